@@ -1,0 +1,21 @@
+import type { ActivityDeps } from './activity-deps';
+import { createCallModel } from './call-model';
+import { createLoadPreferences, createSavePreference } from './preferences';
+import { createResolveAgent } from './resolve-agent';
+import { createRunTool } from './run-tool';
+import { createSummarizeConversation } from './summarize-conversation';
+
+/** All activities of the worker, closed over the worker's dependencies. */
+export function createActivities(deps: ActivityDeps) {
+  return {
+    resolveAgent: createResolveAgent(deps),
+    callModel: createCallModel(deps),
+    summarizeConversation: createSummarizeConversation(deps),
+    runTool: createRunTool(deps),
+    loadPreferences: createLoadPreferences(deps),
+    savePreference: createSavePreference(deps),
+  };
+}
+
+export type Activities = ReturnType<typeof createActivities>;
+export type { ActivityDeps } from './activity-deps';

@@ -1,0 +1,47 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { z } from 'zod';
+import type { ToolPreferences } from '../approvals/approval-policy';
+import {
+  changePreferenceSignal,
+  PREFERENCES_WORKFLOW_TYPE,
+  PreferenceChangeSchema,
+  preferencesQuery,
+  preferencesWorkflowId,
+  toToolPreferences,
+} from '../approvals/preference-messages';
+import type { ActivityDeps } from './activity-deps';
+
+export const LoadPreferencesInputSchema = z.object({ user: z.string().min(1) });
+export type LoadPreferencesInput = z.infer<typeof LoadPreferencesInputSchema>;
+
+export const SavePreferenceInputSchema = z.object({ user: z.string().min(1), change: PreferenceChangeSchema });
+export type SavePreferenceInput = z.infer<typeof SavePreferenceInputSchema>;
+
+/** Reads a person's remembered choices; a person without any has none, not an error. */
+export function createLoadPreferences(deps: ActivityDeps) {
+  return async function loadPreferences(raw: LoadPreferencesInput): Promise<ToolPreferences> {
+    const { user } = LoadPreferencesInputSchema.parse(raw);
+    try {
+      const entries = await deps.temporal().workflow.getHandle(preferencesWorkflowId(user)).query(preferencesQuery);
+      return toToolPreferences(entries);
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) return { alwaysApproved: [], alwaysRejected: [] };
+      throw error;
+    }
+  };
+}
+
+/** Records a choice with signal-with-start, so the first choice of a person creates their store. */
+export function createSavePreference(deps: ActivityDeps) {
+  return async function savePreference(raw: SavePreferenceInput): Promise<void> {
+    const { user, change } = SavePreferenceInputSchema.parse(raw);
+    await deps.temporal().workflow.signalWithStart(PREFERENCES_WORKFLOW_TYPE, {
+      workflowId: preferencesWorkflowId(user),
+      taskQueue: deps.taskQueue,
+      args: [],
+      signal: changePreferenceSignal,
+      signalArgs: [change],
+      staticSummary: `Approval preferences of ${user}`,
+    });
+  };
+}

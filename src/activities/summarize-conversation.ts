@@ -1,0 +1,76 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import { z } from 'zod';
+import { ConversationRefSchema } from '../conversation/conversation-ref';
+import type { ConversationMessage, TokenUsage } from '../conversation/messages';
+import { modelIdForTier } from '../model/model-tiers';
+import { toModelFailure } from '../model/model-errors';
+import { usageFrom } from '../model/usage';
+import type { ActivityDeps } from './activity-deps';
+import { materialize } from './conversation-sync';
+
+export const SummarizeInputSchema = z.object({
+  conversation: ConversationRefSchema,
+  /** Summarize messages [from, to) of the rebuilt conversation. */
+  from: z.number().int().min(0),
+  to: z.number().int().min(0),
+  task: z.string(),
+});
+export type SummarizeInput = z.infer<typeof SummarizeInputSchema>;
+
+export interface SummarizeResult {
+  summary: string;
+  usage: TokenUsage;
+}
+
+const INSTRUCTIONS =
+  'You compress the earlier part of an agent run so the agent can go on without it. Write a compact summary: ' +
+  'what was done (files read or written, commands run and their results), facts learned, decisions taken, open problems. ' +
+  'Keep names, paths and numbers exact. Do not invent anything. Answer with the summary only.';
+
+/** Renders messages as plain text for the summarizer; tool calls and their results stay together. */
+function transcript(messages: ConversationMessage[]): string {
+  return messages
+    .map((m) => {
+      if (typeof m.content === 'string') return `${m.role.toUpperCase()}: ${m.content}`;
+      return m.content
+        .map((b) => {
+          if (b.type === 'text') return `${m.role.toUpperCase()}: ${b.text}`;
+          if (b.type === 'tool_use') return `TOOL CALL ${b.name} ${JSON.stringify(b.input)}`;
+          return `TOOL RESULT${b.is_error ? ' (error)' : ''}: ${b.content}`;
+        })
+        .join('\n');
+    })
+    .join('\n');
+}
+
+/** Compaction's model call, on the fast tier: summarizes older turns the workflow is about to drop. */
+export function createSummarizeConversation(deps: ActivityDeps) {
+  return async function summarizeConversation(raw: SummarizeInput): Promise<SummarizeResult> {
+    const input = SummarizeInputSchema.parse(raw);
+    const messages = (await materialize(deps.conversations, input.conversation)).slice(input.from, input.to);
+    let response: Anthropic.Message;
+    try {
+      response = await deps.anthropic().messages.create({
+        model: modelIdForTier('fast'),
+        max_tokens: 2_048,
+        system: INSTRUCTIONS,
+        messages: [
+          {
+            role: 'user',
+            content: `The task: ${input.task}\n\nThe part of the run to summarize:\n${transcript(messages)}`,
+          },
+        ],
+      });
+    } catch (error) {
+      throw toModelFailure(error);
+    }
+    const summary = response.content
+      .map((b) => (b.type === 'text' ? b.text : ''))
+      .join('\n')
+      .trim();
+    return {
+      summary: summary || '(the summarizer returned nothing)',
+      usage: usageFrom(response.usage),
+    };
+  };
+}

@@ -1,0 +1,16 @@
+import { completeTask } from './complete-task';
+import type { ControlTool } from './control-tool';
+import { needMoreInformation } from './need-more-information';
+import { summarizeAndContinue } from './summarize-and-continue';
+import { updateTasks } from './update-tasks';
+
+export { completeTask, CompletionSchema, type Completion } from './complete-task';
+export { needMoreInformation, QuestionSchema, type Question } from './need-more-information';
+export { updateTasks, TaskSchema, TaskListSchema, TaskStatusSchema, type Task, type TaskStatus } from './update-tasks';
+export { summarizeAndContinue, SavedSummarySchema, type SavedSummary } from './summarize-and-continue';
+export type { ControlTool } from './control-tool';
+
+/** Every agent has these, whatever its tool list says: without them a run could not end or ask. */
+export const controlTools: readonly ControlTool[] = [completeTask, needMoreInformation, updateTasks, summarizeAndContinue];
+
+export const controlToolNames: ReadonlySet<string> = new Set(controlTools.map((t) => t.name));

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+const BlockSchema = z.union([
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown() }),
+  z.object({
+    type: z.literal('tool_result'),
+    tool_use_id: z.string(),
+    content: z.string(),
+    is_error: z.boolean().optional(),
+  }),
+]);
+
+export const ConversationMessageSchema = z.object({
+  role: z.enum(['user', 'assistant']),
+  content: z.union([z.string(), z.array(BlockSchema)]),
+});
+
+/**
+ * How the workflow hands a conversation to an activity: "the first `baseCount` messages you already
+ * keep under `key`, followed by `append`". With `baseCount` 0 the whole conversation is in `append`.
+ */
+export const ConversationRefSchema = z.object({
+  key: z.string().min(1),
+  baseCount: z.number().int().min(0),
+  append: z.array(ConversationMessageSchema),
+});
+export type ConversationRef = z.infer<typeof ConversationRefSchema>;

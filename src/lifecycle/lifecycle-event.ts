@@ -1,0 +1,28 @@
+/**
+ * The lifecycle events a run emits (names are a contract). The workflow hands them to worker-side
+ * handlers through a Temporal sink, which does not re-fire them when the workflow is replayed.
+ */
+export type LifecycleEventName =
+  | 'agentStarted'
+  | 'agentEnded'
+  | 'iterationStarted'
+  | 'iterationCompleted'
+  | 'toolStarted'
+  | 'toolEnded'
+  | 'approvalRequested'
+  | 'approvalDecided'
+  | 'errorOccurred'
+  | 'contextCompacted';
+
+export interface LifecycleEvent {
+  name: LifecycleEventName;
+  /** Workflow time (deterministic) as an ISO string. */
+  at: string;
+  workflowId: string;
+  runId: string;
+  agent: string;
+  iteration: number;
+  /** A stable key (workflow id + step) so handlers can drop the duplicates a retried task may cause. */
+  key: string;
+  data: Record<string, unknown>;
+}

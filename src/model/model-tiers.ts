@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+export const ModelTierSchema = z.enum(['fast', 'balanced', 'powerful']);
+export type ModelTier = z.infer<typeof ModelTierSchema>;
+
+/** Current Claude models; each can be overridden by env so a deployment can pin or upgrade them. */
+const DEFAULT_MODELS: Record<ModelTier, string> = {
+  fast: 'claude-haiku-5-5',
+  balanced: 'claude-sonnet-5-5',
+  powerful: 'claude-opus-5-5',
+};
+
+const ENV_VARS: Record<ModelTier, string> = {
+  fast: 'AGENT_MODEL_FAST',
+  balanced: 'AGENT_MODEL_BALANCED',
+  powerful: 'AGENT_MODEL_POWERFUL',
+};
+
+export function modelIdForTier(tier: ModelTier, env: NodeJS.ProcessEnv = process.env): string {
+  return env[ENV_VARS[tier]] || DEFAULT_MODELS[tier];
+}

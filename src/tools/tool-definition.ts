@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { ToolDefinitionError } from '../errors';
+import type { ToolResult } from './tool-result';
+
+import type { ToolScope } from './tool-scope';
+
+/** What a running tool gets from the worker besides its arguments. */
+export interface ToolContext {
+  /** Absolute, symlink-resolved workspace root; every path the tool touches must stay inside it. */
+  workspaceRoot: string;
+  /** Aborted when Temporal cancels the activity or the worker shuts down. */
+  signal: AbortSignal;
+  /** Tells Temporal the tool is alive; long tools call it so a dead worker is noticed quickly. */
+  heartbeat: (details?: unknown) => void;
+}
+
+export interface ToolSpec<S extends z.ZodObject> {
+  name: string;
+  description: string;
+  scope: ToolScope;
+  inputSchema: S;
+  execute: (input: z.infer<S>, context: ToolContext) => Promise<ToolResult>;
+}
+
+/** A tool after its definition was checked: the JSON Schema the model sees is derived once, here. */
+export interface Tool<S extends z.ZodObject = z.ZodObject> extends ToolSpec<S> {
+  jsonSchema: Record<string, unknown>;
+}
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/**
+ * Builds a tool from a zod object schema. A bad definition throws here, when the worker builds its
+ * registry, not at the first model call that would otherwise be rejected by the API.
+ */
+export function defineTool<S extends z.ZodObject>(spec: ToolSpec<S>): Tool<S> {
+  if (!TOOL_NAME.test(spec.name)) {
+    throw new ToolDefinitionError(`Tool name "${spec.name}" must match ${TOOL_NAME} (the Messages API's rule).`);
+  }
+  if (!(spec.inputSchema instanceof z.ZodObject)) {
+    throw new ToolDefinitionError(
+      `Tool "${spec.name}" must take a z.object(...) input schema; the Messages API only accepts object schemas.`,
+    );
+  }
+  return { ...spec, jsonSchema: toInputJsonSchema(spec.inputSchema) };
+}
+
+/** The JSON Schema the Messages API wants in `input_schema` (an object schema without `$schema`). */
+export function toInputJsonSchema(schema: z.ZodObject): Record<string, unknown> {
+  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
+  if (json.type !== 'object') {
+    throw new ToolDefinitionError('A tool input schema must describe an object.');
+  }
+  return json;
+}
+
+export { describeZodError } from '../describe-zod-error';

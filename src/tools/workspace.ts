@@ -1,0 +1,56 @@
+import { mkdirSync, realpathSync } from 'node:fs';
+import * as path from 'node:path';
+import { WorkspaceEscapeError } from '../errors';
+
+/** The workspace root from `AGENT_WORKSPACE` (default `./workspace`), created and symlink-resolved. */
+export function resolveWorkspaceRoot(configured: string = process.env.AGENT_WORKSPACE ?? './workspace'): string {
+  const absolute = path.resolve(configured);
+  mkdirSync(absolute, { recursive: true });
+  return realpathSync(absolute);
+}
+
+function isInside(root: string, candidate: string): boolean {
+  const relative = path.relative(root, candidate);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/**
+ * Resolves a tool's path argument inside the workspace, or throws `WorkspaceEscapeError`.
+ *
+ * The check runs twice: lexically (an absolute path or `..` that leaves the root) and on the real
+ * path of the deepest part that exists, so a symlink inside the workspace that points outside it is
+ * refused too. Paths that do not exist yet (a file about to be written) are judged by their parent.
+ */
+export function resolveInWorkspace(root: string, requested: string): string {
+  const target = path.resolve(root, requested);
+  if (!isInside(root, target)) {
+    throw new WorkspaceEscapeError(
+      `Path "${requested}" is outside the workspace (${root}). Use a path relative to the workspace root, without ".." leaving it.`,
+    );
+  }
+  let existing = target;
+  const missing: string[] = [];
+  for (;;) {
+    try {
+      existing = realpathSync(existing);
+      break;
+    } catch {
+      const parent = path.dirname(existing);
+      if (parent === existing) break;
+      missing.unshift(path.basename(existing));
+      existing = parent;
+    }
+  }
+  if (!isInside(root, existing)) {
+    throw new WorkspaceEscapeError(
+      `Path "${requested}" resolves through a symbolic link to ${existing}, outside the workspace; it is refused.`,
+    );
+  }
+  return path.join(existing, ...missing);
+}
+
+/** The path as the model should see it: relative to the workspace root, with forward slashes. */
+export function displayPath(root: string, absolute: string): string {
+  const relative = path.relative(root, absolute);
+  return relative === '' ? '.' : relative.split(path.sep).join('/');
+}

@@ -1,0 +1,141 @@
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  CancelledFailure,
+  condition,
+  continueAsNew,
+  isCancellation,
+  setHandler,
+  upsertSearchAttributes,
+  ActivityFailure,
+} from '@temporalio/workflow';
+import { textOf, toolUses } from '../conversation/messages';
+import { FailureType } from '../errors';
+import { installApprovalHandlers } from './approval-gate';
+import { compactIfNeeded } from './compaction';
+import { statusQuery } from './definitions';
+import { historyIsFull } from './history-budget';
+import { emit } from './lifecycle-emitter';
+import { modelTurn } from './model-turn';
+import { setPhase } from './run-display';
+import type { AgentRunInput } from './run-input';
+import type { AgentRunResult } from './run-result';
+import type { RunState } from './run-state';
+import { initialState, parseInput } from './run-state-init';
+import { toStatus } from './run-status';
+import { AgentNameKey } from './search-attributes';
+import { processTurn, startTurn } from './tool-turn';
+
+/** Sent after a turn without a tool call: such a turn is not completion, and counts toward the cap. */
+export const CONTINUE_NUDGE =
+  'You replied without calling a tool. If the task is done, call complete_task with a summary and status. ' +
+  'Otherwise continue working with the tools, or call need_more_information if you need the user.';
+
+/**
+ * The agent loop as a Temporal workflow: one model activity per iteration, then the tool calls the
+ * model asked for, until the agent calls `complete_task` or the iteration cap is reached. All of the
+ * run's state is one `RunState` object; each step below is small and reads or changes only that.
+ */
+export async function agentRun(rawInput: AgentRunInput): Promise<AgentRunResult> {
+  const input = parseInput(rawInput);
+  let state: RunState | undefined;
+  // The status query answers even before the agent is resolved (phase "starting").
+  setHandler(statusQuery, () => {
+    if (!state) throw new Error('The run is starting; try again in a moment.');
+    return toStatus(state);
+  });
+  try {
+    state = await initialState(input);
+  } catch (error) {
+    throw asRunFailure(error);
+  }
+  installApprovalHandlers(state);
+  upsertSearchAttributes([{ key: AgentNameKey, value: state.agent.name }]);
+  setPhase(state, state.phase === 'starting' ? 'running' : state.phase);
+  if (state.chain.link === 0) emit(state, 'agentStarted', { task: state.input.task, user: state.input.user });
+
+  try {
+    return await loop(state, input);
+  } catch (error) {
+    if (isCancellation(error)) {
+      setPhase(state, 'cancelled');
+      emit(state, 'agentEnded', { status: 'cancelled' });
+      throw error;
+    }
+    const failure = asRunFailure(error);
+    state.lastError = failure.message;
+    setPhase(state, 'failed');
+    emit(state, 'errorOccurred', { message: failure.message, type: failure.type });
+    emit(state, 'agentEnded', { status: 'failed', error: failure.message });
+    throw failure;
+  }
+}
+
+async function loop(state: RunState, input: ReturnType<typeof parseInput>): Promise<AgentRunResult> {
+  const full = () => historyIsFull(state.input.historyBudget);
+  for (;;) {
+    if (state.turn) {
+      const outcome = await processTurn(state, full);
+      if (outcome.kind === 'continue_as_new') return handOver(state, input);
+      emit(state, 'iterationCompleted', { completed: state.completion !== undefined });
+      if (state.completion) return finish(state, 'completed');
+      continue;
+    }
+    if (state.iteration >= state.input.maxIterations) return finish(state, 'max_iterations');
+    if (full()) return handOver(state, input);
+    await compactIfNeeded(state);
+
+    state.iteration += 1;
+    emit(state, 'iterationStarted', {});
+    const { message } = await modelTurn(state);
+    const calls = toolUses(message);
+    if (calls.length === 0) {
+      state.messages.push({ role: 'user', content: CONTINUE_NUDGE });
+      emit(state, 'iterationCompleted', { completed: false, toolCalls: 0 });
+      continue;
+    }
+    startTurn(state, calls, textOf(message));
+  }
+}
+
+function finish(state: RunState, status: AgentRunResult['status']): AgentRunResult {
+  setPhase(state, status === 'completed' ? 'completed' : 'max_iterations');
+  emit(state, 'agentEnded', { status, completion: state.completion, iterations: state.iteration });
+  const lastAssistant = [...state.messages].reverse().find((m) => m.role === 'assistant');
+  return {
+    status,
+    completion: state.completion,
+    iterations: state.iteration,
+    usage: state.usage,
+    tasks: state.tasks,
+    agent: state.agent.name,
+    workflowId: state.workflowId,
+    carryOver: {
+      savedSummaries: state.savedSummaries,
+      conversationSummary: state.conversationSummary,
+      lastAssistantText: lastAssistant ? textOf(lastAssistant).slice(0, 4_000) : undefined,
+    },
+  };
+}
+
+/** Continues as new with the whole state as the next link's checkpoint (same workflow id). */
+async function handOver(state: RunState, input: ReturnType<typeof parseInput>): Promise<never> {
+  await condition(allHandlersFinished);
+  const { checkpoint: _previous, ...rest } = input;
+  return continueAsNew<typeof agentRun>({ ...rest, checkpoint: state });
+}
+
+/**
+ * Every way a run can fail ends as a non-retryable ApplicationFailure that says what went wrong; an
+ * unexpected error must not become a workflow task failure that Temporal retries forever.
+ */
+function asRunFailure(error: unknown): ApplicationFailure {
+  if (error instanceof ApplicationFailure) return error;
+  if (error instanceof ActivityFailure && error.cause instanceof ApplicationFailure) {
+    const cause = error.cause;
+    return ApplicationFailure.create({ type: cause.type ?? undefined, nonRetryable: true, message: cause.message, cause: error });
+  }
+  if (error instanceof CancelledFailure) throw error;
+  const message = error instanceof Error ? error.message : String(error);
+  return ApplicationFailure.create({ type: FailureType.RunFailed, nonRetryable: true, message, cause: error instanceof Error ? error : undefined });
+}

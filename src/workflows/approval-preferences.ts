@@ -1,0 +1,34 @@
+import { allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  changePreferenceSignal,
+  PreferenceChangeSchema,
+  preferencesQuery,
+  type PreferenceEntry,
+} from '../approvals/preference-messages';
+
+/** The preferences workflow's state; versioned because it is carried across continue-as-new. */
+export interface PreferencesStateV1 {
+  schemaVersion: 1;
+  entries: PreferenceEntry[];
+}
+
+/**
+ * One person's "always" / "never" choices, kept durably by Temporal itself: a workflow that lives as
+ * long as the namespace, so the choices survive worker and server restarts without another database.
+ * It continues as new when its history grows, carrying only the current entries.
+ */
+export async function approvalPreferences(state?: PreferencesStateV1): Promise<void> {
+  const entries = new Map<string, PreferenceEntry>((state?.entries ?? []).map((e) => [e.tool, e]));
+  setHandler(preferencesQuery, () => [...entries.values()]);
+  setHandler(changePreferenceSignal, (raw) => {
+    // A malformed change is dropped: a signal handler that throws would fail the workflow task.
+    const parsed = PreferenceChangeSchema.safeParse(raw);
+    if (!parsed.success) return;
+    const change = parsed.data;
+    if (change.preference === 'revoke') entries.delete(change.tool);
+    else entries.set(change.tool, { ...change, preference: change.preference });
+  });
+  await condition(() => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > 2_000);
+  await condition(allHandlersFinished);
+  await continueAsNew<typeof approvalPreferences>({ schemaVersion: 1, entries: [...entries.values()] });
+}

@@ -1,0 +1,27 @@
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { ApprovalDecision, DecisionOutcome, UserReply } from '../approvals/approval-decision';
+import type { RunStatus } from './run-status';
+
+/**
+ * Every message into or out of `agentRun`, defined once. Clients, tests and the CLI use these
+ * objects, never the name strings; the names themselves are a contract with plain Temporal tooling.
+ */
+
+/** Read-only view of a run; also answers for closed runs, because the worker replays the history. */
+export const statusQuery = defineQuery<RunStatus>('status');
+
+/**
+ * A person's decision on a parked tool call. A signal because approvals must work from any Temporal
+ * client (the `temporal` CLI, the Web UI) and while no worker is running: the server stores it.
+ * The payload is validated inside the workflow; a malformed one is recorded and ignored.
+ */
+export const approvalSignal = defineSignal<[ApprovalDecision]>('approval');
+
+/** The same decision for callers that need an answer: an update, so bad input is refused up front. */
+export const decideApprovalUpdate = defineUpdate<DecisionOutcome, [ApprovalDecision]>('decideApproval');
+
+/** The user's answer to a `need_more_information` question. */
+export const userReplySignal = defineSignal<[UserReply]>('userReply');
+
+/** The same answer, acknowledged: rejected when no question is waiting. */
+export const submitReplyUpdate = defineUpdate<DecisionOutcome, [UserReply]>('submitReply');

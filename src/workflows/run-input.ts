@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { ToolApprovalSchema } from '../approvals/approval-policy';
+import { SavedSummarySchema, TaskSchema } from '../control-tools';
+
+/** What a resumed run carries over from the run it continues (`agentctl resume`). */
+export const ResumeContextSchema = z.object({
+  fromWorkflowId: z.string().min(1),
+  fromRunId: z.string().optional(),
+  /** How the earlier run ended and what it had concluded, for the model's first message. */
+  previousOutcome: z.string(),
+  tasks: z.array(TaskSchema).default([]),
+  savedSummaries: z.array(SavedSummarySchema).default([]),
+  conversationSummary: z.string().optional(),
+  usage: z
+    .object({
+      inputTokens: z.number(),
+      outputTokens: z.number(),
+      cacheReadInputTokens: z.number(),
+      cacheCreationInputTokens: z.number(),
+    })
+    .optional(),
+  iterationsBefore: z.number().int().min(0).default(0),
+});
+export type ResumeContext = z.infer<typeof ResumeContextSchema>;
+
+/**
+ * The `agentRun` input. `agent`, `task`, `maxIterations` and `toolApproval` are a contract with
+ * external clients; fields are only ever added, and only as optional ones.
+ */
+export const AgentRunInputSchema = z.object({
+  agent: z.string().min(1, 'agent must name an agent in the worker registry, e.g. "general"'),
+  task: z.string().min(1, 'task must describe the work to do'),
+  maxIterations: z.number().int().positive().max(100_000).optional(),
+  /** Whose remembered approval preferences apply (defaults to "default"). */
+  user: z.string().min(1).max(200).optional(),
+  toolApproval: ToolApprovalSchema.optional(),
+  /** How long one approval or question may wait before it is treated as rejected ("timed out"). */
+  approvalTimeoutSeconds: z.number().positive().optional(),
+  resume: ResumeContextSchema.optional(),
+  /** When to continue as new; defaults sit below Temporal's suggestion (4,096 events / 4 MiB). */
+  historyBudget: z
+    .object({ maxEvents: z.number().int().min(50).optional(), maxBytes: z.number().int().min(64 * 1024).optional() })
+    .optional(),
+  /** Internal: the state a run hands to its next link when it continues as new. */
+  checkpoint: z.unknown().optional(),
+});
+export type AgentRunInput = z.input<typeof AgentRunInputSchema>;
+export type ParsedRunInput = z.output<typeof AgentRunInputSchema>;
+
+export const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 7 * 24 * 60 * 60;

@@ -1,0 +1,19 @@
+import type { Completion, SavedSummary, Task } from '../control-tools';
+import type { TokenUsage } from '../conversation/messages';
+
+/** What `agentRun` returns. `status` says why the loop stopped; `completion` is the agent's own word. */
+export interface AgentRunResult {
+  status: 'completed' | 'max_iterations';
+  completion?: Completion;
+  iterations: number;
+  usage: TokenUsage;
+  tasks: Task[];
+  agent: string;
+  workflowId: string;
+  /** What `agentctl resume` carries into a follow-up run. */
+  carryOver: {
+    savedSummaries: SavedSummary[];
+    conversationSummary?: string;
+    lastAssistantText?: string;
+  };
+}
