@@ -1,0 +1,80 @@
+import type { Client } from '@temporalio/client';
+import { temporalSettings, type TemporalSettings } from '../config/worker-config';
+import { connectClient } from './connect';
+
+/** Parsed command line: positional arguments and `--flag` / `--flag value` options. */
+export interface ParsedArgs {
+  positionals: string[];
+  flags: Record<string, string | boolean>;
+}
+
+/** Flags that never take a value, so `--json run-1` keeps `run-1` positional. */
+const BOOLEAN_FLAGS = new Set(['json', 'detach', 'always', 'never', 'help', 'yes', 'no-follow', 'all']);
+
+export function parseArgs(argv: string[]): ParsedArgs {
+  const positionals: string[] = [];
+  const flags: Record<string, string | boolean> = {};
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i]!;
+    if (!arg.startsWith('--')) {
+      positionals.push(arg);
+      continue;
+    }
+    const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
+    if (inline !== undefined) flags[name] = inline;
+    else if (BOOLEAN_FLAGS.has(name) || i + 1 >= argv.length || argv[i + 1]!.startsWith('--')) flags[name] = true;
+    else flags[name] = argv[++i]!;
+  }
+  return { positionals, flags };
+}
+
+/** A mistake in how the CLI was called; printed with the command's usage, exit code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export interface CliContext {
+  args: ParsedArgs;
+  settings: TemporalSettings;
+  json: boolean;
+  /** Connects on first use, so `agentctl help` works without a server. */
+  client(): Promise<Client>;
+  out(text: string): void;
+  /** Prints `value` as JSON with --json, otherwise the human rendering. */
+  print(value: unknown, human: () => string): void;
+  close(): Promise<void>;
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+}
+
+export function createContext(args: ParsedArgs, env: NodeJS.ProcessEnv = process.env): CliContext {
+  const settings = temporalSettings(env);
+  let connection: Awaited<ReturnType<typeof connectClient>> | undefined;
+  const json = args.flags.json === true;
+  const out = (text: string) => process.stdout.write(`${text}\n`);
+  return {
+    args,
+    settings,
+    json,
+    async client() {
+      connection ??= await connectClient(settings);
+      return connection.client;
+    },
+    out,
+    print(value, human) {
+      out(json ? JSON.stringify(value, null, 2) : human());
+    },
+    async close() {
+      await connection?.close();
+    },
+    stdin: process.stdin,
+    stdout: process.stdout,
+  };
+}
+
+export interface Command {
+  name: string;
+  usage: string;
+  summary: string;
+  run(ctx: CliContext): Promise<number | void>;
+}

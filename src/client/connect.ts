@@ -1,0 +1,22 @@
+import { Client, Connection } from '@temporalio/client';
+import { temporalSettings, type TemporalSettings } from '../config/worker-config';
+
+/** The server could not be reached; the message says where we tried and how to start one. */
+export class TemporalUnreachableError extends Error {
+  override readonly name = 'TemporalUnreachableError';
+}
+
+/** Connects to Temporal, turning a refused connection into an error a person can act on. */
+export async function connectClient(settings: TemporalSettings = temporalSettings()): Promise<{ client: Client; close(): Promise<void> }> {
+  let connection: Connection;
+  try {
+    connection = await Connection.connect({ address: settings.address, connectTimeout: '5s' });
+    await connection.workflowService.getSystemInfo({});
+  } catch (error) {
+    throw new TemporalUnreachableError(
+      `Cannot reach Temporal at ${settings.address} (${(error as Error).message.split('\n')[0]}). ` +
+        'Start one with `npm start` (embedded dev server) or `temporal server start-dev`, or set TEMPORAL_ADDRESS.',
+    );
+  }
+  return { client: new Client({ connection, namespace: settings.namespace }), close: () => connection.close() };
+}

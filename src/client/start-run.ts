@@ -1,0 +1,41 @@
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { AgentRunInputSchema, type AgentRunInput } from '../workflows/run-input';
+import type { agentRun } from '../workflows/agent-run';
+import { AgentNameKey, AgentStatusKey } from '../workflows/search-attributes';
+import { describeZodError } from '../describe-zod-error';
+
+export class InvalidRunRequestError extends Error {
+  override readonly name = 'InvalidRunRequestError';
+}
+
+export const AGENT_RUN_WORKFLOW_TYPE = 'agentRun';
+
+/** A readable, unique workflow id: agent name plus time and a random suffix. */
+export function newRunId(agent: string): string {
+  return `agent-${agent}-${new Date().toISOString().replace(/[-:.TZ]/g, '').slice(0, 14)}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/**
+ * Starts an `agentRun`. The input is checked here too, so a caller gets a clear error before
+ * anything is written to the server; the workflow validates again for clients that skip this.
+ */
+export async function startRun(
+  client: Client,
+  input: AgentRunInput,
+  options: { taskQueue: string; workflowId?: string },
+): Promise<WorkflowHandle<typeof agentRun>> {
+  const parsed = AgentRunInputSchema.safeParse(input);
+  if (!parsed.success) throw new InvalidRunRequestError(`Invalid run input:\n${describeZodError(parsed.error)}`);
+  const task = input.task.length > 120 ? `${input.task.slice(0, 117)}...` : input.task;
+  return client.workflow.start<typeof agentRun>(AGENT_RUN_WORKFLOW_TYPE, {
+    taskQueue: options.taskQueue,
+    workflowId: options.workflowId ?? newRunId(input.agent),
+    args: [input],
+    staticSummary: `${input.agent}: ${task}`,
+    staticDetails: `**Agent:** ${input.agent}\n\n**Task:** ${input.task}`,
+    typedSearchAttributes: [
+      { key: AgentNameKey, value: input.agent },
+      { key: AgentStatusKey, value: 'starting' },
+    ],
+  });
+}
