@@ -60,7 +60,7 @@ export async function initialState(input: ParsedRunInput): Promise<RunState> {
       },
     },
     agent,
-    phase: 'running',
+    phase: 'starting',
     iteration: 0,
     messages: [first],
     conversation: { key: `${workflowId}/${workflowInfo().runId}`, generation: 0, syncedCount: 0 },
