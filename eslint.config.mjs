@@ -10,7 +10,7 @@ import { builtinModules } from 'node:module';
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', '.temporal/**', 'workspace/**', 'docs/**', 'bench/.results/**'] },
+  { ignores: ['.scratch/**', 'node_modules/**', 'dist/**', '.temporal/**', 'workspace/**', 'docs/**', 'bench/.results/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {
