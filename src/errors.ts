@@ -37,8 +37,3 @@ export class ToolDefinitionError extends Error {
 export class WorkspaceEscapeError extends Error {
   override readonly name = 'WorkspaceEscapeError';
 }
-
-/** A required setting is missing or malformed (environment variable or option). */
-export class ConfigurationError extends Error {
-  override readonly name = 'ConfigurationError';
-}

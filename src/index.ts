@@ -1,0 +1,31 @@
+/**
+ * The public surface of durable-agent for code that embeds it: define agents and tools, start a
+ * worker, and talk to runs. Everything not exported here is internal and may change.
+ */
+export { createAgentWorker, type AgentWorker, type AgentWorkerOptions } from './worker-setup/create-agent-worker';
+export { AgentDefinitionSchema, type AgentDefinition, type AgentDefinitionInput, type ContextBudget } from './agents/agent-definition';
+export { builtinAgents } from './agents/builtin-agents';
+export { createAgentRegistry, type AgentRegistry } from './agents/agent-registry';
+export { defineTool, type Tool, type ToolContext, type ToolSpec } from './tools/tool-definition';
+export { ToolResult, ToolResultSchema } from './tools/tool-result';
+export type { ToolScope } from './tools/tool-scope';
+export { builtinTools } from './tools/builtin';
+export { evaluatePolicy, type ApprovalRule, type ToolApproval, type ScopePolicy } from './approvals/approval-policy';
+export { ApprovalDecisionSchema, UserReplySchema, type ApprovalDecision, type UserReply, type DecisionOutcome } from './approvals/approval-decision';
+export type { LifecycleEvent, LifecycleEventName } from './lifecycle/lifecycle-event';
+export type { LifecycleHandler } from './lifecycle/lifecycle-handler';
+export { ConsoleLifecycleLogger } from './lifecycle/console-logger';
+export {
+  statusQuery,
+  approvalSignal,
+  decideApprovalUpdate,
+  userReplySignal,
+  submitReplyUpdate,
+} from './workflows/definitions';
+export { AgentRunInputSchema, type AgentRunInput } from './workflows/run-input';
+export type { AgentRunResult } from './workflows/run-result';
+export type { RunStatus } from './workflows/run-status';
+export { startRun, AGENT_RUN_WORKFLOW_TYPE } from './client/start-run';
+export { connectClient, TemporalUnreachableError } from './client/connect';
+export { FailureType, AgentDefinitionError, ToolDefinitionError, WorkspaceEscapeError } from './errors';
+export { MemoryConversationStore, DirectoryConversationStore, type ConversationStore } from './conversation/conversation-store';
