@@ -24,6 +24,8 @@ export interface DevServerOptions {
   namespace?: string;
   /** Merged over the defaults (AgentName and AgentStatus as Keyword). */
   searchAttributes?: Record<string, SearchAttributeType>;
+  /** Server dynamic config, e.g. `{ 'system.enableActivityEagerExecution': true }` (values are sent as JSON). */
+  dynamicConfig?: Record<string, unknown>;
   log?: (line: string) => void;
 }
 
@@ -132,6 +134,7 @@ function serverArgs(ports: Ports, opts: DevServerOptions, namespace: string, att
   if (opts.dbFilename) args.push('--db-filename', opts.dbFilename);
   if (namespace !== 'default') args.push('--namespace', namespace);
   for (const [name, type] of Object.entries(attrs)) args.push('--search-attribute', `${name}=${type}`);
+  for (const [key, value] of Object.entries(opts.dynamicConfig ?? {})) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
   return args;
 }
 

@@ -1,20 +1,30 @@
 import { temporalSettings } from './config/worker-config';
+import { createBuiltinHandlers } from './lifecycle/builtin-handlers';
 import { ConsoleLifecycleLogger } from './lifecycle/console-logger';
 import { createAgentWorker } from './worker-setup/create-agent-worker';
 
-/** `npm run worker`: serves the agent task queue until SIGINT/SIGTERM. */
+/**
+ * `npm run worker`: serves the agent task queue until SIGINT/SIGTERM (the Temporal runtime shuts the
+ * worker down on those signals). Lifecycle events go to the console, the metrics collector (served
+ * on `AGENT_METRICS_PORT` when set) and the audit log (`AGENT_AUDIT_LOG`, default ./.agent-audit.log).
+ */
 async function run(): Promise<void> {
   const settings = temporalSettings();
-  const { worker, registry, close } = await createAgentWorker({
-    lifecycleHandlers: [new ConsoleLifecycleLogger({ includeTimestamps: true })],
-  });
-  console.log(
-    `Worker polling task queue "${settings.taskQueue}" on ${settings.address} (namespace ${settings.namespace}); agents: ${[...registry.agents.keys()].join(', ')}`,
-  );
+  const builtins = await createBuiltinHandlers(process.env, [new ConsoleLifecycleLogger({ includeTimestamps: true })]);
   try {
-    await worker.run();
+    const { worker, registry, close } = await createAgentWorker({ lifecycleHandlers: builtins.handlers });
+    console.log(
+      `Worker polling task queue "${settings.taskQueue}" on ${settings.address} (namespace ${settings.namespace}); agents: ${[...registry.agents.keys()].join(', ')}`,
+    );
+    if (builtins.metricsServer) console.log(`Metrics: ${builtins.metricsServer.url}`);
+    if (builtins.auditFile) console.log(`Audit log: ${builtins.auditFile}`);
+    try {
+      await worker.run();
+    } finally {
+      await close();
+    }
   } finally {
-    await close();
+    await builtins.close();
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import { AgentRunInputSchema, type AgentRunInput } from '../workflows/run-input';
 import type { agentRun } from '../workflows/agent-run';
 import { AgentNameKey, AgentStatusKey } from '../workflows/search-attributes';
@@ -22,8 +22,8 @@ export function newRunId(agent: string): string {
 export async function startRun(
   client: Client,
   input: AgentRunInput,
-  options: { taskQueue: string; workflowId?: string },
-): Promise<WorkflowHandle<typeof agentRun>> {
+  options: { taskQueue: string; workflowId?: string; memo?: Record<string, unknown> },
+): Promise<WorkflowHandleWithFirstExecutionRunId<typeof agentRun>> {
   const parsed = AgentRunInputSchema.safeParse(input);
   if (!parsed.success) throw new InvalidRunRequestError(`Invalid run input:\n${describeZodError(parsed.error)}`);
   const task = input.task.length > 120 ? `${input.task.slice(0, 117)}...` : input.task;
@@ -31,6 +31,7 @@ export async function startRun(
     taskQueue: options.taskQueue,
     workflowId: options.workflowId ?? newRunId(input.agent),
     args: [input],
+    memo: options.memo,
     staticSummary: `${input.agent}: ${task}`,
     staticDetails: `**Agent:** ${input.agent}\n\n**Task:** ${input.task}`,
     typedSearchAttributes: [

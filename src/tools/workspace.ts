@@ -1,4 +1,4 @@
-import { mkdirSync, realpathSync } from 'node:fs';
+import { lstatSync, mkdirSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { WorkspaceEscapeError } from '../errors';
 
@@ -11,7 +11,18 @@ export function resolveWorkspaceRoot(configured: string = process.env.AGENT_WORK
 
 function isInside(root: string, candidate: string): boolean {
   const relative = path.relative(root, candidate);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  // `..` as a whole segment leaves the root; a name like `..notes` does not.
+  const leaves = relative === '..' || relative.startsWith(`..${path.sep}`);
+  return !leaves && !path.isAbsolute(relative);
+}
+
+/** A symbolic link whose target does not exist: a write through it would create that target. */
+function isDanglingLink(candidate: string): boolean {
+  try {
+    return lstatSync(candidate).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -19,7 +30,9 @@ function isInside(root: string, candidate: string): boolean {
  *
  * The check runs twice: lexically (an absolute path or `..` that leaves the root) and on the real
  * path of the deepest part that exists, so a symlink inside the workspace that points outside it is
- * refused too. Paths that do not exist yet (a file about to be written) are judged by their parent.
+ * refused too. Paths that do not exist yet (a file about to be written) are judged by their parent;
+ * a dangling symlink on the way is refused, because writing through it would create its target
+ * wherever that is.
  */
 export function resolveInWorkspace(root: string, requested: string): string {
   const target = path.resolve(root, requested);
@@ -35,6 +48,11 @@ export function resolveInWorkspace(root: string, requested: string): string {
       existing = realpathSync(existing);
       break;
     } catch {
+      if (isDanglingLink(existing)) {
+        throw new WorkspaceEscapeError(
+          `Path "${requested}" goes through a symbolic link (${displayPath(root, existing)}) whose target does not exist; it is refused.`,
+        );
+      }
       const parent = path.dirname(existing);
       if (parent === existing) break;
       missing.unshift(path.basename(existing));
@@ -47,6 +65,17 @@ export function resolveInWorkspace(root: string, requested: string): string {
     );
   }
   return path.join(existing, ...missing);
+}
+
+/** Whether `candidate` (absolute, e.g. found by a folder walk) really lies in the workspace, links resolved. */
+export function staysInWorkspace(root: string, candidate: string): boolean {
+  try {
+    resolveInWorkspace(root, candidate);
+    return true;
+  } catch (error) {
+    if (error instanceof WorkspaceEscapeError) return false;
+    throw error;
+  }
 }
 
 /** The path as the model should see it: relative to the workspace root, with forward slashes. */

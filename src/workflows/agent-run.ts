@@ -3,6 +3,7 @@ import {
   ApplicationFailure,
   CancelledFailure,
   condition,
+  ContinueAsNew,
   continueAsNew,
   isCancellation,
   setHandler,
@@ -57,16 +58,18 @@ export async function agentRun(rawInput: AgentRunInput): Promise<AgentRunResult>
   try {
     return await loop(state, input);
   } catch (error) {
+    // Continue-as-new travels as a thrown ContinueAsNew: it ends this link, it is not a failure.
+    if (error instanceof ContinueAsNew) throw error;
     if (isCancellation(error)) {
       setPhase(state, 'cancelled');
-      emit(state, 'agentEnded', { status: 'cancelled' });
+      emit(state, 'agentEnded', { status: 'cancelled', usage: state.usage });
       throw error;
     }
     const failure = asRunFailure(error);
     state.lastError = failure.message;
     setPhase(state, 'failed');
     emit(state, 'errorOccurred', { message: failure.message, type: failure.type });
-    emit(state, 'agentEnded', { status: 'failed', error: failure.message });
+    emit(state, 'agentEnded', { status: 'failed', error: failure.message, usage: state.usage });
     throw failure;
   }
 }
@@ -77,7 +80,7 @@ async function loop(state: RunState, input: ReturnType<typeof parseInput>): Prom
     if (state.turn) {
       const outcome = await processTurn(state, full);
       if (outcome.kind === 'continue_as_new') return handOver(state, input);
-      emit(state, 'iterationCompleted', { completed: state.completion !== undefined });
+      emit(state, 'iterationCompleted', { completed: state.completion !== undefined, usage: state.usage });
       if (state.completion) return finish(state, 'completed');
       continue;
     }
@@ -91,7 +94,7 @@ async function loop(state: RunState, input: ReturnType<typeof parseInput>): Prom
     const calls = toolUses(message);
     if (calls.length === 0) {
       state.messages.push({ role: 'user', content: CONTINUE_NUDGE });
-      emit(state, 'iterationCompleted', { completed: false, toolCalls: 0 });
+      emit(state, 'iterationCompleted', { completed: false, toolCalls: 0, usage: state.usage });
       continue;
     }
     startTurn(state, calls, textOf(message));
@@ -100,7 +103,7 @@ async function loop(state: RunState, input: ReturnType<typeof parseInput>): Prom
 
 function finish(state: RunState, status: AgentRunResult['status']): AgentRunResult {
   setPhase(state, status === 'completed' ? 'completed' : 'max_iterations');
-  emit(state, 'agentEnded', { status, completion: state.completion, iterations: state.iteration });
+  emit(state, 'agentEnded', { status, completion: state.completion, iterations: state.iteration, usage: state.usage });
   const lastAssistant = [...state.messages].reverse().find((m) => m.role === 'assistant');
   return {
     status,

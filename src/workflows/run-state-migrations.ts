@@ -1,4 +1,5 @@
 import { ApplicationFailure } from '@temporalio/workflow';
+import { ContextBudgetSchema } from '../agents/agent-definition';
 import type { ResolvedAgent } from '../agents/resolved-agent';
 import type { ConversationMessage, TokenUsage } from '../conversation/messages';
 import { FailureType } from '../errors';
@@ -14,7 +15,8 @@ import { DEFAULT_HISTORY_BUDGET } from './history-budget';
 export interface RunStateV1 {
   schemaVersion: 1;
   workflowId: string;
-  agent: ResolvedAgent;
+  /** The agent as version 1 resolved it: no context budget yet (compaction came later). */
+  agent: Omit<ResolvedAgent, 'context'> & { context?: ResolvedAgent['context'] };
   task: string;
   maxIterations: number;
   iteration: number;
@@ -46,7 +48,8 @@ function fromV1(v1: RunStateV1): RunState {
       approvalTimeoutSeconds: DEFAULT_APPROVAL_TIMEOUT_SECONDS,
       historyBudget: DEFAULT_HISTORY_BUDGET,
     },
-    agent: v1.agent,
+    // Without a budget of its own the agent gets the defaults every agent definition gets.
+    agent: { ...v1.agent, context: v1.agent.context ?? ContextBudgetSchema.parse({}) },
     phase: 'running',
     iteration: v1.iteration,
     messages: v1.messages,

@@ -73,11 +73,10 @@ function classify(state: RunState): void {
       turn.verdicts[call.id] = { kind: 'run' };
     } else if (verdict.action === 'reject') {
       turn.verdicts[call.id] = { kind: 'reject', reason: verdict.reason };
-      pushBounded(
-        state.decisions,
-        { callId: call.id, tool: call.name, decision: 'policy_reject', reason: verdict.reason, decidedAt: new Date().toISOString(), via: 'policy' },
-        StateLimits.decisions,
-      );
+      const entry = { callId: call.id, tool: call.name, decision: 'policy_reject' as const, reason: verdict.reason, decidedAt: new Date().toISOString(), via: 'policy' as const };
+      pushBounded(state.decisions, entry, StateLimits.decisions);
+      // An event too, so the audit log records calls the policy refused, not only the ones that ran.
+      emit(state, 'approvalDecided', { ...entry, arguments: call.input }, call.id);
     } else {
       turn.verdicts[call.id] = { kind: 'pending' };
       const pending = {
@@ -133,9 +132,19 @@ async function savePreferences(state: RunState): Promise<void> {
   }
 }
 
+/**
+ * Who let a call run: a person's decision, or the policy. Carried on the tool events so an audit
+ * handler can record it even if it never saw the approval events (another worker, a restart).
+ */
+function approvalOf(state: RunState, callId: string): { decision: string; approver?: string; via: string } {
+  const decided = state.decisions.find((d) => d.callId === callId);
+  return decided ? { decision: decided.decision, approver: decided.approver, via: decided.via } : { decision: 'policy_allow', via: 'policy' };
+}
+
 async function runTool(state: RunState, call: { id: string; name: string; input: unknown }): Promise<ToolResult> {
   const summary = callSummary(call.name, call.input);
-  emit(state, 'toolStarted', { tool: call.name, callId: call.id, arguments: call.input }, call.id);
+  const approval = approvalOf(state, call.id);
+  emit(state, 'toolStarted', { tool: call.name, callId: call.id, arguments: call.input, approval }, call.id);
   const started = Date.now();
   let result: ToolResult;
   try {
@@ -149,7 +158,7 @@ async function runTool(state: RunState, call: { id: string; name: string; input:
   }
   const durationMs = Date.now() - started;
   record(state, { iteration: state.turn!.iteration, callId: call.id, tool: call.name, summary, outcome: result.success ? 'success' : 'error', durationMs });
-  emit(state, 'toolEnded', { tool: call.name, callId: call.id, success: result.success, durationMs, arguments: call.input, output: result.output.slice(0, 200) }, call.id);
+  emit(state, 'toolEnded', { tool: call.name, callId: call.id, success: result.success, durationMs, arguments: call.input, approval, output: result.output.slice(0, 200) }, call.id);
   return result;
 }
 

@@ -1,5 +1,29 @@
 import type { Command } from '../cli-context';
 import { runCommand } from './run';
+import { approveCommand } from './approve';
+import { rejectCommand } from './reject';
+import { replyCommand } from './reply';
+import { pendingCommand } from './pending';
+import { preferencesCommand } from './preferences';
+import { statusCommand } from './status';
+import { watchCommand } from './watch';
+import { listCommand } from './list';
+import { resultCommand } from './result';
+import { cancelCommand } from './cancel';
+import { resumeCommand } from './resume';
 
 /** Every agentctl verb. Each lives in its own file; add new ones here. */
-export const commands: Command[] = [runCommand];
+export const commands: Command[] = [
+  runCommand,
+  approveCommand,
+  rejectCommand,
+  replyCommand,
+  pendingCommand,
+  preferencesCommand,
+  resumeCommand,
+  statusCommand,
+  watchCommand,
+  listCommand,
+  resultCommand,
+  cancelCommand,
+];

@@ -1,41 +1,54 @@
 import { UsageError, type Command } from '../cli-context';
+import { stringFlag } from '../approval-helpers';
+import { followFromCli } from '../follow-cli';
 import { startRun } from '../start-run';
 
-/** `agentctl run <agent> <task...>`: starts a run and waits for its result. */
+const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+/** "90", "90s", "15m", "2h", "7d" → seconds. */
+export function parseDuration(flag: string, raw: string): number {
+  const match = /^(\d+(?:\.\d+)?)([smhd]?)$/.exec(raw.trim());
+  if (!match || Number(match[1]) <= 0) throw new UsageError(`--${flag} must be a positive duration such as 90, 90s, 15m, 2h or 7d (got "${raw}")`);
+  return Number(match[1]) * UNIT_SECONDS[match[2] || 's']!;
+}
+
+function positiveInt(flag: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new UsageError(`--${flag} must be a positive whole number (got "${raw}")`);
+  return value;
+}
+
+/** `agentctl run <agent> <task...>`: starts a run and follows it live, or only starts it with --detach. */
 export const runCommand: Command = {
   name: 'run',
-  usage: 'agentctl run <agent> <task...> [--max-iterations N] [--user NAME] [--id WORKFLOW_ID] [--detach] [--json]',
-  summary: 'start a run and follow it to the end',
+  usage:
+    'agentctl run <agent> <task...> [--max-iterations N] [--user NAME] [--id WORKFLOW_ID] [--approval-timeout 30m] ' +
+    '[--interactive] [--detach] [--json]',
+  summary: 'start a run and follow it live (iterations, tools, approvals, result); --detach only starts it',
   async run(ctx) {
     const [agent, ...words] = ctx.args.positionals;
-    if (!agent || words.length === 0) throw new UsageError('run needs an agent and a task');
-    const maxIterations = ctx.args.flags['max-iterations'] ? Number(ctx.args.flags['max-iterations']) : undefined;
+    if (!agent || words.length === 0) throw new UsageError('run needs an agent and a task, e.g. agentctl run general "Summarize README.md"');
+    const timeout = stringFlag(ctx, 'approval-timeout');
     const client = await ctx.client();
     const handle = await startRun(
       client,
       {
         agent,
         task: words.join(' '),
-        maxIterations,
-        user: typeof ctx.args.flags.user === 'string' ? ctx.args.flags.user : undefined,
+        maxIterations: positiveInt('max-iterations', stringFlag(ctx, 'max-iterations')),
+        user: stringFlag(ctx, 'user'),
+        approvalTimeoutSeconds: timeout === undefined ? undefined : parseDuration('approval-timeout', timeout),
       },
-      { taskQueue: ctx.settings.taskQueue, workflowId: typeof ctx.args.flags.id === 'string' ? ctx.args.flags.id : undefined },
+      { taskQueue: ctx.settings.taskQueue, workflowId: stringFlag(ctx, 'id') },
     );
     if (ctx.args.flags.detach) {
-      ctx.print({ workflowId: handle.workflowId }, () => `Started ${handle.workflowId}`);
+      ctx.print({ workflowId: handle.workflowId }, () =>
+        [`Started ${handle.workflowId}`, `Follow it: npx agentctl watch ${handle.workflowId}`, `Result:    npx agentctl result ${handle.workflowId}`].join('\n'),
+      );
       return 0;
     }
-    const result = await handle.result();
-    ctx.print(result, () =>
-      [
-        `Run ${handle.workflowId}: ${result.status} after ${result.iterations} iteration(s)`,
-        result.completion ? `${result.completion.status}: ${result.completion.summary}` : '(no completion)',
-        result.completion?.next_steps ? `Next steps: ${result.completion.next_steps}` : '',
-        `Tokens: ${result.usage.inputTokens} in / ${result.usage.outputTokens} out`,
-      ]
-        .filter(Boolean)
-        .join('\n'),
-    );
-    return 0;
+    if (!ctx.json) ctx.out(`Started ${handle.workflowId} (agent ${agent}, task queue ${ctx.settings.taskQueue})`);
+    return followFromCli(ctx, handle);
   },
 };

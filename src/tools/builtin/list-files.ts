@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool } from '../tool-definition';
 import { ToolResult } from '../tool-result';
@@ -15,6 +16,10 @@ export const listFilesTool = defineTool({
   }),
   async execute(input, context) {
     const folder = resolveInWorkspace(context.workspaceRoot, input.path ?? '.');
+    // Without these checks a missing path or a file would list as "(empty folder)" and mislead the model.
+    const info = await stat(folder).catch(() => undefined);
+    if (!info) return ToolResult.error(`Not found: ${input.path}. List a parent folder to see what exists.`);
+    if (!info.isDirectory()) return ToolResult.error(`${input.path} is a file, not a folder; use read_file on it.`);
     const lines: string[] = [];
     const limit = OutputLimits.maxListEntries;
     for await (const entry of walk(folder, input.recursive ?? false, limit + 1)) {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineTool } from '../tool-definition';
 import { ToolResult } from '../tool-result';
 import { OutputLimits } from '../output-limits';
-import { displayPath, resolveInWorkspace } from '../workspace';
+import { displayPath, resolveInWorkspace, staysInWorkspace } from '../workspace';
 import { walk } from './walk';
 
 /** Files larger than this are skipped: they are rarely source and would stall the search. */
@@ -35,8 +35,14 @@ export const searchFilesTool = defineTool({
     const info = await stat(start).catch(() => undefined);
     if (!info) return ToolResult.error(`Not found: ${input.path}`);
     const files: string[] = [];
-    if (info.isFile()) files.push(start);
-    else for await (const entry of walk(start, true, MAX_FILES)) if (!entry.isDirectory) files.push(entry.absolute);
+    if (info.isFile()) {
+      files.push(start);
+    } else {
+      // The walk lists symlinks without following them, but reading one would: skip those that lead out.
+      for await (const entry of walk(start, true, MAX_FILES)) {
+        if (!entry.isDirectory && staysInWorkspace(context.workspaceRoot, entry.absolute)) files.push(entry.absolute);
+      }
+    }
 
     const matches: string[] = [];
     let truncated = false;

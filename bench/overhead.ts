@@ -1,0 +1,104 @@
+// Per-iteration orchestration overhead, one no-op tool call per turn, zero-latency model:
+// this runtime on a local dev server, the same loop in-process without durability (the floor), and
+// LangGraph JS with its SQLite checkpointer. One iteration is the time from one model request to the
+// next, stamped by the fake API, so all three are timed by the same clock at the same point.
+//
+//   npm run bench:overhead -- [--iterations 200] [--rounds 3]
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { buildSystemPrompt } from '../src/agents/system-prompt';
+import { startRun } from '../src/client/start-run';
+import { callId, stepOf } from '../test/support/step-script';
+import { langGraphLoop } from './overhead/langgraph-loop';
+import { plainLoop } from './overhead/plain-loop';
+import { benchWorker, gaps, ms, percentile, report, sizeArg, startBenchEnv, table, uniqueId } from './support/bench-env';
+import { benchAgent, noopTool } from './support/bench-tools';
+import { startFakeModel, taskOf } from './support/fake-model';
+
+const ITERATIONS = sizeArg('iterations', 200);
+const ROUNDS = sizeArg('rounds', 3);
+/** Iterations dropped at the start of each series (connection set-up, JIT warm-up). */
+const WARMUP = 5;
+
+type System = 'durable-agent (Temporal dev server)' | 'plain loop (no durability)' | 'LangGraph + SQLite checkpointer';
+
+async function run(): Promise<void> {
+  const arrivals = new Map<string, number[]>();
+  const model = await startFakeModel((body) => {
+    const task = taskOf(body);
+    const stamps = arrivals.get(task) ?? [];
+    stamps.push(performance.now());
+    arrivals.set(task, stamps);
+    const step = stepOf({ body });
+    return step < ITERATIONS
+      ? [{ type: 'tool_use', id: callId(step), name: 'noop', input: { n: step } }]
+      : [{ type: 'tool_use', id: callId(step), name: 'complete_task', input: { summary: 'done', status: 'success' } }];
+  });
+  const env = await startBenchEnv();
+  const agent = benchAgent('overhead', ['noop']);
+  const worker = await benchWorker(env, model.baseUrl, { agents: [agent], tools: [noopTool] });
+  const spec = {
+    baseUrl: model.baseUrl,
+    tools: [noopTool],
+    toolSpecs: worker.registry.modelTools('overhead'),
+    system: buildSystemPrompt(agent.systemPrompt),
+  };
+  const graph = langGraphLoop({ ...spec, sqliteFile: path.join(mkdtempSync(path.join(tmpdir(), 'bench-lg-')), 'checkpoints.sqlite') });
+
+  const series = new Map<System, number[]>();
+  const record = (system: System, task: string) => {
+    const list = series.get(system) ?? [];
+    list.push(...gaps(arrivals.get(task) ?? []).slice(WARMUP));
+    series.set(system, list);
+  };
+
+  const systems: Record<System, (task: string) => Promise<unknown>> = {
+    'durable-agent (Temporal dev server)': async (task) => {
+      const handle = await startRun(worker.client, { agent: 'overhead', task }, { taskQueue: worker.taskQueue, workflowId: uniqueId('overhead') });
+      const result = await handle.result();
+      if (result.iterations !== ITERATIONS + 1) throw new Error(`run ended after ${result.iterations} iterations`);
+    },
+    'plain loop (no durability)': (task) => plainLoop({ ...spec, task }),
+    'LangGraph + SQLite checkpointer': (task) => graph.run(task, uniqueId('thread')),
+  };
+
+  await worker.worker.runUntil(async () => {
+    // Interleaved rounds, so a noisy moment on the shared machine hits every system alike.
+    for (let round = 1; round <= ROUNDS; round += 1) {
+      for (const [system, go] of Object.entries(systems) as [System, (task: string) => Promise<unknown>][]) {
+        const task = `overhead ${system} round ${round}`;
+        const started = performance.now();
+        await go(task);
+        console.error(`round ${round}: ${system}: ${ITERATIONS} iterations in ${ms(performance.now() - started, 0)} ms`);
+        record(system, task);
+      }
+    }
+  });
+  await worker.close();
+  await env.close();
+  await model.close();
+
+  const floor = percentile(series.get('plain loop (no durability)')!, 50);
+  const rows = [...series.entries()].map(([system, values]) => {
+    const p50 = percentile(values, 50);
+    return [system, values.length, ms(p50, 2), ms(percentile(values, 95), 2), ms(values.reduce((a, b) => a + b, 0) / values.length, 2), ms(p50 - floor, 2)];
+  });
+  report(
+    'overhead',
+    `npm run bench:overhead -- --iterations ${ITERATIONS} --rounds ${ROUNDS}`,
+    [
+      `One iteration = one model request (zero-latency fake Messages API over HTTP, real SDK) + one no-op tool call.`,
+      `${ROUNDS} interleaved rounds of ${ITERATIONS} iterations per system; the first ${WARMUP} iterations of each round are dropped.`,
+      '',
+      table(['system', 'iterations timed', 'p50 ms', 'p95 ms', 'mean ms', 'p50 above the floor, ms'], rows),
+      '',
+      `Target: this runtime at or below 10 ms p50 per iteration.`,
+    ].join('\n'),
+  );
+}
+
+run().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,179 @@
+// `npm start`: everything a newcomer needs in one terminal. An embedded Temporal dev server (or the
+// one TEMPORAL_ADDRESS names), a worker in this process, and a sample agent run followed live, with
+// a real Claude model when ANTHROPIC_API_KEY is set and the offline demo model otherwise. The worker
+// and server stay up after the run (so parked runs continue) until Ctrl-C.
+//
+// START_EXIT_AFTER_RUN=1 exits after the sample run with its exit code (used by the tests and CI).
+import net from 'node:net';
+import * as path from 'node:path';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { defaultApprover, sendDecision } from '../src/client/approval-helpers';
+import { connectClient } from '../src/client/connect';
+import { listPendingRuns } from '../src/client/commands/pending';
+import { followRun } from '../src/client/follow-run';
+import { hintOnPark, promptOnPark, type ParkedHandlers } from '../src/client/follow-prompts';
+import { approvalHint } from '../src/client/render-status';
+import { exitCodeOf } from '../src/client/run-outcome';
+import { startRun } from '../src/client/start-run';
+import { temporalSettings } from '../src/config/worker-config';
+import { DEMO_LABEL, startDemoModelServer } from '../src/demo/demo-model-server';
+import { createBuiltinHandlers } from '../src/lifecycle/builtin-handlers';
+import { ConsoleLifecycleLogger } from '../src/lifecycle/console-logger';
+import { createAgentWorker } from '../src/worker-setup/create-agent-worker';
+import { startDevServer } from './temporal-dev-server';
+
+const GRPC_PORT = 7233;
+const UI_PORT = 8233;
+const DB_FILE = path.join(__dirname, '..', '.temporal', 'dev.db');
+export const SAMPLE_TASK =
+  'Look around the workspace, keep a short task list with update_tasks, and write demo-notes.md with a few notes on what you find. ' +
+  'Then call complete_task.';
+
+/** A fixed port the embedded server needs is taken; the message says what to do instead. */
+export class PortTakenError extends Error {
+  override readonly name = 'PortTakenError';
+}
+
+const say = (line: string) => void process.stdout.write(`${line}\n`);
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+async function ensurePortsFree(): Promise<void> {
+  for (const [port, what] of [[GRPC_PORT, 'Temporal gRPC'], [UI_PORT, 'Temporal Web UI']] as const) {
+    if (await portIsFree(port)) continue;
+    throw new PortTakenError(
+      `Port ${port} (${what}) is already in use, so the embedded Temporal dev server cannot start. ` +
+        `If another \`npm start\` or \`temporal server start-dev\` is running, stop it, or use it: ` +
+        `TEMPORAL_ADDRESS=localhost:${GRPC_PORT} npm start`,
+    );
+  }
+}
+
+/** Runs parked before this start continue now that a worker is up; say how to decide them. */
+async function reportWaitingRuns(client: Client): Promise<void> {
+  const waiting = await listPendingRuns(client, 20).catch(() => []);
+  if (waiting.length === 0) return;
+  say(`\n${waiting.length} earlier run(s) are waiting for you:`);
+  for (const run of waiting) {
+    const calls = run.status?.pendingApprovals ?? [];
+    const what = calls.length > 0 ? calls.map((p) => p.tool).join(', ') : (run.status?.pendingQuestion?.question ?? run.phase);
+    say(`  ${run.workflowId}: ${run.phase} (${what})`);
+    if (run.phase === 'waiting_input') say(`    Answer: npx agentctl reply ${run.workflowId} "..."`);
+    else for (const line of approvalHint(run.workflowId, calls.map((p) => p.callId))) say(`    ${line}`);
+  }
+  say('');
+}
+
+/** Without a terminal nobody can answer: the demo approves its own write, and says so. */
+function autoApproveDemo(handle: WorkflowHandle): ParkedHandlers {
+  return {
+    async onApprovals(_status, fresh) {
+      for (const p of fresh) {
+        say(`  stdin is not a terminal: auto-approving ${p.tool} for the demo (approver "npm-start-auto").`);
+        await sendDecision(handle, { callId: p.callId, decision: 'approve', approver: 'npm-start-auto', reason: 'demo run without a terminal' });
+      }
+    },
+    async onQuestion(status) {
+      await hintOnPark(handle.workflowId, say).onQuestion(status);
+    },
+  };
+}
+
+export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  // The SDK's INFO lines (bundler output, worker state changes) would bury the run in the terminal.
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const cleanups: (() => Promise<unknown>)[] = [];
+  const cleanUp = async () => {
+    for (const fn of cleanups.reverse()) await fn().catch((error: unknown) => say(`(cleanup: ${String(error)})`));
+  };
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    let address = env.TEMPORAL_ADDRESS;
+    if (address) {
+      // Fails with "cannot reach Temporal at ...; start it with ..." rather than a gRPC stack.
+      await (await connectClient(temporalSettings(env))).close();
+      say(`Using the Temporal server at ${address} (TEMPORAL_ADDRESS).`);
+    } else {
+      await ensurePortsFree();
+      say('Starting the embedded Temporal dev server...');
+      const server = await startDevServer({ port: GRPC_PORT, uiPort: UI_PORT, dbFilename: DB_FILE });
+      cleanups.push(() => server.stop());
+      address = server.address;
+      say(`Temporal dev server on localhost:${GRPC_PORT}; Web UI: http://localhost:${UI_PORT} (runs are kept in .temporal/dev.db)`);
+    }
+
+    let workerEnv: NodeJS.ProcessEnv = { ...env, TEMPORAL_ADDRESS: address };
+    const demo = !env.ANTHROPIC_API_KEY;
+    if (demo) {
+      const model = await startDemoModelServer({ delayMs: Number(env.START_DEMO_DELAY_MS ?? 400) });
+      cleanups.push(() => model.close());
+      workerEnv = { ...workerEnv, ANTHROPIC_API_KEY: 'demo-offline', ANTHROPIC_BASE_URL: model.baseUrl };
+      say(`${DEMO_LABEL} ANTHROPIC_API_KEY is not set, so this run uses an offline, scripted demo model, not Claude.`);
+    } else {
+      say('Model: Claude via the Anthropic API (ANTHROPIC_API_KEY is set).');
+    }
+
+    // The followed run is shown by the follower; the worker's log line for every other run (one
+    // started from another terminal, an earlier parked one) is printed as it happens.
+    let followed: string | undefined;
+    const logger = new ConsoleLifecycleLogger({ includeTimestamps: true, write: (line) => say(`[worker] ${line}`) });
+    const builtins = await createBuiltinHandlers(workerEnv, [{ handle: (e) => (e.workflowId === followed ? undefined : logger.handle(e)) }]);
+    cleanups.push(() => builtins.close());
+    say('Starting the worker (bundling the workflow code takes a few seconds)...');
+    const { worker, client, close } = await createAgentWorker({ address, env: workerEnv, lifecycleHandlers: builtins.handlers });
+    const running = worker.run();
+    cleanups.push(async () => {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
+      await close();
+    });
+    const { taskQueue } = temporalSettings(workerEnv);
+    say(`Worker running in this process on task queue "${taskQueue}".${builtins.auditFile ? ` Audit log: ${builtins.auditFile}` : ''}`);
+    await reportWaitingRuns(client);
+    if (stop.signal.aborted) return 130;
+
+    const task = demo ? `${DEMO_LABEL} ${SAMPLE_TASK}` : SAMPLE_TASK;
+    const handle = await startRun(client, { agent: 'general', task }, { taskQueue });
+    followed = handle.workflowId;
+    say(`\nSample run ${handle.workflowId} (agent general): ${task}`);
+    say(`Watch it in the Web UI too: ${uiUrl(env, handle.workflowId)}\n`);
+    const interactive = Boolean(process.stdin.isTTY);
+    const parked = interactive
+      ? promptOnPark(handle, { input: process.stdin, output: process.stdout, approver: defaultApprover(env) }, say)
+      : demo
+        ? autoApproveDemo(handle)
+        : hintOnPark(handle.workflowId, say);
+    const result = await followRun(client, handle, { out: say, ...parked, signal: stop.signal });
+    followed = undefined;
+    if (result.kind === 'stopped' || env.START_EXIT_AFTER_RUN === '1') return result.kind === 'stopped' ? 130 : exitCodeOf(result);
+
+    say('\nThe worker keeps running, so runs started elsewhere are served too. In another terminal, try:');
+    say('  npx agentctl run general "List the files and summarize them in summary.md"');
+    say('  npx agentctl list        npx agentctl pending        npx agentctl status <workflowId>');
+    say('Press Ctrl-C to stop the worker and the server.');
+    await new Promise<void>((resolve) => (stop.signal.aborted ? resolve() : stop.signal.addEventListener('abort', () => resolve(), { once: true })));
+    return 0;
+  } finally {
+    if (stop.signal.aborted) say('\nStopping: worker shutdown, then the Temporal dev server...');
+    await cleanUp();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    if (stop.signal.aborted) say('Stopped. Parked runs are kept and continue after the next `npm start`.');
+  }
+}
+
+function uiUrl(env: NodeJS.ProcessEnv, workflowId: string): string {
+  const namespace = temporalSettings(env).namespace;
+  const base = env.TEMPORAL_ADDRESS ? '(your server\'s Web UI)' : `http://localhost:${UI_PORT}`;
+  return `${base}/namespaces/${namespace}/workflows/${encodeURIComponent(workflowId)}`;
+}

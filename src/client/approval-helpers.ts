@@ -1,0 +1,180 @@
+// What the approval verbs and the interactive prompt share: finding the call a person means, sending
+// a decision so they learn the outcome, and showing a parked call in a terminal.
+import {
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
+  type WorkflowHandle,
+} from '@temporalio/client';
+import type { ApprovalDecision, DecisionOutcome } from '../approvals/approval-decision';
+import { UsageError, type CliContext } from './cli-context';
+import { approvalSignal, decideApprovalUpdate, statusQuery, submitReplyUpdate } from '../workflows/definitions';
+import type { PendingApproval, PendingQuestion } from '../workflows/run-state';
+import type { RunStatus } from '../workflows/run-status';
+
+/** Queries and updates need a worker; without a deadline a call to a run whose worker is down would hang. */
+export const WORKER_ANSWER_TIMEOUT_MS = 30_000;
+
+/** The run has no call waiting for a decision. */
+export class NoPendingApprovalError extends Error {
+  override readonly name = 'NoPendingApprovalError';
+}
+
+/** Several calls wait and the person did not say which one; the message lists them. */
+export class AmbiguousApprovalError extends Error {
+  override readonly name = 'AmbiguousApprovalError';
+}
+
+/** The run refused the decision or reply (unknown or already decided call, no question waiting, malformed). */
+export class DecisionRefusedError extends Error {
+  override readonly name = 'DecisionRefusedError';
+}
+
+/** No worker answered in time: the run's worker is probably down. Retrying once one runs can help. */
+export class NoWorkerAnsweredError extends Error {
+  override readonly name = 'NoWorkerAnsweredError';
+}
+
+/** Who decides when the CLI is not told: the login name, so "always" is remembered for that person. */
+export function defaultApprover(env: NodeJS.ProcessEnv = process.env): string {
+  return env.USER || env.USERNAME || 'cli';
+}
+
+/**
+ * True when the error, or one it wraps, is gRPC DEADLINE_EXCEEDED (code 4). The SDK's own
+ * `isGrpcDeadlineError` misses the client-side variant, which carries no metadata.
+ */
+function isDeadlineExceeded(error: unknown): boolean {
+  for (let e = error; e instanceof Error; e = e.cause) {
+    if ((e as { code?: unknown }).code === 4) return true;
+  }
+  return false;
+}
+
+/** Runs `call` with a gRPC deadline, turning an expired one into an error that says what to do. */
+export async function withWorkerDeadline<T>(handle: WorkflowHandle, what: string, call: () => Promise<T>, timeoutMs = WORKER_ANSWER_TIMEOUT_MS): Promise<T> {
+  try {
+    return await handle.client.withDeadline(Date.now() + timeoutMs, call);
+  } catch (error) {
+    // The client wraps the expired deadline (a query in a ServiceError, an update in its own type).
+    if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError || isDeadlineExceeded(error)) {
+      throw new NoWorkerAnsweredError(
+        `No worker answered ${what} within ${Math.round(timeoutMs / 1000)}s: is a worker running for this run's task queue?`,
+      );
+    }
+    throw error;
+  }
+}
+
+export function queryStatus(handle: WorkflowHandle, timeoutMs?: number): Promise<RunStatus> {
+  return withWorkerDeadline(handle, 'the status query', () => handle.query(statusQuery), timeoutMs);
+}
+
+/** One line per call: what a person needs to tell them apart. */
+export function listPendingCalls(pending: readonly PendingApproval[]): string {
+  return pending.map((p) => `  ${p.callId}  ${p.tool}  ${oneLine(p.input)}`).join('\n');
+}
+
+/** The callId a decision is for: the one named, or the only pending one. */
+export function resolveCallId(status: Pick<RunStatus, 'workflowId' | 'pendingApprovals'>, callId?: string): string {
+  if (callId) return callId;
+  const pending = status.pendingApprovals;
+  if (pending.length === 0) throw new NoPendingApprovalError(`Run ${status.workflowId} has no call waiting for approval.`);
+  if (pending.length > 1) {
+    throw new AmbiguousApprovalError(
+      `Run ${status.workflowId} has ${pending.length} calls waiting for approval; name one:\n${listPendingCalls(pending)}`,
+    );
+  }
+  return pending[0]!.callId;
+}
+
+/** The run's answer to an update, or a DecisionRefusedError with the run's reason. */
+async function executeUpdate(handle: WorkflowHandle, what: string, call: () => Promise<DecisionOutcome>): Promise<DecisionOutcome> {
+  let outcome: DecisionOutcome;
+  try {
+    outcome = await withWorkerDeadline(handle, what, call);
+  } catch (error) {
+    if (error instanceof WorkflowUpdateFailedError) throw new DecisionRefusedError(error.cause?.message ?? error.message);
+    // The server answers an update to a closed run with NOT_FOUND; say that it ended, not that it never existed.
+    if (error instanceof WorkflowNotFoundError) {
+      const ended = await handle.describe().then((d) => d.status.name, () => undefined);
+      if (ended) throw new DecisionRefusedError(`Run ${handle.workflowId} has already ended (${ended}); it no longer takes decisions or replies.`);
+    }
+    if (error instanceof NoWorkerAnsweredError) {
+      throw new NoWorkerAnsweredError(`${error.message} Nothing was confirmed; a signal (\`--signal\`) is stored by the server even while no worker runs.`);
+    }
+    throw error;
+  }
+  if (!outcome.applied) throw new DecisionRefusedError(outcome.message);
+  return outcome;
+}
+
+/** Sends a decision with the `decideApproval` update, so the caller learns whether it was applied. */
+export function sendDecision(handle: WorkflowHandle, decision: ApprovalDecision): Promise<DecisionOutcome> {
+  return executeUpdate(handle, 'the approval', () => handle.executeUpdate(decideApprovalUpdate, { args: [decision] }));
+}
+
+/** Sends a reply with the `submitReply` update; refused when no question is waiting. */
+export function sendReply(handle: WorkflowHandle, text: string): Promise<DecisionOutcome> {
+  return executeUpdate(handle, 'the reply', () => handle.executeUpdate(submitReplyUpdate, { args: [{ text }] }));
+}
+
+function oneLine(value: unknown, max = 120): string {
+  const text = JSON.stringify(value ?? {});
+  return text.length > max ? `${text.slice(0, max - 3)}...` : text;
+}
+
+const indent = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n');
+
+/** A parked call as a person sees it in a terminal: the tool, its arguments, and why it is asked. */
+export function renderPendingApproval(p: PendingApproval): string {
+  const lines = ['⚠️ Tool Approval Required', `Tool: ${p.tool}  (call ${p.callId})`, 'Arguments:', indent(JSON.stringify(p.input ?? {}, null, 2))];
+  lines.push('Context:');
+  if (p.context) lines.push(indent(`The agent said: ${p.context}`));
+  lines.push(indent(`Policy: ${p.reason}`));
+  return lines.join('\n');
+}
+
+export function renderQuestion(q: Pick<PendingQuestion, 'question' | 'context'>): string {
+  const lines = ['❓ The agent needs more information', `Question: ${q.question}`];
+  if (q.context) lines.push(`Context: ${q.context}`);
+  return lines.join('\n');
+}
+
+/** A `--flag value` option, refusing a flag given without its value. */
+export function stringFlag(ctx: CliContext, name: string): string | undefined {
+  const value = ctx.args.flags[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} needs a value`);
+  return value;
+}
+
+/**
+ * `approve` and `reject`: decides one call, the one named or the only pending one. The update is the
+ * default because the person learns at once whether it was applied; `--signal` sends the same payload
+ * as a signal, which the server stores even while no worker runs (but nobody confirms it).
+ */
+export async function decideFromCli(ctx: CliContext, decision: ApprovalDecision['decision']): Promise<number> {
+  const [workflowId, named] = ctx.args.positionals;
+  if (!workflowId) throw new UsageError(`${decision.startsWith('approve') ? 'approve' : 'reject'} needs a workflow id`);
+  const handle = (await ctx.client()).workflow.getHandle(workflowId);
+  const callId = named ?? resolveCallId(await queryStatus(handle).catch((error: unknown) => {
+    if (!(error instanceof NoWorkerAnsweredError)) throw error;
+    throw new NoWorkerAnsweredError(`${error.message} Without a worker the pending calls cannot be listed: name the callId and add --signal.`);
+  }));
+  const payload: ApprovalDecision = { callId, decision, approver: stringFlag(ctx, 'approver') ?? defaultApprover() };
+  const reason = stringFlag(ctx, 'reason');
+  if (reason) payload.reason = reason;
+  if (ctx.args.flags.signal) {
+    await handle.signal(approvalSignal, payload);
+    ctx.print({ workflowId, ...payload, via: 'signal', applied: null }, () => `Sent ${decision} for ${callId} to ${workflowId} as a signal (not confirmed; see \`agentctl pending\`).`);
+    return 0;
+  }
+  const outcome = await sendDecision(handle, payload);
+  ctx.print({ workflowId, ...payload, via: 'update', ...outcome }, () => `${workflowId}: ${outcome.message}`);
+  return 0;
+}

@@ -1,0 +1,76 @@
+import type { Client } from '@temporalio/client';
+import type { Command } from '../cli-context';
+import { listPendingCalls, queryStatus, stringFlag } from '../approval-helpers';
+import { AGENT_RUN_WORKFLOW_TYPE } from '../start-run';
+import { AgentStatusKey } from '../../workflows/search-attributes';
+import type { RunStatus } from '../../workflows/run-status';
+
+/** Runs parked on a person, found through the search attribute every run keeps up to date. */
+export const PENDING_QUERY = `WorkflowType = "${AGENT_RUN_WORKFLOW_TYPE}" AND AgentStatus IN ("waiting_approval","waiting_input") AND ExecutionStatus = "Running"`;
+
+/** A short deadline per run: one run whose worker is down must not stall the whole listing. */
+const STATUS_TIMEOUT_MS = 5_000;
+
+export interface PendingRun {
+  workflowId: string;
+  runId: string;
+  /** From the search attribute, so it is known even when the status query cannot be answered. */
+  phase: string;
+  taskQueue: string;
+  startTime: string;
+  status?: Pick<RunStatus, 'agent' | 'task' | 'user' | 'pendingApprovals' | 'pendingQuestion'>;
+  statusError?: string;
+}
+
+export async function listPendingRuns(client: Client, limit: number): Promise<PendingRun[]> {
+  const runs: PendingRun[] = [];
+  for await (const info of client.workflow.list({ query: PENDING_QUERY, pageSize: Math.min(limit, 100) })) {
+    runs.push({
+      workflowId: info.workflowId,
+      runId: info.runId,
+      phase: String(info.typedSearchAttributes.get(AgentStatusKey) ?? 'unknown'),
+      taskQueue: info.taskQueue,
+      startTime: info.startTime.toISOString(),
+    });
+    if (runs.length >= limit) break;
+  }
+  await Promise.all(
+    runs.map(async (run) => {
+      try {
+        const status = await queryStatus(client.workflow.getHandle(run.workflowId), STATUS_TIMEOUT_MS);
+        const { agent, task, user, pendingApprovals, pendingQuestion } = status;
+        run.status = { agent, task, user, pendingApprovals, pendingQuestion };
+      } catch (error) {
+        run.statusError = error instanceof Error ? error.message : String(error);
+      }
+    }),
+  );
+  return runs;
+}
+
+function render(runs: PendingRun[]): string {
+  if (runs.length === 0) return 'No run is waiting for approval or input.';
+  return runs
+    .map((run) => {
+      const head = `${run.workflowId}  ${run.phase}${run.status ? `  ${run.status.agent}  user=${run.status.user}` : ''}`;
+      if (!run.status) return `${head}\n  (details unavailable: ${run.statusError})`;
+      const lines = [head, `  task: ${run.status.task.slice(0, 100)}`];
+      if (run.status.pendingApprovals.length > 0) lines.push(listPendingCalls(run.status.pendingApprovals));
+      if (run.status.pendingQuestion) lines.push(`  question: ${run.status.pendingQuestion.question}`);
+      return lines.join('\n');
+    })
+    .join('\n\n');
+}
+
+/** `agentctl pending`: every run waiting for an approval or an answer, with what it waits for. */
+export const pendingCommand: Command = {
+  name: 'pending',
+  usage: 'agentctl pending [--limit N] [--json]',
+  summary: 'list runs waiting for approval or input',
+  async run(ctx) {
+    const limit = Number(stringFlag(ctx, 'limit') ?? 50);
+    const runs = await listPendingRuns(await ctx.client(), Number.isFinite(limit) && limit > 0 ? limit : 50);
+    ctx.print(runs, () => render(runs));
+    return 0;
+  },
+};

@@ -1,0 +1,57 @@
+import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import { UsageError, type Command } from '../cli-context';
+import { defaultApprover, stringFlag, withWorkerDeadline } from '../approval-helpers';
+import { changePreferenceSignal, preferencesQuery, preferencesWorkflowId, type PreferenceEntry } from '../../approvals/preference-messages';
+
+/** A person's remembered choices; someone who never chose "always" or "never" has none. */
+async function entriesOf(handle: WorkflowHandle): Promise<PreferenceEntry[]> {
+  try {
+    return await withWorkerDeadline(handle, 'the preferences query', () => handle.query(preferencesQuery));
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) return [];
+    throw error;
+  }
+}
+
+/** A named error for revoking what was never chosen, so the person sees what is remembered instead. */
+export class NoSuchPreferenceError extends Error {
+  override readonly name = 'NoSuchPreferenceError';
+}
+
+const render = (user: string, entries: PreferenceEntry[]) =>
+  entries.length === 0
+    ? `${user} has no remembered approval choices.`
+    : [
+        `Remembered approval choices of ${user}:`,
+        ...entries.map((e) => `  ${e.tool.padEnd(20)} ${e.preference.padEnd(6)} ${e.at ?? ''}${e.fromWorkflowId ? `  (from ${e.fromWorkflowId})` : ''}`),
+      ].join('\n');
+
+/** `agentctl preferences <user> [--revoke TOOL]`: lists or forgets "always"/"never" choices. */
+export const preferencesCommand: Command = {
+  name: 'preferences',
+  usage: 'agentctl preferences <user> [--revoke TOOL] [--json]',
+  summary: 'list or revoke a person\'s remembered always/never choices',
+  async run(ctx) {
+    const [user] = ctx.args.positionals;
+    if (!user) throw new UsageError('preferences needs a user (the approver name the choices were made under)');
+    const handle = (await ctx.client()).workflow.getHandle(preferencesWorkflowId(user));
+    const entries = await entriesOf(handle);
+    const tool = stringFlag(ctx, 'revoke');
+    if (!tool) {
+      ctx.print({ user, entries }, () => render(user, entries));
+      return 0;
+    }
+    const entry = entries.find((e) => e.tool === tool);
+    if (!entry) {
+      const known = entries.map((e) => e.tool).join(', ') || 'none';
+      throw new NoSuchPreferenceError(`${user} has no remembered choice for ${tool} (remembered: ${known}).`);
+    }
+    await handle.signal(changePreferenceSignal, { tool, preference: 'revoke', by: defaultApprover(), at: new Date().toISOString() });
+    const remaining = entries.filter((e) => e !== entry);
+    ctx.print(
+      { user, revoked: entry, entries: remaining },
+      () => `Revoked "${entry.preference}" for ${tool} (${user}). Runs that start from now on ask again.`,
+    );
+    return 0;
+  },
+};

@@ -1,0 +1,17 @@
+import { UsageError, type Command } from '../cli-context';
+import { renderOutcome } from '../render-status';
+import { awaitOutcome, exitCodeOf } from '../run-outcome';
+
+/** `agentctl result <workflowId>`: waits for the run to end and prints how it ended. */
+export const resultCommand: Command = {
+  name: 'result',
+  usage: 'agentctl result <workflowId> [--json]',
+  summary: "wait for a run's result (completed, failed or cancelled) and print it",
+  async run(ctx) {
+    const [workflowId] = ctx.args.positionals;
+    if (!workflowId) throw new UsageError('result needs a workflow id (see `agentctl list`)');
+    const outcome = await awaitOutcome((await ctx.client()).workflow.getHandle(workflowId));
+    ctx.print(outcome, () => renderOutcome(outcome));
+    return exitCodeOf(outcome);
+  },
+};

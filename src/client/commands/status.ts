@@ -1,0 +1,32 @@
+import { UsageError, type Command } from '../cli-context';
+import { NoWorkerAnsweredError, queryStatus } from '../approval-helpers';
+import { renderStatus } from '../render-status';
+
+/** `agentctl status <workflowId>`: the run's `status` query, or what Temporal knows when no worker answers. */
+export const statusCommand: Command = {
+  name: 'status',
+  usage: 'agentctl status <workflowId> [--json]',
+  summary: "show a run's phase, progress, pending approvals, recent tool calls and tokens",
+  async run(ctx) {
+    const [workflowId] = ctx.args.positionals;
+    if (!workflowId) throw new UsageError('status needs a workflow id (see `agentctl list`)');
+    const handle = (await ctx.client()).workflow.getHandle(workflowId);
+    const description = await handle.describe();
+    try {
+      const status = await queryStatus(handle, 10_000);
+      ctx.print(status, () => `${renderStatus(status)}\nTemporal: ${description.status.name}, started ${description.startTime.toISOString()}`);
+      return 0;
+    } catch (error) {
+      // A run that failed before it resolved its agent has no status to report; a run whose worker is
+      // down cannot answer. Either way, Temporal's own view is still worth showing.
+      const why =
+        error instanceof NoWorkerAnsweredError
+          ? 'no worker answered the status query; start one with `npm run worker`'
+          : (error as Error).message;
+      ctx.print({ workflowId, execution: description.status.name, startTime: description.startTime, closeTime: description.closeTime, error: why }, () =>
+        [`Run ${workflowId}: ${description.status.name} (started ${description.startTime.toISOString()})`, `No run status: ${why}`].join('\n'),
+      );
+      return description.status.name === 'RUNNING' ? 1 : 0;
+    }
+  },
+};

@@ -1,0 +1,17 @@
+import { UsageError, type Command } from '../cli-context';
+import { followFromCli } from '../follow-cli';
+
+/** `agentctl watch <workflowId>`: follows a run that is already going, as `run` does. */
+export const watchCommand: Command = {
+  name: 'watch',
+  usage: 'agentctl watch <workflowId> [--interactive] [--json]',
+  summary: 'follow a run live, with approval prompts when stdin is a terminal',
+  async run(ctx) {
+    const [workflowId] = ctx.args.positionals;
+    if (!workflowId) throw new UsageError('watch needs a workflow id (see `agentctl list`)');
+    const handle = (await ctx.client()).workflow.getHandle(workflowId);
+    // Fails with WorkflowNotFoundError for an unknown id before anything is printed.
+    await handle.describe();
+    return followFromCli(ctx, handle);
+  },
+};

@@ -1,0 +1,33 @@
+import type { WorkflowHandle } from '@temporalio/client';
+import type { CliContext } from './cli-context';
+import { followRun } from './follow-run';
+import { hintOnPark, promptOnPark } from './follow-prompts';
+import { exitCodeOf } from './run-outcome';
+
+/**
+ * `run` and `watch`: follows a run in the terminal. Prompts for approvals when stdin is a terminal
+ * (or with `--interactive`, e.g. answers piped in); otherwise prints the agentctl commands. With
+ * `--json` the live lines go to stderr and stdout gets only the final outcome as JSON. Ctrl-C stops
+ * following; the run itself carries on.
+ */
+export async function followFromCli(ctx: CliContext, handle: WorkflowHandle): Promise<number> {
+  const client = await ctx.client();
+  const stream = ctx.json ? process.stderr : ctx.stdout;
+  const out = (line: string) => void stream.write(`${line}\n`);
+  const interactive = ctx.args.flags.interactive === true || (Boolean(ctx.stdin.isTTY) && !ctx.json);
+  const parked = interactive ? promptOnPark(handle, { input: ctx.stdin, output: stream }, out) : hintOnPark(handle.workflowId, out);
+  const stop = new AbortController();
+  const onSigint = () => stop.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    const result = await followRun(client, handle, { out, ...parked, signal: stop.signal });
+    if (result.kind === 'stopped') {
+      out(`\nStopped following; the run goes on. Follow it again with: npx agentctl watch ${handle.workflowId}`);
+      return 130;
+    }
+    if (ctx.json) ctx.out(JSON.stringify(result, null, 2));
+    return exitCodeOf(result);
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}

@@ -1,0 +1,143 @@
+// Follows a run live from a terminal: polls the `status` query, prints what is new (iterations, tool
+// calls with timing and outcome, decisions, task progress), hands approvals and questions to the
+// caller, and ends with how the run ended. Used by `agentctl run`, `agentctl watch` and `npm start`.
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { formatEvent } from '../lifecycle/console-logger';
+import type { PendingApproval } from '../workflows/run-state';
+import type { RunStatus } from '../workflows/run-status';
+import { NoWorkerAnsweredError, queryStatus } from './approval-helpers';
+import { renderDecision, renderOutcome, renderProgress, renderToolCall } from './render-status';
+import { awaitOutcome, type RunOutcome } from './run-outcome';
+
+export interface FollowOptions {
+  out(line: string): void;
+  /** How often to ask the run for its status. */
+  pollMs?: number;
+  /** How long one status query may wait for a worker before the follower says none answers. */
+  queryTimeoutMs?: number;
+  /** Called once for calls that newly wait for approval; returns when they are decided or explained. */
+  onApprovals(status: RunStatus, fresh: PendingApproval[]): Promise<void>;
+  /** Called once per question the agent asks. */
+  onQuestion(status: RunStatus): Promise<void>;
+  /** Aborting stops following (the run itself goes on). */
+  signal?: AbortSignal;
+}
+
+export type FollowResult = RunOutcome | { kind: 'stopped'; workflowId: string };
+
+/** Control tools whose success the follower shows another way (progress, question, final summary). */
+const QUIET_TOOLS = new Set(['update_tasks', 'complete_task', 'need_more_information']);
+
+/** Remembers what was printed, so each poll prints only what changed since the last one. */
+export class RunPrinter {
+  private iteration: number | undefined;
+  private readonly seen = new Set<string>();
+  private tasksJson = '[]';
+
+  constructor(private readonly out: (line: string) => void) {}
+
+  /**
+   * Prints what is new in `status`, each line under the iteration it belongs to. A poll can see
+   * several steps at once, so new items are sorted by iteration (stable: a decision before its call,
+   * task progress after the calls of the turn that set it). The first status of a run already under
+   * way starts at its present rather than replaying every earlier iteration header.
+   */
+  update(status: RunStatus): void {
+    const items: { iteration: number; lines: string[] }[] = [];
+    const iterationOf = (callId: string) => status.recentToolCalls.find((c) => c.callId === callId)?.iteration ?? status.iteration;
+    for (const d of status.decisions.filter((d) => !this.seen.has(`decision/${d.callId}`))) {
+      this.seen.add(`decision/${d.callId}`);
+      items.push({ iteration: iterationOf(d.callId), lines: [`  ${renderDecision(d)}`] });
+    }
+    for (const call of status.recentToolCalls.filter((c) => c.outcome !== 'waiting' && !this.seen.has(`call/${c.callId}/${c.outcome}`))) {
+      this.seen.add(`call/${call.callId}/${call.outcome}`);
+      if (!(QUIET_TOOLS.has(call.tool) && call.outcome === 'success')) items.push({ iteration: call.iteration, lines: [`  ${renderToolCall(call)}`] });
+    }
+    for (const e of status.events.filter((e) => (e.name === 'contextCompacted' || e.name === 'errorOccurred') && !this.seen.has(`event/${e.key}`))) {
+      this.seen.add(`event/${e.key}`);
+      items.push({ iteration: e.iteration, lines: [`  ${formatEvent(e)}`] });
+    }
+    const tasksJson = JSON.stringify(status.tasks);
+    if (tasksJson !== this.tasksJson) {
+      this.tasksJson = tasksJson;
+      const setBy = status.recentToolCalls.filter((c) => c.tool === 'update_tasks' && c.outcome === 'success').at(-1);
+      items.push({ iteration: setBy?.iteration ?? status.iteration, lines: renderProgress(status.tasks, '    ').map((l) => `  ${l}`) });
+    }
+    items.sort((a, b) => a.iteration - b.iteration);
+    if (this.iteration === undefined) {
+      const first = Math.min(status.iteration, ...items.map((i) => i.iteration));
+      if (first > 1) this.out(`… ${first - 1} earlier iteration(s)`);
+      this.iteration = Math.max(0, first - 1);
+    }
+    for (const item of items) {
+      this.headersUpTo(item.iteration, status.maxIterations);
+      item.lines.forEach((line) => this.out(line));
+    }
+    this.headersUpTo(status.iteration, status.maxIterations);
+  }
+
+  private headersUpTo(iteration: number, max: number): void {
+    while (this.iteration! < iteration) {
+      this.iteration! += 1;
+      this.out(`── Iteration ${this.iteration}/${max}`);
+    }
+  }
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
+/**
+ * Follows `handle` until the run ends or `signal` aborts. Polling the query (rather than reading the
+ * history) shows what the run itself reports, works the same for every client, and costs the server
+ * nothing in history. A query needs a worker: while none answers, the follower says so once and waits.
+ */
+export async function followRun(client: Client, handle: WorkflowHandle, options: FollowOptions): Promise<FollowResult> {
+  const pollMs = options.pollMs ?? 500;
+  const printer = new RunPrinter(options.out);
+  let outcome: RunOutcome | undefined;
+  let outcomeError: unknown;
+  const ended = awaitOutcome(handle).then(
+    (o) => void (outcome = o),
+    (error: unknown) => void (outcomeError = error),
+  );
+  const handled = new Set<string>();
+  let saidNoWorker = false;
+
+  while (outcome === undefined && outcomeError === undefined && !options.signal?.aborted) {
+    const status = await queryStatus(handle, options.queryTimeoutMs ?? 10_000).catch((error: unknown) => {
+      if (error instanceof WorkflowNotFoundError) throw error;
+      if (error instanceof NoWorkerAnsweredError && !saidNoWorker && outcome === undefined) {
+        saidNoWorker = true;
+        options.out(`⏳ No worker answers for run ${handle.workflowId} yet; is \`npm run worker\` running on its task queue? Waiting...`);
+      }
+      return undefined; // "The run is starting" and other transient answers: ask again next time.
+    });
+    if (status) {
+      saidNoWorker = false;
+      printer.update(status);
+      const fresh = status.phase === 'waiting_approval' ? status.pendingApprovals.filter((p) => !handled.has(p.callId)) : [];
+      if (fresh.length > 0) {
+        fresh.forEach((p) => handled.add(p.callId));
+        await options.onApprovals(status, fresh);
+      }
+      const question = status.phase === 'waiting_input' ? status.pendingQuestion : undefined;
+      if (question && !handled.has(`question/${question.callId}`)) {
+        handled.add(`question/${question.callId}`);
+        await options.onQuestion(status);
+      }
+    }
+    await Promise.race([ended, sleep(pollMs, options.signal)]);
+  }
+  if (outcomeError !== undefined) throw outcomeError;
+  if (outcome === undefined) return { kind: 'stopped', workflowId: handle.workflowId };
+  // The last steps may have happened since the previous poll; a closed run still answers the query.
+  const last = await queryStatus(handle, 5_000).catch(() => undefined);
+  if (last) printer.update(last);
+  options.out(renderOutcome(outcome));
+  return outcome;
+}

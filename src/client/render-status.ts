@@ -1,0 +1,118 @@
+// How runs read in a terminal: the status query, a tool call, progress, a result. Pure functions from
+// data to lines, shared by `status`, `run`, `watch`, `result` and `npm start`.
+import type { Task } from '../control-tools';
+import type { TokenUsage } from '../conversation/messages';
+import type { DecisionRecord, ToolCallRecord } from '../workflows/run-state';
+import type { RunStatus } from '../workflows/run-status';
+import { taskProgress } from '../workflows/task-progress';
+import type { RunOutcome } from './run-outcome';
+
+const OUTCOME_MARKS: Record<ToolCallRecord['outcome'], string> = { success: '✓', error: '✗', rejected: '⊘', waiting: '⏸' };
+
+/** "Progress: 3/5 tasks (60%)" and one indented line per task with its mark; nothing without tasks. */
+export function renderProgress(tasks: readonly Task[], indent = '  '): string[] {
+  const progress = taskProgress(tasks);
+  if (progress.total === 0) return [];
+  return [progress.text, ...progress.lines.map((line) => `${indent}${line}`)];
+}
+
+/** "✓ shell: ls -la (120 ms)", "⊘ write_file: notes.md (rejected)". */
+export function renderToolCall(call: ToolCallRecord): string {
+  const timing = call.durationMs === undefined ? '' : ` (${call.durationMs} ms)`;
+  const note = call.outcome === 'rejected' ? ' (rejected)' : call.outcome === 'waiting' ? ' (waiting for approval)' : call.outcome === 'error' ? ' failed' : '';
+  return `${OUTCOME_MARKS[call.outcome]} ${call.summary}${timing}${note}`;
+}
+
+/** "write_file approved by alice", "shell rejected: not now", "write_file timed out". */
+export function renderDecision(d: DecisionRecord): string {
+  const by = d.approver ? ` by ${d.approver}` : '';
+  const why = d.reason ? `: ${d.reason}` : '';
+  switch (d.decision) {
+    case 'approve':
+      return `👍 ${d.tool} approved${by}`;
+    case 'approve_always':
+      return `👍 ${d.tool} approved${by} (always, remembered)`;
+    case 'reject':
+      return `👎 ${d.tool} rejected${by}${why}`;
+    case 'reject_always':
+      return `👎 ${d.tool} rejected${by} (never, remembered)${why}`;
+    case 'timed_out':
+      return `⌛ ${d.tool} not decided in time; treated as rejected`;
+    case 'policy_reject':
+      return `⛔ ${d.tool} refused by policy${why}`;
+    default:
+      return `${d.tool}: ${d.decision}`;
+  }
+}
+
+export function renderTokens(usage: TokenUsage): string {
+  const cache = usage.cacheReadInputTokens > 0 ? `, ${usage.cacheReadInputTokens.toLocaleString('en-US')} from cache` : '';
+  return `Tokens: ${usage.inputTokens.toLocaleString('en-US')} in / ${usage.outputTokens.toLocaleString('en-US')} out${cache}`;
+}
+
+/** How to decide a parked call from another terminal; the same commands `npm start` prints. */
+export function approvalHint(workflowId: string, callIds: readonly string[]): string[] {
+  const call = callIds.length > 1 ? ' <callId>' : '';
+  return [
+    `Approve: npx agentctl approve ${workflowId}${call}   (or --always)`,
+    `Reject:  npx agentctl reject ${workflowId}${call} [--reason "..."]   (or --never)`,
+  ];
+}
+
+/** The whole status query, as `agentctl status` prints it. */
+export function renderStatus(status: RunStatus): string {
+  const lines = [
+    `Run ${status.workflowId} (agent ${status.agent}, user ${status.user})`,
+    `Task: ${status.task}`,
+    `Phase: ${status.phase} · iteration ${status.iteration}/${status.maxIterations}`,
+  ];
+  const progress = renderProgress(status.tasks);
+  if (progress.length > 0) lines.push('', ...progress);
+  if (status.pendingApprovals.length > 0) {
+    lines.push('', 'Waiting for approval:');
+    for (const p of status.pendingApprovals) lines.push(`  ${p.callId}  ${p.tool}  ${JSON.stringify(p.input ?? {}).slice(0, 160)}`);
+    lines.push(...approvalHint(status.workflowId, status.pendingApprovals.map((p) => p.callId)).map((l) => `  ${l}`));
+  }
+  if (status.pendingQuestion) {
+    lines.push('', `Question: ${status.pendingQuestion.question}`);
+    if (status.pendingQuestion.context) lines.push(`Context: ${status.pendingQuestion.context}`);
+    lines.push(`  Answer: npx agentctl reply ${status.workflowId} "..."`);
+  }
+  if (status.recentToolCalls.length > 0) {
+    lines.push('', 'Recent tool calls:');
+    for (const call of status.recentToolCalls) lines.push(`  #${call.iteration} ${renderToolCall(call)}`);
+  }
+  lines.push('', renderTokens(status.usage));
+  if (status.continueAsNewLinks > 0 || status.compactions > 0) {
+    lines.push(`History: ${status.continueAsNewLinks} continue-as-new link(s), ${status.compactions} compaction(s)`);
+  }
+  if (status.completion) lines.push(`Result (${status.completion.status}): ${status.completion.summary}`);
+  if (status.lastError) lines.push(`Error: ${status.lastError}`);
+  return lines.join('\n');
+}
+
+/** The end of a run: the agent's own summary, progress and tokens, or why it did not complete. */
+export function renderOutcome(outcome: RunOutcome): string {
+  const id = outcome.workflowId;
+  switch (outcome.kind) {
+    case 'cancelled':
+      return `🛑 Run ${id} was cancelled.`;
+    case 'terminated':
+      return `🛑 Run ${id} was terminated${outcome.reason ? `: ${outcome.reason}` : ''}.`;
+    case 'timed_out':
+      return `⌛ Run ${id} timed out.`;
+    case 'failed':
+      return `❌ Run ${id} failed${outcome.type ? ` (${outcome.type})` : ''}: ${outcome.message}`;
+    case 'completed': {
+      const r = outcome.result;
+      const lines =
+        r.status === 'completed'
+          ? [`✅ Run ${id} finished after ${r.iterations} iteration(s): ${r.completion?.status ?? 'done'}`]
+          : [`⏹  Run ${id} stopped at the iteration cap (${r.iterations}) before the agent called complete_task.`];
+      if (r.completion) lines.push(`Summary: ${r.completion.summary}`);
+      if (r.completion?.next_steps) lines.push(`Next steps: ${r.completion.next_steps}`);
+      lines.push(...renderProgress(r.tasks), renderTokens(r.usage));
+      return lines.join('\n');
+    }
+  }
+}

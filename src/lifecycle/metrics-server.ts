@@ -1,0 +1,74 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { MetricsCollector } from './metrics-collector';
+import { toPrometheusText } from './prometheus-text';
+
+/** The metrics endpoint could not listen (port taken, bad host); the message says which setting to change. */
+export class MetricsServerError extends Error {
+  override readonly name = 'MetricsServerError';
+}
+
+export interface MetricsServerOptions {
+  /** 0 picks a free port. */
+  port: number;
+  /** Loopback by default: the endpoint has no authentication, so exposing it is a deliberate choice. */
+  host?: string;
+}
+
+export interface MetricsServer {
+  /** e.g. http://127.0.0.1:9464/metrics */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Reads `AGENT_METRICS_PORT` and `AGENT_METRICS_HOST`. The endpoint is off unless a port is set, so a
+ * worker never opens a port nobody asked for.
+ */
+export function metricsServerOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): MetricsServerOptions | undefined {
+  const raw = env.AGENT_METRICS_PORT?.trim();
+  if (!raw) return undefined;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new MetricsServerError(`AGENT_METRICS_PORT must be a port number (0-65535), not "${raw}".`);
+  }
+  return { port, host: env.AGENT_METRICS_HOST?.trim() || '127.0.0.1' };
+}
+
+/** Serves `GET /metrics` (Prometheus text format) and `GET /metrics.json` (the same figures as JSON). */
+export function startMetricsServer(collector: MetricsCollector, options: MetricsServerOptions): Promise<MetricsServer> {
+  const host = options.host ?? '127.0.0.1';
+  const server = http.createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://metrics').pathname;
+    if (req.method === 'GET' && path === '/metrics') {
+      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
+      res.end(toPrometheusText(collector.getMetrics()));
+    } else if (req.method === 'GET' && path === '/metrics.json') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(collector.getMetrics(), null, 2));
+    } else {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('Not found. Metrics are at /metrics (Prometheus) and /metrics.json.\n');
+    }
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      const why = error.code === 'EADDRINUSE' ? 'the port is in use' : error.message;
+      reject(new MetricsServerError(`Cannot serve metrics on ${host}:${options.port} (${why}). Set AGENT_METRICS_PORT to another port, or unset it.`));
+    });
+    server.listen(options.port, host, () => {
+      const { port } = server.address() as AddressInfo;
+      const shown = host.includes(':') ? `[${host}]` : host;
+      resolve({
+        url: `http://${shown}:${port}/metrics`,
+        port,
+        close: () =>
+          new Promise<void>((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}

@@ -1,0 +1,166 @@
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_SCOPE_POLICY,
+  evaluatePolicy,
+  ruleMatches,
+  ToolApprovalSchema,
+  type ToolApproval,
+  type ToolPreferences,
+} from '../../src/approvals/approval-policy';
+import type { ToolScope } from '../../src/tools/tool-scope';
+
+const none: ToolPreferences = { alwaysApproved: [], alwaysRejected: [] };
+const action = (args: { tool: string; scope: ToolScope; input?: unknown; run?: ToolApproval; agent?: ToolApproval; preferences?: ToolPreferences }) =>
+  evaluatePolicy({ input: {}, ...args }).action;
+
+describe('evaluatePolicy', () => {
+  describe('defaults', () => {
+    it('runs read tools and asks for write and execute tools', () => {
+      expect(DEFAULT_SCOPE_POLICY).toEqual({ read: 'allow', write: 'approve', execute: 'approve' });
+      expect(action({ tool: 'read_file', scope: 'read' })).toBe('allow');
+      expect(action({ tool: 'list_files', scope: 'read' })).toBe('allow');
+      expect(action({ tool: 'write_file', scope: 'write' })).toBe('approve');
+      expect(action({ tool: 'shell', scope: 'execute' })).toBe('approve');
+    });
+
+    it('says why it decided', () => {
+      expect(evaluatePolicy({ tool: 'shell', scope: 'execute', input: {} }).reason).toBe('execute tools: approve');
+    });
+  });
+
+  describe('reject always wins', () => {
+    const everyAllow: ToolApproval = { alwaysApproved: ['shell'], scopes: { execute: 'allow' } };
+
+    it('a run reject beats run, agent and personal "always" and an allowing scope', () => {
+      const verdict = evaluatePolicy({
+        tool: 'shell',
+        scope: 'execute',
+        input: { command: 'ls' },
+        run: { ...everyAllow, alwaysRejected: ['shell'] },
+        agent: everyAllow,
+        preferences: { alwaysApproved: ['shell'], alwaysRejected: [] },
+      });
+      expect(verdict).toEqual({ action: 'reject', reason: 'rejected by rule "shell"' });
+    });
+
+    it('an agent reject beats the run\'s own "always" and "requires approval"', () => {
+      expect(action({ tool: 'shell', scope: 'execute', run: { alwaysApproved: ['shell'], requiresApproval: ['shell'] }, agent: { alwaysRejected: ['shell'] } })).toBe('reject');
+    });
+
+    it('a person\'s "never" beats run and agent "always"', () => {
+      const verdict = evaluatePolicy({
+        tool: 'write_file',
+        scope: 'write',
+        input: {},
+        run: { alwaysApproved: ['write_file'] },
+        agent: { alwaysApproved: ['*'] },
+        preferences: { alwaysApproved: [], alwaysRejected: ['write_file'] },
+      });
+      expect(verdict).toEqual({ action: 'reject', reason: 'you chose "never" for write_file' });
+    });
+
+    it('"*" rejects every tool, read tools included', () => {
+      expect(action({ tool: 'read_file', scope: 'read', run: { alwaysRejected: ['*'] } })).toBe('reject');
+    });
+  });
+
+  describe('precedence below the rejects', () => {
+    it('run requiresApproval beats run alwaysApproved and a personal "always"', () => {
+      const run = { requiresApproval: ['write_file'], alwaysApproved: ['write_file'] };
+      expect(action({ tool: 'write_file', scope: 'write', run, preferences: { alwaysApproved: ['write_file'], alwaysRejected: [] } })).toBe('approve');
+    });
+
+    it('run alwaysApproved beats agent requiresApproval', () => {
+      expect(action({ tool: 'shell', scope: 'execute', run: { alwaysApproved: ['shell'] }, agent: { requiresApproval: ['shell'] } })).toBe('allow');
+    });
+
+    it('a personal "always" beats agent requiresApproval, but not the run\'s', () => {
+      const preferences = { alwaysApproved: ['shell'], alwaysRejected: [] };
+      expect(evaluatePolicy({ tool: 'shell', scope: 'execute', input: {}, agent: { requiresApproval: ['shell'] }, preferences })).toEqual({
+        action: 'allow',
+        reason: 'you chose "always" for shell',
+      });
+      expect(action({ tool: 'shell', scope: 'execute', run: { requiresApproval: ['shell'] }, preferences })).toBe('approve');
+    });
+
+    it('agent requiresApproval beats agent alwaysApproved, and both beat the scope policy', () => {
+      expect(action({ tool: 'read_file', scope: 'read', agent: { requiresApproval: ['read_file'], alwaysApproved: ['read_file'] } })).toBe('approve');
+      expect(action({ tool: 'shell', scope: 'execute', agent: { alwaysApproved: ['shell'] } })).toBe('allow');
+    });
+
+    it('a personal choice is by tool name and leaves other tools to the policy', () => {
+      expect(action({ tool: 'write_file', scope: 'write', preferences: { alwaysApproved: ['shell'], alwaysRejected: [] } })).toBe('approve');
+      expect(action({ tool: 'write_file', scope: 'write', preferences: none })).toBe('approve');
+    });
+  });
+
+  describe('scopes', () => {
+    it('run scopes override agent scopes, which override the default', () => {
+      expect(action({ tool: 'shell', scope: 'execute', agent: { scopes: { execute: 'allow' } } })).toBe('allow');
+      expect(action({ tool: 'shell', scope: 'execute', run: { scopes: { execute: 'reject' } }, agent: { scopes: { execute: 'allow' } } })).toBe('reject');
+      expect(action({ tool: 'read_file', scope: 'read', run: { scopes: { read: 'approve' } } })).toBe('approve');
+      // A scope the run leaves out falls through to the agent's, then the default.
+      expect(action({ tool: 'write_file', scope: 'write', run: { scopes: { execute: 'allow' } }, agent: { scopes: { write: 'allow' } } })).toBe('allow');
+    });
+
+    it('a rule naming the tool beats a scope policy', () => {
+      expect(action({ tool: 'read_file', scope: 'read', run: { requiresApproval: ['read_file'], scopes: { read: 'allow' } } })).toBe('approve');
+    });
+  });
+
+  describe('argument-pattern rules', () => {
+    const dangerous = { tool: 'shell', argument: 'command', argumentsMatch: 'rm -rf /' };
+
+    it('rejects a matching shell command while other shell calls still ask', () => {
+      const run = { alwaysRejected: [dangerous] };
+      expect(evaluatePolicy({ tool: 'shell', scope: 'execute', input: { command: 'rm -rf / --no-preserve-root' }, run })).toEqual({
+        action: 'reject',
+        reason: 'rejected by rule "shell /rm -rf //"',
+      });
+      expect(action({ tool: 'shell', scope: 'execute', input: { command: 'ls -la' }, run })).toBe('approve');
+    });
+
+    it('matches a regular expression against one argument, or the JSON of all of them', () => {
+      expect(ruleMatches({ tool: 'shell', argument: 'command', argumentsMatch: '^git (status|log)' }, 'shell', { command: 'git log -3' })).toBe(true);
+      expect(ruleMatches({ tool: 'shell', argument: 'command', argumentsMatch: '^git (status|log)' }, 'shell', { command: 'git push' })).toBe(false);
+      expect(ruleMatches({ tool: 'write_file', argumentsMatch: '"path":"secrets/' }, 'write_file', { path: 'secrets/key' })).toBe(true);
+    });
+
+    it('does not match a call that lacks the argument, or another tool', () => {
+      expect(ruleMatches(dangerous, 'shell', { cmd: 'rm -rf /' })).toBe(false);
+      expect(ruleMatches(dangerous, 'write_file', { command: 'rm -rf /' })).toBe(false);
+      expect(ruleMatches({ tool: '*', argumentsMatch: 'prod' }, 'write_file', { path: 'prod.env' })).toBe(true);
+    });
+
+    it('lets a pattern approve only some calls of a tool', () => {
+      const run = { alwaysApproved: [{ tool: 'shell', argument: 'command', argumentsMatch: '^ls( |$)' }] };
+      expect(action({ tool: 'shell', scope: 'execute', input: { command: 'ls -la' }, run })).toBe('allow');
+      expect(action({ tool: 'shell', scope: 'execute', input: { command: 'lsblk; rm x' }, run })).toBe('approve');
+    });
+
+    it('treats a broken regular expression as a literal substring instead of never matching', () => {
+      expect(ruleMatches({ tool: 'shell', argument: 'command', argumentsMatch: 'rm (' }, 'shell', { command: 'echo rm (x' })).toBe(true);
+      expect(ruleMatches({ tool: 'shell', argument: 'command', argumentsMatch: 'rm (' }, 'shell', { command: 'ls' })).toBe(false);
+    });
+
+    it('matches a non-string argument through its JSON', () => {
+      expect(ruleMatches({ tool: 'deploy', argument: 'target', argumentsMatch: '"env":"prod"' }, 'deploy', { target: { env: 'prod' } })).toBe(true);
+    });
+  });
+
+  describe('the toolApproval input', () => {
+    it('accepts the three lists with string and object rules', () => {
+      const parsed = ToolApprovalSchema.parse({
+        requiresApproval: ['read_file'],
+        alwaysApproved: ['*'],
+        alwaysRejected: [{ tool: 'shell', argument: 'command', argumentsMatch: 'rm -rf /' }],
+      });
+      expect(parsed.alwaysRejected).toHaveLength(1);
+    });
+
+    it('refuses an empty tool name and a scope action that does not exist', () => {
+      expect(ToolApprovalSchema.safeParse({ alwaysRejected: [''] }).success).toBe(false);
+      expect(ToolApprovalSchema.safeParse({ scopes: { write: 'maybe' } }).success).toBe(false);
+    });
+  });
+});

@@ -1,0 +1,148 @@
+import type { WorkflowBundle } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { AgentDefinitionInput } from '../../src/agents/agent-definition';
+import { main } from '../../src/client/cli';
+import { planResume, resumeRun, RunNotResumableError } from '../../src/client/resume-run';
+import { bundleAgentWorkflows, withAgentWorker } from '../support/agent-run-harness';
+import { reply, startFakeAnthropic, text, toolCall, type FakeAnthropic, type FakeRequest } from '../support/fake-anthropic';
+import { temporalAddress } from '../support/temporal';
+import { callId, firstUserText, gatedStepTool, stepScript, stepTool } from '../support/step-script';
+
+const agent: AgentDefinitionInput = {
+  name: 'capped',
+  description: 'Works through a task list in small steps.',
+  modelTier: 'balanced',
+  tools: ['step', 'gated_step'],
+  systemPrompt: 'You work in steps.',
+  maxIterations: 10,
+};
+
+const task = (id: string, status: 'pending' | 'in_progress' | 'completed') => ({ id, description: `Part ${id}`, status });
+const RESUMED = 'This run continues an earlier run';
+
+/**
+ * The first run plans three parts, saves a key point and finishes part a, then hits its cap of two
+ * iterations. A resumed run (its first message says so) finishes b and c and completes.
+ */
+function plan(step: number, request: FakeRequest) {
+  if (firstUserText(request).includes(RESUMED)) {
+    if (step === 0) return reply(toolCall('update_tasks', { tasks: [task('a', 'completed'), task('b', 'completed'), task('c', 'completed')] }, callId(50)));
+    return reply(toolCall('complete_task', { summary: 'parts a, b and c done', status: 'success' }, callId(step)));
+  }
+  if (step === 0) return reply(toolCall('update_tasks', { tasks: [task('a', 'in_progress'), task('b', 'pending'), task('c', 'pending')] }, callId(0)));
+  return reply(
+    text('Part a is done; b is next.'),
+    toolCall('summarize_and_continue', { keyPoints: ['KP-RESUME: part a lives in a.txt'], nextSteps: ['part b'] }, callId(1, 0)),
+    toolCall('step', { n: 1 }, callId(1, 1)),
+  );
+}
+
+describe('resume', () => {
+  let fake: FakeAnthropic;
+  let bundle: WorkflowBundle;
+
+  beforeAll(async () => {
+    [fake, bundle] = await Promise.all([startFakeAnthropic(), bundleAgentWorkflows()]);
+  });
+  afterAll(() => fake?.close());
+
+  const harness = (body: Parameters<typeof withAgentWorker>[1]) =>
+    withAgentWorker({ fake, workflowBundle: bundle, agents: [agent], tools: [stepTool, gatedStepTool] }, body);
+
+  it('finishes the work of a run that hit its iteration cap, carrying tasks, outcome and usage', async () => {
+    const TASK = 'Resume drill: three parts';
+    fake.script(TASK, stepScript(plan));
+    await harness(async ({ client, start, taskQueue }) => {
+      const first = await start({ agent: 'capped', task: TASK, maxIterations: 2 });
+      const capped = await first.result();
+      expect(capped).toMatchObject({ status: 'max_iterations', iterations: 2 });
+
+      const { plan: resumePlan, handle } = await resumeRun(client, first.workflowId, { taskQueue, maxIterations: 5 });
+      expect(handle.workflowId).toBe(`${first.workflowId}-r2`);
+      expect(resumePlan.input.resume).toMatchObject({ fromWorkflowId: first.workflowId, iterationsBefore: 2, usage: capped.usage });
+      const result = await handle.result();
+      expect(result).toMatchObject({ status: 'completed', completion: { status: 'success' }, iterations: 2 });
+      expect(result.tasks.every((t) => t.status === 'completed')).toBe(true);
+      // Usage goes on from where the first run stopped.
+      expect(result.usage.inputTokens).toBe(capped.usage.inputTokens + 200);
+
+      const opening = firstUserText(fake.requestsFor(TASK).find((r) => firstUserText(r).includes(RESUMED))!);
+      expect(opening.startsWith(TASK)).toBe(true);
+      expect(opening).toContain(`${RESUMED} (${first.workflowId})`);
+      expect(opening).toContain('stopped at its iteration cap after 2 iteration(s)');
+      expect(opening).toContain('Part a is done; b is next.');
+      expect(opening).toContain('## Task list');
+      expect(opening).toMatch(/\[b\] Part b/);
+      expect(opening).toContain('KP-RESUME: part a lives in a.txt');
+
+      const described = await handle.describe();
+      expect(described.memo).toEqual({ resumedFrom: first.workflowId, resumedFromRunId: (await first.describe()).runId });
+
+      // The follow-up succeeded, so there is nothing left to resume; and the first run was resumed already.
+      await expect(planResume(client, handle.workflowId)).rejects.toThrow(/completed with success/);
+      await expect(resumeRun(client, first.workflowId, { taskQueue })).rejects.toThrow(/already resumed as .*-r2/);
+    });
+    expect(fake.errors).toEqual([]);
+  });
+
+  it('refuses a run that is still running', async () => {
+    const TASK = 'Resume drill: still running';
+    fake.script(TASK, stepScript((step) => reply(toolCall('gated_step', { n: step }, callId(step)))));
+    await harness(async ({ client, start }) => {
+      const running = await start({ agent: 'capped', task: TASK });
+      await expect(planResume(client, running.workflowId)).rejects.toBeInstanceOf(RunNotResumableError);
+      await expect(planResume(client, running.workflowId)).rejects.toThrow(/still running/);
+      await running.terminate('test done');
+    });
+  });
+
+  it('resumes from the command line: agentctl resume <id> --iterations N --json', async () => {
+    const TASK = 'Resume drill via the CLI';
+    fake.script(TASK, stepScript(plan));
+    await harness(async ({ client, start, taskQueue }) => {
+      const first = await start({ agent: 'capped', task: TASK, maxIterations: 2 });
+      expect((await first.result()).status).toBe('max_iterations');
+
+      const output: string[] = [];
+      const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+        output.push(String(chunk));
+        return true;
+      });
+      vi.stubEnv('TEMPORAL_ADDRESS', temporalAddress());
+      vi.stubEnv('TEMPORAL_TASK_QUEUE', taskQueue);
+      let code: number;
+      try {
+        code = await main(['resume', first.workflowId, '--iterations', '4', '--json']);
+      } finally {
+        write.mockRestore();
+        vi.unstubAllEnvs();
+      }
+      expect(code).toBe(0);
+      const printed = JSON.parse(output.join(''));
+      expect(printed).toMatchObject({ workflowId: `${first.workflowId}-r2`, resumedFrom: first.workflowId, result: { status: 'completed' } });
+      const described = await client.workflow.getHandle(printed.workflowId).describe();
+      expect(described.memo).toMatchObject({ resumedFrom: first.workflowId });
+    });
+    expect(fake.errors).toEqual([]);
+  });
+
+  it('tells the person why a run cannot be resumed, with exit code 1', async () => {
+    const errors: string[] = [];
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      errors.push(String(chunk));
+      return true;
+    });
+    vi.stubEnv('TEMPORAL_ADDRESS', temporalAddress());
+    try {
+      expect(await main(['resume'])).toBe(2);
+      expect(await main(['resume', 'x', '--iterations', 'many'])).toBe(2);
+      expect(await main(['resume', 'no-such-run-anywhere'])).toBe(1);
+    } finally {
+      write.mockRestore();
+      vi.unstubAllEnvs();
+    }
+    expect(errors.join('')).toMatch(/resume needs exactly one workflow id/);
+    expect(errors.join('')).toMatch(/--iterations must be a positive whole number/);
+    expect(errors.join('')).toMatch(/Unknown run: no-such-run-anywhere/);
+  });
+});

@@ -1,0 +1,176 @@
+// Proves, against the real dev server, that a run's lifecycle events reach worker-side handlers once
+// each, and that replaying the run's history does not fire them again.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import type { WorkflowHandle } from '@temporalio/client';
+import { bundleWorkflowCode, DefaultLogger, Worker, type InjectedSinks, type WorkflowBundle } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRun } from '../../src/client/start-run';
+import { AuditLog, type AuditRecord } from '../../src/lifecycle/audit-log';
+import type { LifecycleEvent } from '../../src/lifecycle/lifecycle-event';
+import { lifecycleSinks } from '../../src/lifecycle/lifecycle-sink';
+import { MetricsCollector } from '../../src/lifecycle/metrics-collector';
+import { createAgentWorker, WORKFLOWS_PATH } from '../../src/worker-setup/create-agent-worker';
+import type { agentRun } from '../../src/workflows/agent-run';
+import { approvalSignal, statusQuery } from '../../src/workflows/definitions';
+import type { LifecycleSinks } from '../../src/workflows/lifecycle-emitter';
+import { fail, reply, startFakeAnthropic, toolCall, type FakeAnthropic } from '../support/fake-anthropic';
+import { temporalAddress, uniqueId } from '../support/temporal';
+
+async function waitForPhase(handle: WorkflowHandle<typeof agentRun>, phase: string) {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    const status = await handle.query(statusQuery).catch(() => undefined);
+    if (status?.phase === phase) return status;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`run ${handle.workflowId} never reached phase ${phase}`);
+}
+
+describe('lifecycle events on a real worker', () => {
+  let fake: FakeAnthropic;
+  let workflowBundle: WorkflowBundle;
+  let dir: string;
+  const events: LifecycleEvent[] = [];
+  const metrics = new MetricsCollector();
+  let audit: AuditLog;
+  let auditFile: string;
+  let approvedRun: WorkflowHandle<typeof agentRun>;
+  let failedRun: WorkflowHandle<typeof agentRun>;
+  let approvedHistory: Awaited<ReturnType<WorkflowHandle['fetchHistory']>>;
+
+  // One worker serves both runs. maxCachedWorkflows: 0 makes it replay a run's whole history on
+  // every workflow task, so any event that were re-fired on replay would show up as a duplicate.
+  beforeAll(async () => {
+    [fake, workflowBundle] = await Promise.all([
+      startFakeAnthropic(),
+      bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') }),
+    ]);
+    dir = await mkdtemp(path.join(tmpdir(), 'lifecycle-'));
+    auditFile = path.join(dir, 'audit.log');
+    audit = new AuditLog({ file: auditFile });
+    const approvedTask = uniqueId('approved');
+    const failingTask = uniqueId('failing');
+    fake.script(approvedTask, [
+      reply(toolCall('list_files', { path: '.' }), toolCall('write_file', { path: 'out.txt', content: 'hello' })),
+      reply(toolCall('complete_task', { summary: 'wrote out.txt', status: 'success' })),
+    ]);
+    fake.script(failingTask, [fail(400)]);
+
+    const taskQueue = uniqueId('q');
+    const agentWorker = await createAgentWorker({
+      address: temporalAddress(),
+      taskQueue,
+      workspaceRoot: dir,
+      env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: fake.baseUrl },
+      workflowBundle,
+      lifecycleHandlers: [{ handle: (e) => void events.push(e) }, metrics, audit],
+      workerOptions: { maxCachedWorkflows: 0 },
+    });
+    try {
+      await agentWorker.worker.runUntil(async () => {
+        const start = (task: string) => startRun(agentWorker.client, { agent: 'general', task }, { taskQueue, workflowId: uniqueId('run') });
+        approvedRun = await start(approvedTask);
+        const parked = await waitForPhase(approvedRun, 'waiting_approval');
+        await approvedRun.signal(approvalSignal, { callId: parked.pendingApprovals[0]!.callId, decision: 'approve', approver: 'alice' });
+        await approvedRun.result();
+        approvedHistory = await approvedRun.fetchHistory();
+        failedRun = await start(failingTask);
+        await failedRun.result().catch(() => undefined);
+        // Sinks run after each activation; the last one may land just after the result.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      });
+    } finally {
+      await agentWorker.close();
+    }
+    await audit.flush();
+  });
+
+  afterAll(async () => {
+    await fake.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const of = (run: WorkflowHandle<typeof agentRun>) => events.filter((e) => e.workflowId === run.workflowId);
+
+  it('delivers every step of an approved run to the handlers, in order', () => {
+    const names = of(approvedRun).map((e) => e.name);
+    expect(names).toEqual([
+      'agentStarted',
+      'iterationStarted',
+      'approvalRequested',
+      'approvalDecided',
+      'toolStarted',
+      'toolEnded',
+      'toolStarted',
+      'toolEnded',
+      'iterationCompleted',
+      'iterationStarted',
+      'iterationCompleted',
+      'agentEnded',
+    ]);
+    const toolEnded = of(approvedRun).filter((e) => e.name === 'toolEnded');
+    expect(toolEnded.map((e) => e.data.tool)).toEqual(['list_files', 'write_file']);
+    for (const e of toolEnded) {
+      expect(e.data.success).toBe(true);
+      expect(typeof e.data.durationMs).toBe('number');
+    }
+    const decided = of(approvedRun).find((e) => e.name === 'approvalDecided')!;
+    expect(decided.data).toMatchObject({ tool: 'write_file', decision: 'approve', approver: 'alice' });
+    expect(of(approvedRun).at(-1)!.data).toMatchObject({ status: 'completed', usage: { inputTokens: 200, outputTokens: 40 } });
+  });
+
+  it('delivers errorOccurred and agentEnded(failed) for a failing run', () => {
+    const failed = of(failedRun);
+    expect(failed.map((e) => e.name)).toEqual(['agentStarted', 'iterationStarted', 'errorOccurred', 'agentEnded']);
+    expect(failed[2]!.data).toMatchObject({ type: 'ModelRequestRejected' });
+    expect(failed[3]!.data).toMatchObject({ status: 'failed' });
+  });
+
+  it('fires each event once although the worker replayed the history on every task', () => {
+    const keys = events.map((e) => e.key);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('fires nothing when the finished run is replayed from its history', async () => {
+    const history = approvedHistory;
+    const replayed: LifecycleEvent[] = [];
+    await Worker.runReplayHistory({ workflowBundle, sinks: lifecycleSinks([{ handle: (e) => void replayed.push(e) }]) }, history, approvedRun.workflowId);
+    expect(replayed).toEqual([]);
+
+    // The control: the same replay with a sink that opts into replay calls does see the events, so
+    // the empty list above comes from the sink's callDuringReplay: false, not from a replay that
+    // never reached the emitting code.
+    const seenAnyway: LifecycleEvent[] = [];
+    const eager: InjectedSinks<LifecycleSinks> = {
+      lifecycle: { emit: { fn: (_info, e: LifecycleEvent) => void seenAnyway.push(e), callDuringReplay: true } },
+    };
+    await Worker.runReplayHistory({ workflowBundle, sinks: eager }, history, approvedRun.workflowId);
+    expect(seenAnyway.map((e) => e.key)).toEqual(of(approvedRun).map((e) => e.key));
+  });
+
+  it('feeds the metrics collector and the audit log from the real events', async () => {
+    const m = metrics.getMetrics();
+    expect(m.toolCalls).toBe(2);
+    expect(m.tools.write_file).toMatchObject({ calls: 1, successes: 1 });
+    expect(m.tokens).toMatchObject({ inputTokens: 200, outputTokens: 40 });
+    expect(m.approvals).toEqual({ requested: 1, decided: { approve: 1 } });
+    expect(m.errors.byType).toEqual({ ModelRequestRejected: 1 });
+    expect(m.runsEnded).toEqual({ completed: 1, failed: 1 });
+
+    const records = (await readFile(auditFile, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as AuditRecord);
+    expect(records).toEqual([
+      expect.objectContaining({ run: approvedRun.workflowId, tool: 'list_files', arguments: { path: '.' }, decision: 'allowed_by_policy', outcome: 'success' }),
+      expect.objectContaining({
+        run: approvedRun.workflowId,
+        tool: 'write_file',
+        arguments: { path: 'out.txt', content: 'hello' },
+        decision: 'approved',
+        approver: 'alice',
+        outcome: 'success',
+      }),
+    ]);
+    expect(typeof records[1]!.durationMs).toBe('number');
+  });
+});

@@ -1,0 +1,117 @@
+// Runs agentRun workflows against the shared dev server with an in-process worker whose model is the
+// fake Messages API. Each call gets its own task queue and workspace, so test files never meet.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { ApplicationFailure, WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { bundleWorkflowCode, DefaultLogger, Runtime, type WorkflowBundle } from '@temporalio/worker';
+import { expect } from 'vitest';
+import { startRun } from '../../src/client/start-run';
+import type { agentRun } from '../../src/workflows/agent-run';
+import type { AgentRunInput } from '../../src/workflows/run-input';
+import { createAgentWorker, WORKFLOWS_PATH, type AgentWorkerOptions } from '../../src/worker-setup/create-agent-worker';
+import type { FakeAnthropic } from './fake-anthropic';
+import { temporalAddress, uniqueId } from './temporal';
+
+/** Worker state changes at INFO would bury a failing test's output; warnings and errors still show. */
+function quietTemporalLogs(): void {
+  try {
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+  } catch {
+    // Already installed or instantiated in this test process: keep what is there.
+  }
+}
+
+/** Bundling takes seconds: do it once per test file (in `beforeAll`) and share the result. */
+export function bundleAgentWorkflows(): Promise<WorkflowBundle> {
+  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') });
+}
+
+export function tempWorkspace(): Promise<string> {
+  return mkdtemp(path.join(tmpdir(), 'agent-ws-'));
+}
+
+export interface RunHarness {
+  client: Client;
+  taskQueue: string;
+  /** The worker's workspace root. */
+  workspace: string;
+  /** Starts a run on this worker's task queue with a unique workflow id. */
+  start(input: AgentRunInput): Promise<WorkflowHandle<typeof agentRun>>;
+}
+
+export interface HarnessOptions extends Pick<AgentWorkerOptions, 'agents' | 'tools' | 'lifecycleHandlers' | 'conversations'> {
+  fake: FakeAnthropic;
+  workflowBundle: WorkflowBundle;
+  workspace?: string;
+}
+
+/** Starts a worker, runs `body` while it polls, and always shuts it down and closes its connections. */
+export async function withAgentWorker<T>(options: HarnessOptions, body: (harness: RunHarness) => Promise<T>): Promise<T> {
+  quietTemporalLogs();
+  const taskQueue = uniqueId('q');
+  const workspace = options.workspace ?? (await tempWorkspace());
+  const agentWorker = await createAgentWorker({
+    address: temporalAddress(),
+    taskQueue,
+    workspaceRoot: workspace,
+    env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: options.fake.baseUrl },
+    workflowBundle: options.workflowBundle,
+    agents: options.agents,
+    tools: options.tools,
+    lifecycleHandlers: options.lifecycleHandlers,
+    conversations: options.conversations,
+  });
+  const { client } = agentWorker;
+  const harness: RunHarness = {
+    client,
+    taskQueue,
+    workspace,
+    start: (input) => startRun(client, input, { taskQueue, workflowId: uniqueId('run') }),
+  };
+  try {
+    return await agentWorker.worker.runUntil(body(harness));
+  } finally {
+    await agentWorker.close();
+  }
+}
+
+/** Polls `probe` until it returns a value other than undefined; probe errors count as "not yet". */
+export async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${String(lastError)})` : ''}`);
+}
+
+/**
+ * Waits for a run to fail and returns the ApplicationFailure the client sees, and how long that took.
+ * A run stuck retrying its workflow task never fails, so the wait is bounded: such a bug fails the
+ * test in seconds instead of at the test timeout.
+ */
+export async function runFailure(result: Promise<unknown>, withinMs = 10_000): Promise<{ failure: ApplicationFailure; elapsedMs: number }> {
+  const started = Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  const stuck = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve(`the run had not failed after ${withinMs} ms (a workflow task retry loop?)`), withinMs);
+  });
+  const outcome = await Promise.race([
+    result.then(
+      () => 'the run succeeded',
+      (e: unknown) => e,
+    ),
+    stuck,
+  ]).finally(() => clearTimeout(timer));
+  expect(outcome).toBeInstanceOf(WorkflowFailedError);
+  const failure = (outcome as WorkflowFailedError).cause;
+  expect(failure).toBeInstanceOf(ApplicationFailure);
+  return { failure: failure as ApplicationFailure, elapsedMs: Date.now() - started };
+}

@@ -1,0 +1,84 @@
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { ApplicationFailure, WorkflowFailedError } from '@temporalio/client';
+import type { WorkflowBundle } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentDefinitionInput } from '../../src/agents/agent-definition';
+import { startRun } from '../../src/client/start-run';
+import { FailureType } from '../../src/errors';
+import { statusQuery } from '../../src/workflows/definitions';
+import type { RunStateV1 } from '../../src/workflows/run-state-migrations';
+import { bundleAgentWorkflows, withAgentWorker } from '../support/agent-run-harness';
+import { reply, startFakeAnthropic, toolCall, type FakeAnthropic } from '../support/fake-anthropic';
+import { uniqueId } from '../support/temporal';
+import { brokenToolPairs, callId, stepScript, stepTool } from '../support/step-script';
+
+/** A checkpoint as a version-1 worker wrote it when it continued as new, two steps into its task. */
+const fixture = JSON.parse(readFileSync(path.join(__dirname, '../fixtures/run-state-v1.json'), 'utf8')) as RunStateV1;
+
+const legacyAgent: AgentDefinitionInput = {
+  name: 'legacy',
+  description: 'The agent the fixture was written for.',
+  modelTier: 'balanced',
+  tools: ['step'],
+  systemPrompt: 'You work in steps.',
+  maxIterations: 10,
+};
+
+/** Steps 2 and 3 are left when the checkpoint was taken; then the agent completes. */
+const plan = (step: number) =>
+  step <= 3
+    ? reply(toolCall('step', { n: step }, callId(step)))
+    : reply(toolCall('complete_task', { summary: 'legacy steps finished', status: 'success' }, callId(step)));
+
+describe('run state migration', () => {
+  let fake: FakeAnthropic;
+  let bundle: WorkflowBundle;
+
+  beforeAll(async () => {
+    [fake, bundle] = await Promise.all([startFakeAnthropic(), bundleAgentWorkflows()]);
+  });
+  afterAll(() => fake?.close());
+
+  it('continues a version-1 checkpoint to completion', async () => {
+    fake.script(fixture.task, stepScript(plan));
+    await withAgentWorker({ fake, workflowBundle: bundle, agents: [legacyAgent], tools: [stepTool] }, async ({ client, taskQueue }) => {
+      // A continue-as-new keeps the workflow id, so the checkpoint and the run it lands in share it.
+      const workflowId = uniqueId('legacy');
+      const handle = await startRun(
+        client,
+        { agent: fixture.agent.name, task: fixture.task, checkpoint: { ...fixture, workflowId } },
+        { taskQueue, workflowId },
+      );
+      const result = await handle.result();
+      expect(result).toMatchObject({ status: 'completed', completion: { status: 'success' }, iterations: 5, workflowId });
+
+      const requests = fake.requestsFor(fixture.task);
+      expect(requests).toHaveLength(3);
+      // The migrated conversation goes to the model whole: a version-1 worker kept no store.
+      expect(requests[0]!.body.messages.slice(0, fixture.messages.length)).toEqual(fixture.messages);
+      for (const request of requests) expect(brokenToolPairs(request.body.messages)).toEqual([]);
+      expect(result.usage.inputTokens).toBe(fixture.usage.inputTokens + 100 * requests.length);
+
+      const status = await handle.query(statusQuery);
+      expect(status.maxIterations).toBe(fixture.maxIterations);
+      expect(status.recentToolCalls.map((c) => c.summary)).toContain('step: {"n":3}');
+    });
+    expect(fake.errors).toEqual([]);
+  });
+
+  it('fails clearly on a checkpoint version it does not know', async () => {
+    await withAgentWorker({ fake, workflowBundle: bundle, agents: [legacyAgent], tools: [stepTool] }, async ({ start }) => {
+      const handle = await start({ agent: 'legacy', task: 'from the future', checkpoint: { ...fixture, schemaVersion: 99 } });
+      const error = await handle.result().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(WorkflowFailedError);
+      const cause = (error as WorkflowFailedError).cause;
+      expect(cause).toBeInstanceOf(ApplicationFailure);
+      expect(cause).toMatchObject({ type: FailureType.UnsupportedStateVersion, nonRetryable: true });
+      expect(cause?.message).toContain('schemaVersion 99');
+    });
+  });
+});
