@@ -29,7 +29,7 @@ export default tseslint.config(
             { group: ['@anthropic-ai/*'], message: 'Model calls belong in activities, not workflow code.', allowTypeImports: true },
             { group: ['@temporalio/client', '@temporalio/worker', '@temporalio/activity'], message: 'Workflow code may only use @temporalio/workflow and @temporalio/common.', allowTypeImports: true },
             { group: ['**/activities', '**/activities/*', '!**/activities/index'], message: 'Import activities as types only (proxyActivities).', allowTypeImports: true },
-            { group: ['**/tools/builtin/*', '**/tools/workspace', '**/model/anthropic-client', '**/model/model-errors', '**/conversation/conversation-store', '**/worker-setup/*', '**/client/*'], message: 'These modules do I/O and must stay out of workflow code.', allowTypeImports: true },
+            { group: ['**/tools/builtin', '**/tools/builtin/*', '**/tools/workspace', '**/model/anthropic-client', '**/model/model-errors', '**/conversation/conversation-store', '**/worker-setup/*', '**/client/*'], message: 'These modules do I/O and must stay out of workflow code.', allowTypeImports: true },
           ],
         },
       ],

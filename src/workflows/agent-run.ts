@@ -38,17 +38,22 @@ export const CONTINUE_NUDGE =
  * run's state is one `RunState` object; each step below is small and reads or changes only that.
  */
 export async function agentRun(rawInput: AgentRunInput): Promise<AgentRunResult> {
-  const input = parseInput(rawInput);
   let state: RunState | undefined;
-  // The status query answers even before the agent is resolved (phase "starting").
+  let startupFailure: string | undefined;
+  // Installed first, so the query answers before the agent is resolved and after a failed start.
   setHandler(statusQuery, () => {
-    if (!state) throw new Error('The run is starting; try again in a moment.');
-    return toStatus(state);
+    if (state) return toStatus(state);
+    if (startupFailure) throw new Error(`The run failed before it started: ${startupFailure}`);
+    throw new Error('The run is starting; try again in a moment.');
   });
+  let input: ReturnType<typeof parseInput>;
   try {
+    input = parseInput(rawInput);
     state = await initialState(input);
   } catch (error) {
-    throw asRunFailure(error);
+    const failure = asRunFailure(error);
+    startupFailure = failure.message;
+    throw failure;
   }
   installApprovalHandlers(state);
   upsertSearchAttributes([{ key: AgentNameKey, value: state.agent.name }]);

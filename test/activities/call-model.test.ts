@@ -45,27 +45,22 @@ describe('callModel', () => {
     expect(attempts[2]!.at - attempts[1]!.at).toBeGreaterThanOrEqual(2_950);
   });
 
-  it('ends the run within seconds on a 400, with a non-retryable ModelRequestRejected naming the status', async () => {
-    const task = uniqueId('bad-request');
-    fake.script(task, [fail(400)]);
+  const notFound = { type: 'error', error: { type: 'not_found_error', message: 'model: claude-nope' } };
+  it.each([
+    { status: 400, body: undefined, says: 'fake-anthropic: scripted 400', advice: 'check the agent definition and tool schemas' },
+    { status: 401, body: undefined, says: 'authentication_error', advice: 'check ANTHROPIC_API_KEY' },
+    { status: 404, body: notFound, says: 'not_found_error: model: claude-nope', advice: 'check AGENT_MODEL_* and ANTHROPIC_BASE_URL' },
+  ])('ends the run within seconds on a $status, with a non-retryable ModelRequestRejected that says what to fix', async ({ status, body, says, advice }) => {
+    const task = uniqueId(`rejected-${status}`);
+    fake.script(task, [fail(status, { body })]);
     const { failure, elapsedMs } = await runToFailure(task);
     expect(failure.type).toBe('ModelRequestRejected');
     expect(failure.nonRetryable).toBe(true);
-    expect(failure.message).toMatch(/rejected the request with 400/);
-    expect(failure.message).toContain('fake-anthropic: scripted 400');
+    expect(failure.message).toContain(`rejected the request with ${status}`);
+    expect(failure.message).toContain(says);
+    expect(failure.message).toContain(advice);
     expect(elapsedMs).toBeLessThan(5_000);
-    expect(fake.requestsFor(task)).toHaveLength(1);
-  });
-
-  it('ends the run within seconds on a 401, pointing at ANTHROPIC_API_KEY', async () => {
-    const task = uniqueId('bad-key');
-    fake.script(task, [fail(401)]);
-    const { failure, elapsedMs } = await runToFailure(task);
-    expect(failure.type).toBe('ModelRequestRejected');
-    expect(failure.nonRetryable).toBe(true);
-    expect(failure.message).toMatch(/401/);
-    expect(failure.message).toContain('ANTHROPIC_API_KEY');
-    expect(elapsedMs).toBeLessThan(5_000);
+    // Not retried by either layer.
     expect(fake.requestsFor(task)).toHaveLength(1);
   });
 });

@@ -11,7 +11,9 @@ import { resolveInWorkspace } from '../../src/tools/workspace';
 import { bundleAgentWorkflows, withAgentWorker } from '../support/agent-run-harness';
 import { reply, startFakeAnthropic, toolCall, type FakeAnthropic } from '../support/fake-anthropic';
 import { uniqueId } from '../support/temporal';
-import { tempDir, toolContext } from './tool-test-context';
+import { removeTempDirs, tempDir, toolContext } from './tool-test-context';
+
+afterAll(removeTempDirs);
 
 describe('resolveInWorkspace', () => {
   let root: string;

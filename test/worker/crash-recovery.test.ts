@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
@@ -71,7 +71,7 @@ describe('a worker process killed during a tool call', () => {
       reply(toolCall('shell', { command: 'sleep 6; echo step2 >> marks.txt' })),
       reply(toolCall('complete_task', { summary: 'both steps ran', status: 'success' })),
     ]);
-    const workspace = await tempWorkspace();
+    const [workspace, logs] = await Promise.all([tempWorkspace(), tempWorkspace()]);
     const env = {
       TEMPORAL_ADDRESS: temporalAddress(),
       TEMPORAL_TASK_QUEUE: uniqueId('crash-q'),
@@ -79,7 +79,7 @@ describe('a worker process killed during a tool call', () => {
       ANTHROPIC_BASE_URL: fake.baseUrl,
       AGENT_WORKSPACE: workspace,
       // The worker's audit log defaults to its working directory, the repository: keep it out.
-      AGENT_AUDIT_LOG: path.join(await tempWorkspace(), 'audit.log'),
+      AGENT_AUDIT_LOG: path.join(logs, 'audit.log'),
     };
     const workers: WorkerProcess[] = [spawnWorker(env)];
     try {
@@ -133,6 +133,7 @@ describe('a worker process killed during a tool call', () => {
       throw error;
     } finally {
       for (const worker of workers) await killGroup(worker);
+      await Promise.all([workspace, logs].map((dir) => rm(dir, { recursive: true, force: true })));
     }
   }, 90_000);
 });

@@ -18,12 +18,15 @@ async function lintAs(file: string, code: string) {
 
 const ioProbe = [
   "import { readFileSync } from 'node:fs';",
-  "import * as fs from 'fs';",
+  "import { spawn } from 'child_process';",
   "import Anthropic from '@anthropic-ai/sdk';",
+  "import { Messages } from '@anthropic-ai/sdk/resources/messages';",
   "import { Connection } from '@temporalio/client';",
   "import { createActivities } from '../activities';",
+  "import { builtinTools } from '../tools/builtin';",
   "import { resolveInWorkspace } from '../tools/workspace';",
-  'export const probe = [readFileSync, fs, Anthropic, Connection, createActivities, resolveInWorkspace];',
+  "import { createAnthropicClient } from '../model/anthropic-client';",
+  'export const probe = [readFileSync, spawn, Anthropic, Messages, Connection, createActivities, builtinTools, resolveInWorkspace, createAnthropicClient];',
   '',
 ].join('\n');
 
@@ -31,7 +34,7 @@ describe('the workflow determinism lint rule', () => {
   it('refuses Node built-ins, the Anthropic SDK, the Temporal client and I/O modules under src/workflows', async () => {
     const messages = await lintAs('src/workflows/__lint_probe__.ts', ioProbe);
     const restricted = messages.filter((m) => m.ruleId === RULE);
-    expect(restricted.map((m) => m.line)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(restricted.map((m) => m.line)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(restricted.every((m) => m.severity === 2)).toBe(true);
     expect(restricted[0]?.message).toMatch(/Workflow code must be deterministic/);
     expect(restricted[2]?.message).toMatch(/Model calls belong in activities/);

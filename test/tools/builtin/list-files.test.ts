@@ -1,9 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { listFilesTool } from '../../../src/tools/builtin/list-files';
 import { OutputLimits } from '../../../src/tools/output-limits';
-import { tempDir, toolContext } from '../tool-test-context';
+import { removeTempDirs, tempDir, toolContext } from '../tool-test-context';
 
 describe('list_files', () => {
   let root: string;
@@ -18,6 +18,7 @@ describe('list_files', () => {
     await writeFile(path.join(root, 'src/lib/util.ts'), '');
     await writeFile(path.join(root, 'node_modules/pkg/index.js'), '');
   });
+  afterAll(removeTempDirs);
 
   // Entries come sorted by name (localeCompare: case-insensitive), so listings are stable between calls.
   it('lists one folder, marking sub-folders with a slash', async () => {

@@ -1,9 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { readFileTool } from '../../../src/tools/builtin/read-file';
 import { OutputLimits } from '../../../src/tools/output-limits';
-import { tempDir, toolContext } from '../tool-test-context';
+import { removeTempDirs, tempDir, toolContext } from '../tool-test-context';
 
 describe('read_file', () => {
   let root: string;
@@ -15,6 +15,7 @@ describe('read_file', () => {
     root = await tempDir();
     await writeFile(path.join(root, 'long.txt'), long);
   });
+  afterAll(removeTempDirs);
 
   it('returns a preview of the first ~1,000 characters and the size by default', async () => {
     const result = await read({ path: 'long.txt' });

@@ -1,9 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { searchFilesTool } from '../../../src/tools/builtin/search-files';
 import { OutputLimits } from '../../../src/tools/output-limits';
-import { tempDir, toolContext } from '../tool-test-context';
+import { removeTempDirs, tempDir, toolContext } from '../tool-test-context';
 
 describe('search_files', () => {
   let root: string;
@@ -17,6 +17,7 @@ describe('search_files', () => {
     await writeFile(path.join(root, 'src/big.ts'), filler.join('\n'));
     await writeFile(path.join(root, 'notes.md'), 'no match here\nanother needle, lower case\n');
   });
+  afterAll(removeTempDirs);
 
   it('returns matching lines as path:line: text, not whole files', async () => {
     const result = await search({ query: 'needle' });

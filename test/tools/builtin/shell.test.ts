@@ -1,8 +1,8 @@
 import { access, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { shellTool } from '../../../src/tools/builtin/shell';
-import { tempDir, toolContext } from '../tool-test-context';
+import { removeTempDirs, tempDir, toolContext } from '../tool-test-context';
 
 describe('shell', () => {
   let root: string;
@@ -11,6 +11,7 @@ describe('shell', () => {
   beforeEach(async () => {
     root = await tempDir();
   });
+  afterAll(removeTempDirs);
 
   it('runs the command in the workspace root and reports exit code 0 with the output', async () => {
     const result = await run({ command: 'pwd && echo hi > made.txt && echo oops >&2' });

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { writeFileTool } from '../../../src/tools/builtin/write-file';
-import { tempDir, toolContext } from '../tool-test-context';
+import { removeTempDirs, tempDir, toolContext } from '../tool-test-context';
 
 describe('write_file', () => {
   let root: string;
@@ -11,6 +11,7 @@ describe('write_file', () => {
   beforeEach(async () => {
     root = await tempDir();
   });
+  afterAll(removeTempDirs);
 
   it('writes a file, creating its parent folders', async () => {
     const result = await write({ path: 'deep/er/notes.md', content: 'hello' });
