@@ -35,3 +35,14 @@ export function toToolPreferences(entries: readonly PreferenceEntry[]): ToolPref
     alwaysRejected: entries.filter((e) => e.preference === 'never').map((e) => e.tool),
   };
 }
+
+/**
+ * `preferences` with one more choice applied: the tool moves to the list of its latest choice and
+ * leaves the other, so a later "always" undoes an earlier "never" and the reverse.
+ */
+export function withChoice(preferences: ToolPreferences, tool: string, preference: 'always' | 'never'): ToolPreferences {
+  const others = (list: string[]) => list.filter((t) => t !== tool);
+  return preference === 'always'
+    ? { alwaysApproved: [...others(preferences.alwaysApproved), tool], alwaysRejected: others(preferences.alwaysRejected) }
+    : { alwaysApproved: others(preferences.alwaysApproved), alwaysRejected: [...others(preferences.alwaysRejected), tool] };
+}

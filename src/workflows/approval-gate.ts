@@ -1,5 +1,6 @@
 import { setHandler } from '@temporalio/workflow';
 import { ApprovalDecisionSchema, UserReplySchema, type ApprovalDecision, type DecisionOutcome } from '../approvals/approval-decision';
+import { withChoice } from '../approvals/preference-messages';
 import { approvalSignal, decideApprovalUpdate, submitReplyUpdate, userReplySignal } from './definitions';
 import { emit } from './lifecycle-emitter';
 import { pushBounded, StateLimits, type DecisionRecord, type RunState } from './run-state';
@@ -53,18 +54,10 @@ function applyDecision(state: RunState, decision: ApprovalDecision, via: Decisio
   state.pendingApprovals = state.pendingApprovals.filter((p) => !settled.includes(p));
   if (sweeping) {
     const preference = approves ? 'always' : 'never';
-    const lists = state.preferences;
-    const [add, remove] = approves ? [lists.alwaysApproved, lists.alwaysRejected] : [lists.alwaysRejected, lists.alwaysApproved];
-    if (!add.includes(pending.tool)) add.push(pending.tool);
-    const at = remove.indexOf(pending.tool);
-    if (at >= 0) remove.splice(at, 1);
-    state.unsavedPreferences.push({
-      tool: pending.tool,
-      preference,
-      by: decision.approver,
-      at: new Date().toISOString(),
-      fromWorkflowId: state.workflowId,
-    });
+    state.preferences = withChoice(state.preferences, pending.tool, preference);
+    const change = { tool: pending.tool, preference, by: decision.approver, at: new Date().toISOString(), fromWorkflowId: state.workflowId } as const;
+    state.unsavedPreferences.push(change);
+    state.choicesThisRun = [...(state.choicesThisRun ?? []).filter((c) => c.tool !== pending.tool), change];
   }
   const count = settled.length > 1 ? ` (and ${settled.length - 1} other pending ${pending.tool} call(s))` : '';
   return { applied: true, message: `${decision.decision} applied to ${decision.callId}${count}` };

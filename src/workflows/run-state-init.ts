@@ -9,6 +9,7 @@ import { DEFAULT_HISTORY_BUDGET } from './history-budget';
 import { migrateState } from './run-state-migrations';
 import { setup } from './activity-stubs';
 import { renderCarriedContext } from './carried-context';
+import { withChoice } from '../approvals/preference-messages';
 
 /**
  * Validates the input. A bad input throws a non-retryable ApplicationFailure, which fails the run
@@ -31,8 +32,10 @@ export async function initialState(input: ParsedRunInput): Promise<RunState> {
   if (input.checkpoint !== undefined) {
     const state = migrateState(input.checkpoint);
     state.chain.link += 1;
-    // Someone may have changed their "always"/"never" choices while this run was going on.
-    state.preferences = await setup.loadPreferences({ user: state.input.user });
+    // Someone may have changed their "always"/"never" choices while this run was going on; the
+    // choices made in this run still hold, whether or not they went to this user's store.
+    const stored = await setup.loadPreferences({ user: state.input.user });
+    state.preferences = (state.choicesThisRun ?? []).reduce((prefs, c) => (c.preference === 'revoke' ? prefs : withChoice(prefs, c.tool, c.preference)), stored);
     return state;
   }
   const agent = await setup.resolveAgent({ agent: input.agent });
@@ -78,5 +81,6 @@ export async function initialState(input: ParsedRunInput): Promise<RunState> {
     chain: { link: 0, resumedFrom: resume?.fromWorkflowId },
     startedAt: new Date().toISOString(),
     unsavedPreferences: [],
+    choicesThisRun: [],
   };
 }

@@ -115,6 +115,12 @@ export interface RunState {
   turn?: TurnInProgress;
   /** "Always"/"never" choices made in this run that still have to be written to the person's store. */
   unsavedPreferences: PreferenceChange[];
+  /**
+   * Every "always"/"never" made in this run, the latest per tool. They hold for the rest of the run
+   * even after a continue-as-new reloads the user's store, which lacks a choice saved under another
+   * approver or not saved yet. Optional: checkpoints written before it existed have none.
+   */
+  choicesThisRun?: PreferenceChange[];
 }
 
 export type CallVerdict = { kind: 'run' } | { kind: 'control' } | { kind: 'pending' } | { kind: 'reject'; reason: string };

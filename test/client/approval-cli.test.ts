@@ -1,7 +1,6 @@
 // The approval verbs of agentctl, run as the real binary against the real server, the interactive
 // prompt through injected streams, and parity with the plain `temporal` CLI.
 import { execFile } from 'node:child_process';
-import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { promisify } from 'node:util';
 import type { WorkflowHandle } from '@temporalio/client';
@@ -18,23 +17,14 @@ import { ensureTemporalCli } from '../../scripts/install-temporal.js';
 import { bundleAgentWorkflows, waitFor, withAgentWorker } from '../support/agent-run-harness';
 import { reply, startFakeAnthropic, toolCall, type FakeAnthropic, type FakeRequest } from '../support/fake-anthropic';
 import { temporalAddress, uniqueId } from '../support/temporal';
+import { agentctl as runAgentctl } from './agentctl-process';
 
 const run = promisify(execFile);
-const AGENTCTL = path.join(__dirname, '..', '..', 'bin', 'agentctl.js');
 
-interface Invocation {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * Runs a command without blocking this process: the worker that answers the CLI's queries and updates
- * polls in this same process, so a synchronous child would deadlock it.
- */
-async function exec(file: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Invocation> {
+/** Runs the `temporal` CLI without blocking this process, whose worker must keep polling meanwhile. */
+async function temporal(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(file, args, { env: { ...process.env, ...env }, timeout: 60_000 });
+    const { stdout, stderr } = await run(ensureTemporalCli(), [...args, '--address', temporalAddress()], { timeout: 60_000 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
@@ -42,8 +32,10 @@ async function exec(file: string, args: string[], env: NodeJS.ProcessEnv = {}): 
   }
 }
 
-const agentctl = (...args: string[]) => exec(process.execPath, [AGENTCTL, ...args], { TEMPORAL_ADDRESS: temporalAddress(), USER: 'cli-tester' });
-const temporal = (...args: string[]) => exec(ensureTemporalCli(), [...args, '--address', temporalAddress()]);
+/** The real binary; USER is fixed so the default approver is known. */
+const agentctl = (...args: string[]) => runAgentctl(args, { TEMPORAL_ADDRESS: temporalAddress(), USER: 'cli-tester' });
+/** Spawning agentctl takes seconds on a busy machine: waits that call it get more time. */
+const CLI_WAIT_MS = 60_000;
 
 type RunHandle = WorkflowHandle<typeof agentRun>;
 const write = (file: string) => toolCall('write_file', { path: file, content: 'x' });
@@ -151,13 +143,13 @@ describe('agentctl approval verbs', () => {
           const out = await agentctl('preferences', person, '--json');
           const parsed = JSON.parse(out.stdout) as { entries: { tool: string; preference: string }[] };
           return parsed.entries.length > 0 ? parsed : undefined;
-        }, 'the saved preference');
+        }, 'the saved preference', CLI_WAIT_MS);
         expect(listed).toEqual({ user: person, entries: [expect.objectContaining({ tool: 'shell', preference: 'never', by: person })] });
         expect((await agentctl('preferences', person)).stdout).toMatch(/shell\s+never/);
 
         const revoked = await agentctl('preferences', person, '--revoke', 'shell');
         expect(revoked).toMatchObject({ code: 0, stdout: `Revoked "never" for shell (${person}). Runs that start from now on ask again.\n` });
-        await waitFor(async () => ((await agentctl('preferences', person, '--json')).stdout.includes('"entries": []') ? true : undefined), 'the revocation');
+        await waitFor(async () => ((await agentctl('preferences', person, '--json')).stdout.includes('"entries": []') ? true : undefined), 'the revocation', CLI_WAIT_MS);
         const again = await agentctl('preferences', person, '--revoke', 'shell');
         expect(again).toMatchObject({ code: 1, stderr: `${person} has no remembered choice for shell (remembered: none).\n` });
       } finally {
@@ -181,7 +173,7 @@ describe('agentctl approval verbs', () => {
         const listed = JSON.parse((await agentctl('pending', '--json')).stdout) as PendingRun[];
         const mine = listed.filter((r) => [waitingApproval.workflowId, waitingInput.workflowId].includes(r.workflowId));
         return mine.length === 2 ? mine : undefined;
-      }, 'both runs in `agentctl pending`');
+      }, 'both runs in `agentctl pending`', CLI_WAIT_MS);
       const byId = Object.fromEntries(runs.map((r) => [r.workflowId, r]));
       expect(byId[waitingApproval.workflowId]).toMatchObject({
         phase: 'waiting_approval',

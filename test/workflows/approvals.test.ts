@@ -188,6 +188,34 @@ describe('approvals', () => {
     ]);
   });
 
+  it('keeps an "always" made by another approver for the rest of the run, across continue-as-new', async () => {
+    const task = uniqueId('always-can');
+    const approver = uniqueId('gus');
+    const look = reply(toolCall('list_files', {}));
+    fake.script(task, [reply(write('before.txt')), look, look, look, look, look, look, look, look, reply(write('after.txt')), complete()]);
+    let handleId = '';
+    await withAgentWorker(harness(), async ({ start, client, workspace }) => {
+      try {
+        // The run's user is not the approver, so the choice is not in the store this run reloads.
+        const handle = await start({ agent: 'general', task, user: uniqueId('someone-else'), historyBudget: { maxEvents: 50 } });
+        handleId = handle.workflowId;
+        await parked(handle);
+        await handle.signal(approvalSignal, { callId: 'toolu_0_0', decision: 'approve_always', approver });
+        const end = await waitFor(async () => {
+          const s = await handle.query(statusQuery);
+          return s.phase === 'completed' || s.phase === 'waiting_approval' ? s : undefined;
+        }, 'the run to end or park again', 30_000);
+        expect(end.pendingApprovals.map((p) => p.callId)).toEqual([]);
+        expect(end.phase).toBe('completed');
+        expect(end.continueAsNewLinks).toBeGreaterThan(0);
+        expect(existsSync(path.join(workspace, 'after.txt'))).toBe(true);
+      } finally {
+        await client.workflow.getHandle(handleId).terminate('test cleanup').catch(() => undefined);
+        await endPreferences(client, approver);
+      }
+    });
+  });
+
   it('remembers reject_always: a later call of that tool is refused by the policy without asking', async () => {
     const task = uniqueId('never');
     const approver = uniqueId('bob');
@@ -408,7 +436,7 @@ describe('approvals', () => {
     }
   });
 
-  it('delivers a userReply signal as the need_more_information result', async () => {
+  it('delivers a userReply signal as the need_more_information result, and ignores a second one', async () => {
     const task = uniqueId('question-signal');
     fake.script(task, [reply(toolCall('need_more_information', { question: 'Which file?', context: 'There are two.' })), complete()]);
     await withAgentWorker(harness(), async ({ start }) => {
@@ -419,8 +447,11 @@ describe('approvals', () => {
       }, 'the question');
       expect(status.pendingQuestion).toMatchObject({ callId: 'toolu_0_0', question: 'Which file?', context: 'There are two.' });
       await handle.signal(userReplySignal, { text: 'notes.md, please' });
+      await handle.signal(userReplySignal, { text: 'a second answer nobody asked for' });
       expect((await handle.result()).status).toBe('completed');
-      expect((await handle.query(statusQuery)).pendingQuestion).toBeUndefined();
+      const after = await handle.query(statusQuery);
+      expect(after.pendingQuestion).toBeUndefined();
+      expect(after.ignored).toEqual([expect.objectContaining({ kind: 'userReply', reason: 'no question is waiting for a reply' })]);
     });
     const [answer] = resultsIn(fake.requestsFor(task)[1]);
     expect(answer).toEqual({ type: 'tool_result', tool_use_id: 'toolu_0_0', content: 'The user replied: notes.md, please' });

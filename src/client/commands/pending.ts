@@ -53,7 +53,7 @@ function render(runs: PendingRun[]): string {
   return runs
     .map((run) => {
       const head = `${run.workflowId}  ${run.phase}${run.status ? `  ${run.status.agent}  user=${run.status.user}` : ''}`;
-      if (!run.status) return `${head}\n  (details unavailable: ${run.statusError})`;
+      if (!run.status) return `${head}\n  (details unavailable: ${run.statusError} Task queue: ${run.taskQueue}.)`;
       const lines = [head, `  task: ${run.status.task.slice(0, 100)}`];
       if (run.status.pendingApprovals.length > 0) lines.push(listPendingCalls(run.status.pendingApprovals));
       if (run.status.pendingQuestion) lines.push(`  question: ${run.status.pendingQuestion.question}`);
