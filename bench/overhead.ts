@@ -7,12 +7,16 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, Worker } from '@temporalio/worker';
 import { buildSystemPrompt } from '../src/agents/system-prompt';
 import { startRun } from '../src/client/start-run';
 import { callId, stepOf } from '../test/support/step-script';
+import { createBareActivities } from './overhead/bare-activities';
+import type { bareLoop } from './overhead/bare-workflow';
 import { langGraphLoop } from './overhead/langgraph-loop';
 import { plainLoop } from './overhead/plain-loop';
-import { benchWorker, gaps, ms, percentile, report, sizeArg, startBenchEnv, table, uniqueId } from './support/bench-env';
+import { benchWorker, type BenchEnv, gaps, ms, percentile, report, sizeArg, startBenchEnv, table, uniqueId } from './support/bench-env';
 import { benchAgent, noopTool } from './support/bench-tools';
 import { startFakeModel, taskOf } from './support/fake-model';
 
@@ -21,7 +25,11 @@ const ROUNDS = sizeArg('rounds', 3);
 /** Iterations dropped at the start of each series (connection set-up, JIT warm-up). */
 const WARMUP = 5;
 
-type System = 'durable-agent (Temporal dev server)' | 'plain loop (no durability)' | 'LangGraph + SQLite checkpointer';
+type System =
+  | 'durable-agent (Temporal dev server)'
+  | 'bare Temporal workflow, same server (2 activities / iteration)'
+  | 'plain loop (no durability)'
+  | 'LangGraph + SQLite checkpointer';
 
 async function run(): Promise<void> {
   const arrivals = new Map<string, number[]>();
@@ -44,6 +52,7 @@ async function run(): Promise<void> {
     toolSpecs: worker.registry.modelTools('overhead'),
     system: buildSystemPrompt(agent.systemPrompt),
   };
+  const bare = await bareTemporalWorker(env, model.baseUrl);
   const graph = langGraphLoop({ ...spec, sqliteFile: path.join(mkdtempSync(path.join(tmpdir(), 'bench-lg-')), 'checkpoints.sqlite') });
 
   const series = new Map<System, number[]>();
@@ -59,11 +68,12 @@ async function run(): Promise<void> {
       const result = await handle.result();
       if (result.iterations !== ITERATIONS + 1) throw new Error(`run ended after ${result.iterations} iterations`);
     },
+    'bare Temporal workflow, same server (2 activities / iteration)': (task) => bare.run(task),
     'plain loop (no durability)': (task) => plainLoop({ ...spec, task }),
     'LangGraph + SQLite checkpointer': (task) => graph.run(task, uniqueId('thread')),
   };
 
-  await worker.worker.runUntil(async () => {
+  await runBoth(worker.worker, bare.worker, async () => {
     // Interleaved rounds, so a noisy moment on the shared machine hits every system alike.
     for (let round = 1; round <= ROUNDS; round += 1) {
       for (const [system, go] of Object.entries(systems) as [System, (task: string) => Promise<unknown>][]) {
@@ -76,13 +86,16 @@ async function run(): Promise<void> {
     }
   });
   await worker.close();
+  await bare.close();
   await env.close();
   await model.close();
 
   const floor = percentile(series.get('plain loop (no durability)')!, 50);
+  const temporalFloor = percentile(series.get('bare Temporal workflow, same server (2 activities / iteration)')!, 50);
   const rows = [...series.entries()].map(([system, values]) => {
     const p50 = percentile(values, 50);
-    return [system, values.length, ms(p50, 2), ms(percentile(values, 95), 2), ms(values.reduce((a, b) => a + b, 0) / values.length, 2), ms(p50 - floor, 2)];
+    const mean = values.reduce((a, b) => a + b, 0) / values.length;
+    return [system, values.length, ms(p50, 2), ms(percentile(values, 95), 2), ms(mean, 2), ms(p50 - floor, 2), ms(p50 - temporalFloor, 2)];
   });
   report(
     'overhead',
@@ -91,11 +104,38 @@ async function run(): Promise<void> {
       `One iteration = one model request (zero-latency fake Messages API over HTTP, real SDK) + one no-op tool call.`,
       `${ROUNDS} interleaved rounds of ${ITERATIONS} iterations per system; the first ${WARMUP} iterations of each round are dropped.`,
       '',
-      table(['system', 'iterations timed', 'p50 ms', 'p95 ms', 'mean ms', 'p50 above the floor, ms'], rows),
+      table(['system', 'iterations timed', 'p50 ms', 'p95 ms', 'mean ms', 'p50 above the plain loop, ms', 'p50 above bare Temporal, ms'], rows),
       '',
-      `Target: this runtime at or below 10 ms p50 per iteration.`,
+      `Target: this runtime at or below 10 ms p50 per iteration. The bare Temporal row is the same server and SDK with`,
+      `nothing of this runtime: the difference between it and this runtime is what the runtime itself adds.`,
     ].join('\n'),
   );
+}
+
+/** Runs `body` while both workers poll. */
+async function runBoth(a: Worker, b: Worker, body: () => Promise<void>): Promise<void> {
+  await a.runUntil(b.runUntil(body));
+}
+
+async function bareTemporalWorker(env: BenchEnv, baseUrl: string) {
+  const taskQueue = uniqueId('bare');
+  const connection = await NativeConnection.connect({ address: env.server.address });
+  const worker = await Worker.create({
+    connection,
+    taskQueue,
+    workflowBundle: await bundleWorkflowCode({ workflowsPath: path.join(__dirname, 'overhead', 'bare-workflow.ts'), logger: new DefaultLogger('ERROR') }),
+    activities: createBareActivities(baseUrl),
+  });
+  const clientConnection = await Connection.connect({ address: env.server.address });
+  const client = new Client({ connection: clientConnection });
+  return {
+    worker,
+    run: (task: string) => client.workflow.execute<typeof bareLoop>('bareLoop', { taskQueue, workflowId: uniqueId('bare'), args: [task] }),
+    async close() {
+      await clientConnection.close();
+      await connection.close();
+    },
+  };
 }
 
 run().catch((error) => {

@@ -17,7 +17,7 @@ export interface BenchEnv {
 
 /** Quiet Temporal logs: benchmarks print tables, and an activity failure is reported by the bench itself. */
 export function quietRuntime(): void {
-  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } } });
 }
 
 export async function startBenchEnv(options: Pick<DevServerOptions, 'dynamicConfig'> = {}): Promise<BenchEnv> {
@@ -28,6 +28,9 @@ export async function startBenchEnv(options: Pick<DevServerOptions, 'dynamicConf
   ]);
   return { server, bundle, close: () => server.stop() };
 }
+
+/** History pages of the naive design carry multi-MiB events; the default 4 MiB gRPC limit refuses them. */
+export const LARGE_MESSAGES = { 'grpc.max_receive_message_length': 128 * 1024 * 1024 };
 
 export const uniqueId = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AgentDefinitionInput } from '../../src/agents/agent-definition';
 import { main } from '../../src/client/cli';
 import { planResume, resumeRun, RunNotResumableError } from '../../src/client/resume-run';
+import { statusQuery } from '../../src/workflows/definitions';
 import { bundleAgentWorkflows, withAgentWorker } from '../support/agent-run-harness';
 import { reply, startFakeAnthropic, text, toolCall, type FakeAnthropic, type FakeRequest } from '../support/fake-anthropic';
 import { temporalAddress } from '../support/temporal';
@@ -77,6 +78,7 @@ describe('resume', () => {
 
       const described = await handle.describe();
       expect(described.memo).toEqual({ resumedFrom: first.workflowId, resumedFromRunId: (await first.describe()).runId });
+      expect((await handle.query(statusQuery)).resumedFrom).toBe(first.workflowId);
 
       // The follow-up succeeded, so there is nothing left to resume; and the first run was resumed already.
       await expect(planResume(client, handle.workflowId)).rejects.toThrow(/completed with success/);

@@ -9,6 +9,9 @@ import { expect } from 'vitest';
 import { startRun } from '../../src/client/start-run';
 import type { agentRun } from '../../src/workflows/agent-run';
 import type { AgentRunInput } from '../../src/workflows/run-input';
+import { statusQuery } from '../../src/workflows/definitions';
+import type { RunPhase } from '../../src/workflows/run-state';
+import type { RunStatus } from '../../src/workflows/run-status';
 import { createAgentWorker, WORKFLOWS_PATH, type AgentWorkerOptions } from '../../src/worker-setup/create-agent-worker';
 import type { FakeAnthropic } from './fake-anthropic';
 import { temporalAddress, uniqueId } from './temporal';
@@ -40,8 +43,9 @@ export interface RunHarness {
   start(input: AgentRunInput): Promise<WorkflowHandle<typeof agentRun>>;
 }
 
-export interface HarnessOptions extends Pick<AgentWorkerOptions, 'agents' | 'tools' | 'lifecycleHandlers' | 'conversations'> {
-  fake: FakeAnthropic;
+export interface HarnessOptions extends Pick<AgentWorkerOptions, 'agents' | 'tools' | 'lifecycleHandlers' | 'conversations' | 'workerOptions'> {
+  /** The model the worker calls: the fake Messages API, or anything else serving it (the demo model). */
+  fake: Pick<FakeAnthropic, 'baseUrl'>;
   workflowBundle: WorkflowBundle;
   workspace?: string;
 }
@@ -61,6 +65,7 @@ export async function withAgentWorker<T>(options: HarnessOptions, body: (harness
     tools: options.tools,
     lifecycleHandlers: options.lifecycleHandlers,
     conversations: options.conversations,
+    workerOptions: options.workerOptions,
   });
   const { client } = agentWorker;
   const harness: RunHarness = {
@@ -90,6 +95,18 @@ export async function waitFor<T>(probe: () => Promise<T | undefined>, what: stri
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${String(lastError)})` : ''}`);
+}
+
+/** Waits until the run's status query reports `phase` (e.g. parked on `waiting_approval`) and returns that status. */
+export function waitForPhase(handle: WorkflowHandle, phase: RunPhase, timeoutMs?: number): Promise<RunStatus> {
+  return waitFor(
+    async () => {
+      const status = await handle.query(statusQuery);
+      return status.phase === phase ? status : undefined;
+    },
+    `${handle.workflowId} to reach phase ${phase}`,
+    timeoutMs,
+  );
 }
 
 /**
