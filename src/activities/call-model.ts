@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type Anthropic from '@anthropic-ai/sdk';
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
@@ -25,6 +26,8 @@ export interface CallModelResult {
   usage: TokenUsage;
   /** Messages the activity now keeps under the conversation key (the prompt plus this reply). */
   storedCount: number;
+  /** Tag of this write; the next call must present it to use the stored messages. */
+  storedTag: string;
   /** Characters of the prompt's messages, to calibrate the workflow's token estimate. */
   promptChars: number;
 }
@@ -59,13 +62,15 @@ export function createCallModel(deps: ActivityDeps) {
     // The API rejects an empty assistant message later in the conversation, so keep a placeholder.
     if (content.length === 0) content.push({ type: 'text', text: '(no content)' });
     const message: ConversationMessage = { role: 'assistant', content };
-    await deps.conversations.save(input.conversation.key, [...messages, message]);
+    const tag = randomUUID();
+    await deps.conversations.save(input.conversation.key, { messages: [...messages, message], tag });
     return {
       message,
       stopReason: response.stop_reason,
       model: response.model,
       usage: usageFrom(response.usage),
       storedCount: messages.length + 1,
+      storedTag: tag,
       promptChars: JSON.stringify(messages).length,
     };
   };

@@ -12,12 +12,12 @@ import { FailureType } from '../errors';
 export async function materialize(store: ConversationStore, ref: ConversationRef): Promise<ConversationMessage[]> {
   if (ref.baseCount === 0) return ref.append as ConversationMessage[];
   const stored = await store.load(ref.key);
-  if (!stored || stored.length < ref.baseCount) {
+  if (!stored || stored.tag !== ref.tag || stored.messages.length < ref.baseCount) {
     throw ApplicationFailure.create({
       type: FailureType.ConversationStoreMiss,
       nonRetryable: true,
       message: `This worker does not hold the first ${ref.baseCount} messages of ${ref.key}; the workflow will resend them.`,
     });
   }
-  return [...stored.slice(0, ref.baseCount), ...(ref.append as ConversationMessage[])];
+  return [...stored.messages.slice(0, ref.baseCount), ...(ref.append as ConversationMessage[])];
 }

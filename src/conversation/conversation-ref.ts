@@ -23,6 +23,8 @@ export const ConversationMessageSchema = z.object({
 export const ConversationRefSchema = z.object({
   key: z.string().min(1),
   baseCount: z.number().int().min(0),
+  /** The tag of the write the first `baseCount` messages must come from (required when baseCount > 0). */
+  tag: z.string().optional(),
   append: z.array(ConversationMessageSchema),
 });
 export type ConversationRef = z.infer<typeof ConversationRefSchema>;

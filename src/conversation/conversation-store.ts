@@ -11,13 +11,23 @@ import type { ConversationMessage } from './messages';
  * the activity says so and the workflow sends everything once.
  */
 export interface ConversationStore {
-  load(key: string): Promise<ConversationMessage[] | undefined>;
-  save(key: string, messages: ConversationMessage[]): Promise<void>;
+  load(key: string): Promise<StoredConversation | undefined>;
+  save(key: string, conversation: StoredConversation): Promise<void>;
+}
+
+/**
+ * A stored conversation and the tag of the write that produced it. The workflow remembers the tag
+ * its last successful model call reported, so a late write by an abandoned attempt (one that timed
+ * out but finished anyway) is detected as a miss instead of silently replacing the real reply.
+ */
+export interface StoredConversation {
+  messages: ConversationMessage[];
+  tag: string;
 }
 
 /** A per-process LRU: correct everywhere, efficient when one worker (or a sticky one) serves a run. */
 export class MemoryConversationStore implements ConversationStore {
-  private readonly entries = new Map<string, ConversationMessage[]>();
+  private readonly entries = new Map<string, StoredConversation>();
   constructor(private readonly capacity = 500) {}
 
   async load(key: string) {
@@ -29,9 +39,9 @@ export class MemoryConversationStore implements ConversationStore {
     return found;
   }
 
-  async save(key: string, messages: ConversationMessage[]) {
+  async save(key: string, conversation: StoredConversation) {
     this.entries.delete(key);
-    this.entries.set(key, messages);
+    this.entries.set(key, conversation);
     while (this.entries.size > this.capacity) {
       const oldest = this.entries.keys().next().value as string;
       this.entries.delete(oldest);
@@ -49,17 +59,17 @@ export class DirectoryConversationStore implements ConversationStore {
 
   async load(key: string) {
     try {
-      return JSON.parse(await readFile(this.file(key), 'utf8')) as ConversationMessage[];
+      return JSON.parse(await readFile(this.file(key), 'utf8')) as StoredConversation;
     } catch {
       return undefined;
     }
   }
 
-  async save(key: string, messages: ConversationMessage[]) {
+  async save(key: string, conversation: StoredConversation) {
     await mkdir(this.dir, { recursive: true });
     const target = this.file(key);
     const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(temp, JSON.stringify(messages));
+    await writeFile(temp, JSON.stringify(conversation));
     await rename(temp, target);
   }
 }

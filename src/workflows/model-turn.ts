@@ -7,8 +7,8 @@ import type { RunState } from './run-state';
 
 /** The conversation as the activity should rebuild it: what it already keeps, plus what is new. */
 export function conversationRef(state: RunState) {
-  const { key, syncedCount } = state.conversation;
-  return { key, baseCount: syncedCount, append: state.messages.slice(syncedCount) };
+  const { key, syncedCount, tag } = state.conversation;
+  return { key, baseCount: syncedCount, tag, append: state.messages.slice(syncedCount) };
 }
 
 function isStoreMiss(error: unknown): boolean {
@@ -44,6 +44,7 @@ export async function modelTurn(state: RunState): Promise<{ message: Conversatio
   );
   state.messages.push(result.message);
   state.conversation.syncedCount = result.storedCount;
+  state.conversation.tag = result.storedTag;
   state.usage = addUsage(state.usage, result.usage);
   state.lastPrompt = { chars: result.promptChars, tokens: result.usage.inputTokens };
   return { message: result.message, result };

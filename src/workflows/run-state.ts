@@ -91,7 +91,7 @@ export interface RunState {
    * Where the model activity's copy of the conversation stands: the activity keeps the messages under
    * `key` and the workflow only sends what was appended since `syncedCount` (see conversation-sync.ts).
    */
-  conversation: { key: string; generation: number; syncedCount: number };
+  conversation: { key: string; generation: number; syncedCount: number; tag?: string };
   usage: TokenUsage;
   tasks: Task[];
   savedSummaries: SavedSummary[];
