@@ -86,9 +86,21 @@ function autoApproveDemo(handle: WorkflowHandle): ParkedHandlers {
   };
 }
 
+/**
+ * The SDK's warnings and errors, one line each: its INFO lines (bundler output, worker states) would
+ * bury the run. A conversation-store miss is expected when a run moves to this new process (the
+ * workflow resends the conversation), so it is not shown.
+ */
+function terminalLogger(): DefaultLogger {
+  return new DefaultLogger('WARN', ({ level, message, meta }) => {
+    const error = meta?.error as { type?: string; message?: string } | undefined;
+    if (error?.type === 'ConversationStoreMiss') return;
+    process.stderr.write(`[temporal ${level}] ${message}${error?.message ? `: ${error.message}` : ''}\n`);
+  });
+}
+
 export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  // The SDK's INFO lines (bundler output, worker state changes) would bury the run in the terminal.
-  Runtime.install({ logger: new DefaultLogger('WARN') });
+  Runtime.install({ logger: terminalLogger() });
   const cleanups: (() => Promise<unknown>)[] = [];
   const cleanUp = async () => {
     for (const fn of cleanups.reverse()) await fn().catch((error: unknown) => say(`(cleanup: ${String(error)})`));

@@ -15,6 +15,11 @@ export { ApprovalDecisionSchema, UserReplySchema, type ApprovalDecision, type Us
 export type { LifecycleEvent, LifecycleEventName } from './lifecycle/lifecycle-event';
 export type { LifecycleHandler } from './lifecycle/lifecycle-handler';
 export { ConsoleLifecycleLogger } from './lifecycle/console-logger';
+export { MetricsCollector, type AgentMetrics, type ToolMetrics } from './lifecycle/metrics-collector';
+export { startMetricsServer, MetricsServerError, type MetricsServer } from './lifecycle/metrics-server';
+export { AuditLog, type AuditRecord } from './lifecycle/audit-log';
+export { EventDeduper } from './lifecycle/event-dedupe';
+export { createBuiltinHandlers, type BuiltinHandlers } from './lifecycle/builtin-handlers';
 export {
   statusQuery,
   approvalSignal,

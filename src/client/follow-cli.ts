@@ -1,4 +1,5 @@
 import type { WorkflowHandle } from '@temporalio/client';
+import { stringFlag } from './approval-helpers';
 import type { CliContext } from './cli-context';
 import { followRun } from './follow-run';
 import { hintOnPark, promptOnPark } from './follow-prompts';
@@ -15,7 +16,9 @@ export async function followFromCli(ctx: CliContext, handle: WorkflowHandle): Pr
   const stream = ctx.json ? process.stderr : ctx.stdout;
   const out = (line: string) => void stream.write(`${line}\n`);
   const interactive = ctx.args.flags.interactive === true || (Boolean(ctx.stdin.isTTY) && !ctx.json);
-  const parked = interactive ? promptOnPark(handle, { input: ctx.stdin, output: stream }, out) : hintOnPark(handle.workflowId, out);
+  // The person answering is the run's user unless named: "always"/"never" are remembered under this name.
+  const approver = stringFlag(ctx, 'approver') ?? stringFlag(ctx, 'user');
+  const parked = interactive ? promptOnPark(handle, { input: ctx.stdin, output: stream, approver }, out) : hintOnPark(handle.workflowId, out);
   const stop = new AbortController();
   const onSigint = () => stop.abort();
   process.once('SIGINT', onSigint);

@@ -7,7 +7,7 @@ import { formatEvent } from '../lifecycle/console-logger';
 import type { PendingApproval } from '../workflows/run-state';
 import type { RunStatus } from '../workflows/run-status';
 import { NoWorkerAnsweredError, queryStatus } from './approval-helpers';
-import { renderDecision, renderOutcome, renderProgress, renderToolCall } from './render-status';
+import { isQuietCall, renderDecision, renderOutcome, renderProgress, renderToolCall } from './render-status';
 import { awaitOutcome, type RunOutcome } from './run-outcome';
 
 export interface FollowOptions {
@@ -25,9 +25,6 @@ export interface FollowOptions {
 }
 
 export type FollowResult = RunOutcome | { kind: 'stopped'; workflowId: string };
-
-/** Control tools whose success the follower shows another way (progress, question, final summary). */
-const QUIET_TOOLS = new Set(['update_tasks', 'complete_task', 'need_more_information']);
 
 /** Remembers what was printed, so each poll prints only what changed since the last one. */
 export class RunPrinter {
@@ -52,7 +49,7 @@ export class RunPrinter {
     }
     for (const call of status.recentToolCalls.filter((c) => c.outcome !== 'waiting' && !this.seen.has(`call/${c.callId}/${c.outcome}`))) {
       this.seen.add(`call/${call.callId}/${call.outcome}`);
-      if (!(QUIET_TOOLS.has(call.tool) && call.outcome === 'success')) items.push({ iteration: call.iteration, lines: [`  ${renderToolCall(call)}`] });
+      if (!isQuietCall(call)) items.push({ iteration: call.iteration, lines: [`  ${renderToolCall(call)}`] });
     }
     for (const e of status.events.filter((e) => (e.name === 'contextCompacted' || e.name === 'errorOccurred') && !this.seen.has(`event/${e.key}`))) {
       this.seen.add(`event/${e.key}`);
@@ -85,11 +82,35 @@ export class RunPrinter {
   }
 }
 
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+/**
+ * Waits for `work` unless the signal aborts first: a prompt blocked on a line the person will never
+ * type must not keep Ctrl-C from stopping the follower. A later failure of abandoned work is dropped.
+ */
+async function untilAborted(work: Promise<unknown>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return void (await work);
+  if (signal.aborted) return;
+  let onAbort = () => {};
+  const aborted = new Promise<void>((resolve) => (onAbort = resolve));
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    await Promise.race([work, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    work.catch(() => undefined);
+  }
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
   });
+}
 
 /**
  * Follows `handle` until the run ends or `signal` aborts. Polling the query (rather than reading the
@@ -101,7 +122,10 @@ export async function followRun(client: Client, handle: WorkflowHandle, options:
   const printer = new RunPrinter(options.out);
   let outcome: RunOutcome | undefined;
   let outcomeError: unknown;
-  const ended = awaitOutcome(handle).then(
+  // The result is a long poll; it is cancelled when following stops, so no call of ours is left
+  // retrying against a connection the caller is about to close (or a server that is going away).
+  const longPoll = new AbortController();
+  const ended = client.withAbortSignal(longPoll.signal, () => awaitOutcome(handle)).then(
     (o) => void (outcome = o),
     (error: unknown) => void (outcomeError = error),
   );
@@ -123,18 +147,21 @@ export async function followRun(client: Client, handle: WorkflowHandle, options:
       const fresh = status.phase === 'waiting_approval' ? status.pendingApprovals.filter((p) => !handled.has(p.callId)) : [];
       if (fresh.length > 0) {
         fresh.forEach((p) => handled.add(p.callId));
-        await options.onApprovals(status, fresh);
+        await untilAborted(options.onApprovals(status, fresh), options.signal);
       }
       const question = status.phase === 'waiting_input' ? status.pendingQuestion : undefined;
       if (question && !handled.has(`question/${question.callId}`)) {
         handled.add(`question/${question.callId}`);
-        await options.onQuestion(status);
+        await untilAborted(options.onQuestion(status), options.signal);
       }
     }
     await Promise.race([ended, sleep(pollMs, options.signal)]);
   }
   if (outcomeError !== undefined) throw outcomeError;
-  if (outcome === undefined) return { kind: 'stopped', workflowId: handle.workflowId };
+  if (outcome === undefined) {
+    longPoll.abort();
+    return { kind: 'stopped', workflowId: handle.workflowId };
+  }
   // The last steps may have happened since the previous poll; a closed run still answers the query.
   const last = await queryStatus(handle, 5_000).catch(() => undefined);
   if (last) printer.update(last);

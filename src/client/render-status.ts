@@ -9,6 +9,13 @@ import type { RunOutcome } from './run-outcome';
 
 const OUTCOME_MARKS: Record<ToolCallRecord['outcome'], string> = { success: '✓', error: '✗', rejected: '⊘', waiting: '⏸' };
 
+/** Control tools whose success is shown another way (progress, the question, the final summary). */
+const QUIET_TOOLS = new Set(['update_tasks', 'complete_task', 'need_more_information']);
+
+export function isQuietCall(call: ToolCallRecord): boolean {
+  return QUIET_TOOLS.has(call.tool) && call.outcome === 'success';
+}
+
 /** "Progress: 3/5 tasks (60%)" and one indented line per task with its mark; nothing without tasks. */
 export function renderProgress(tasks: readonly Task[], indent = '  '): string[] {
   const progress = taskProgress(tasks);
@@ -78,9 +85,13 @@ export function renderStatus(status: RunStatus): string {
     if (status.pendingQuestion.context) lines.push(`Context: ${status.pendingQuestion.context}`);
     lines.push(`  Answer: npx agentctl reply ${status.workflowId} "..."`);
   }
-  if (status.recentToolCalls.length > 0) {
+  // A "waiting" record is superseded by the record of the same call once it was decided and ran.
+  const calls = status.recentToolCalls.filter(
+    (c, i, all) => !isQuietCall(c) && !(c.outcome === 'waiting' && all.slice(i + 1).some((later) => later.callId === c.callId)),
+  );
+  if (calls.length > 0) {
     lines.push('', 'Recent tool calls:');
-    for (const call of status.recentToolCalls) lines.push(`  #${call.iteration} ${renderToolCall(call)}`);
+    for (const call of calls) lines.push(`  #${call.iteration} ${renderToolCall(call)}`);
   }
   lines.push('', renderTokens(status.usage));
   if (status.continueAsNewLinks > 0 || status.compactions > 0) {

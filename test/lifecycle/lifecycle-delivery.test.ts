@@ -4,29 +4,18 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
-import { bundleWorkflowCode, DefaultLogger, Worker, type InjectedSinks, type WorkflowBundle } from '@temporalio/worker';
+import { Worker, type InjectedSinks, type WorkflowBundle } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRun } from '../../src/client/start-run';
 import { AuditLog, type AuditRecord } from '../../src/lifecycle/audit-log';
 import type { LifecycleEvent } from '../../src/lifecycle/lifecycle-event';
 import { lifecycleSinks } from '../../src/lifecycle/lifecycle-sink';
 import { MetricsCollector } from '../../src/lifecycle/metrics-collector';
-import { createAgentWorker, WORKFLOWS_PATH } from '../../src/worker-setup/create-agent-worker';
 import type { agentRun } from '../../src/workflows/agent-run';
-import { approvalSignal, statusQuery } from '../../src/workflows/definitions';
+import { approvalSignal } from '../../src/workflows/definitions';
 import type { LifecycleSinks } from '../../src/workflows/lifecycle-emitter';
 import { fail, reply, startFakeAnthropic, toolCall, type FakeAnthropic } from '../support/fake-anthropic';
-import { temporalAddress, uniqueId } from '../support/temporal';
-
-async function waitForPhase(handle: WorkflowHandle<typeof agentRun>, phase: string) {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    const status = await handle.query(statusQuery).catch(() => undefined);
-    if (status?.phase === phase) return status;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`run ${handle.workflowId} never reached phase ${phase}`);
-}
+import { bundleAgentWorkflows, waitForPhase, withAgentWorker } from '../support/agent-run-harness';
+import { uniqueId } from '../support/temporal';
 
 describe('lifecycle events on a real worker', () => {
   let fake: FakeAnthropic;
@@ -43,10 +32,7 @@ describe('lifecycle events on a real worker', () => {
   // One worker serves both runs. maxCachedWorkflows: 0 makes it replay a run's whole history on
   // every workflow task, so any event that were re-fired on replay would show up as a duplicate.
   beforeAll(async () => {
-    [fake, workflowBundle] = await Promise.all([
-      startFakeAnthropic(),
-      bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') }),
-    ]);
+    [fake, workflowBundle] = await Promise.all([startFakeAnthropic(), bundleAgentWorkflows()]);
     dir = await mkdtemp(path.join(tmpdir(), 'lifecycle-'));
     auditFile = path.join(dir, 'audit.log');
     audit = new AuditLog({ file: auditFile });
@@ -58,32 +44,20 @@ describe('lifecycle events on a real worker', () => {
     ]);
     fake.script(failingTask, [fail(400)]);
 
-    const taskQueue = uniqueId('q');
-    const agentWorker = await createAgentWorker({
-      address: temporalAddress(),
-      taskQueue,
-      workspaceRoot: dir,
-      env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: fake.baseUrl },
-      workflowBundle,
-      lifecycleHandlers: [{ handle: (e) => void events.push(e) }, metrics, audit],
-      workerOptions: { maxCachedWorkflows: 0 },
-    });
-    try {
-      await agentWorker.worker.runUntil(async () => {
-        const start = (task: string) => startRun(agentWorker.client, { agent: 'general', task }, { taskQueue, workflowId: uniqueId('run') });
-        approvedRun = await start(approvedTask);
+    await withAgentWorker(
+      { fake, workflowBundle, workspace: dir, lifecycleHandlers: [{ handle: (e) => void events.push(e) }, metrics, audit], workerOptions: { maxCachedWorkflows: 0 } },
+      async ({ start }) => {
+        approvedRun = await start({ agent: 'general', task: approvedTask });
         const parked = await waitForPhase(approvedRun, 'waiting_approval');
         await approvedRun.signal(approvalSignal, { callId: parked.pendingApprovals[0]!.callId, decision: 'approve', approver: 'alice' });
         await approvedRun.result();
         approvedHistory = await approvedRun.fetchHistory();
-        failedRun = await start(failingTask);
+        failedRun = await start({ agent: 'general', task: failingTask });
         await failedRun.result().catch(() => undefined);
         // Sinks run after each activation; the last one may land just after the result.
         await new Promise((resolve) => setTimeout(resolve, 300));
-      });
-    } finally {
-      await agentWorker.close();
-    }
+      },
+    );
     await audit.flush();
   });
 

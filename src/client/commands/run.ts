@@ -29,19 +29,17 @@ export const runCommand: Command = {
   async run(ctx) {
     const [agent, ...words] = ctx.args.positionals;
     if (!agent || words.length === 0) throw new UsageError('run needs an agent and a task, e.g. agentctl run general "Summarize README.md"');
+    // Every flag is checked before connecting, so a typo is reported even with no server around.
     const timeout = stringFlag(ctx, 'approval-timeout');
-    const client = await ctx.client();
-    const handle = await startRun(
-      client,
-      {
-        agent,
-        task: words.join(' '),
-        maxIterations: positiveInt('max-iterations', stringFlag(ctx, 'max-iterations')),
-        user: stringFlag(ctx, 'user'),
-        approvalTimeoutSeconds: timeout === undefined ? undefined : parseDuration('approval-timeout', timeout),
-      },
-      { taskQueue: ctx.settings.taskQueue, workflowId: stringFlag(ctx, 'id') },
-    );
+    const input = {
+      agent,
+      task: words.join(' '),
+      maxIterations: positiveInt('max-iterations', stringFlag(ctx, 'max-iterations')),
+      user: stringFlag(ctx, 'user'),
+      approvalTimeoutSeconds: timeout === undefined ? undefined : parseDuration('approval-timeout', timeout),
+    };
+    const workflowId = stringFlag(ctx, 'id');
+    const handle = await startRun(await ctx.client(), input, { taskQueue: ctx.settings.taskQueue, workflowId });
     if (ctx.args.flags.detach) {
       ctx.print({ workflowId: handle.workflowId }, () =>
         [`Started ${handle.workflowId}`, `Follow it: npx agentctl watch ${handle.workflowId}`, `Result:    npx agentctl result ${handle.workflowId}`].join('\n'),

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { renderOutcome, renderProgress, renderStatus, renderToolCall } from '../../src/client/render-status';
+import type { RunStatus } from '../../src/workflows/run-status';
+import { taskProgress } from '../../src/workflows/task-progress';
+import type { Task } from '../../src/control-tools';
+
+const TASKS: Task[] = [
+  { id: '1', description: 'Find sources', status: 'completed' },
+  { id: '2', description: 'Download', status: 'completed' },
+  { id: '3', description: 'Extract', status: 'completed' },
+  { id: '4', description: 'Summarize', status: 'in_progress' },
+  { id: '5', description: 'Outline', status: 'pending', notes: 'waiting' },
+];
+
+const usage = { inputTokens: 1234, outputTokens: 56, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 };
+
+function status(overrides: Partial<RunStatus> = {}): RunStatus {
+  return {
+    workflowId: 'run-1',
+    agent: 'general',
+    task: 'Write notes',
+    user: 'alice',
+    phase: 'running',
+    iteration: 2,
+    maxIterations: 40,
+    usage,
+    recentToolCalls: [],
+    pendingApprovals: [],
+    tasks: [],
+    progress: taskProgress([]),
+    decisions: [],
+    ignored: [],
+    events: [],
+    compactions: 0,
+    continueAsNewLinks: 0,
+    ...overrides,
+  };
+}
+
+describe('renderProgress', () => {
+  it('prints the seeds\' progress line and one line per task with its mark', () => {
+    expect(renderProgress(TASKS)).toEqual([
+      'Progress: 3/5 tasks (60%)',
+      '  ✅ [1] Find sources',
+      '  ✅ [2] Download',
+      '  ✅ [3] Extract',
+      '  🔄 [4] Summarize',
+      '  ⏳ [5] Outline - waiting',
+    ]);
+    expect(renderProgress([])).toEqual([]);
+  });
+});
+
+describe('renderToolCall', () => {
+  it('shows the outcome mark, the call and its timing', () => {
+    expect(renderToolCall({ iteration: 1, callId: 'a', tool: 'shell', summary: 'shell: ls -la', outcome: 'success', durationMs: 120 })).toBe('✓ shell: ls -la (120 ms)');
+    expect(renderToolCall({ iteration: 1, callId: 'b', tool: 'shell', summary: 'shell: false', outcome: 'error', durationMs: 3 })).toBe('✗ shell: false (3 ms) failed');
+    expect(renderToolCall({ iteration: 1, callId: 'c', tool: 'write_file', summary: 'write_file: x', outcome: 'rejected' })).toBe('⊘ write_file: x (rejected)');
+  });
+});
+
+describe('renderStatus', () => {
+  it('shows phase, progress, what the run waits for and how to decide it', () => {
+    const text = renderStatus(
+      status({
+        phase: 'waiting_approval',
+        tasks: TASKS,
+        pendingApprovals: [{ callId: 'toolu_1', tool: 'write_file', input: { path: 'a.md' }, requestedAt: '', iteration: 2, reason: 'write tools: approve' }],
+        recentToolCalls: [
+          { iteration: 1, callId: 'u', tool: 'update_tasks', summary: 'update_tasks: {...}', outcome: 'success' },
+          { iteration: 1, callId: 'l', tool: 'list_files', summary: 'list_files: .', outcome: 'success', durationMs: 9 },
+        ],
+      }),
+    );
+    expect(text).toContain('Phase: waiting_approval · iteration 2/40');
+    expect(text).toContain('Progress: 3/5 tasks (60%)\n  ✅ [1] Find sources');
+    expect(text).toContain('  toolu_1  write_file  {"path":"a.md"}\n  Approve: npx agentctl approve run-1');
+    // Task updates show as progress, not as tool lines.
+    expect(text).toContain('Recent tool calls:\n  #1 ✓ list_files: . (9 ms)\n\nTokens: 1,234 in / 56 out');
+  });
+});
+
+describe('renderOutcome', () => {
+  it('says a cancelled run was cancelled, and a failure\'s type and message', () => {
+    expect(renderOutcome({ kind: 'cancelled', workflowId: 'r' })).toBe('🛑 Run r was cancelled.');
+    expect(renderOutcome({ kind: 'failed', workflowId: 'r', type: 'UnknownAgent', message: 'Unknown agent "x". Agents on this worker: general.' })).toBe(
+      '❌ Run r failed (UnknownAgent): Unknown agent "x". Agents on this worker: general.',
+    );
+  });
+
+  it('ends a run at the cap with its task states', () => {
+    const text = renderOutcome({
+      kind: 'completed',
+      workflowId: 'r',
+      result: { status: 'max_iterations', iterations: 3, usage, tasks: TASKS, agent: 'general', workflowId: 'r', carryOver: { savedSummaries: [] } },
+    });
+    expect(text.split('\n')[0]).toBe('⏹  Run r stopped at the iteration cap (3) before the agent called complete_task.');
+    expect(text).toContain('Progress: 3/5 tasks (60%)');
+    expect(text).toContain('🔄 [4] Summarize');
+  });
+});

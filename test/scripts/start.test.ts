@@ -1,0 +1,90 @@
+// `npm start` end to end, on the TEMPORAL_ADDRESS path (the shared test server; the embedded server
+// needs the fixed ports 7233/8233, which a test machine cannot promise). No ANTHROPIC_API_KEY and no
+// terminal, as in CI: the demo model runs and the demo approves its own write, saying so.
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_LABEL, DEMO_NOTES_FILE, startDemoModelServer, type DemoModelServer } from '../../src/demo/demo-model-server';
+import type { AuditRecord } from '../../src/lifecycle/audit-log';
+import { approvalSignal } from '../../src/workflows/definitions';
+import { bundleAgentWorkflows, tempWorkspace, waitForPhase, withAgentWorker } from '../support/agent-run-harness';
+import { newClient, temporalAddress } from '../support/temporal';
+
+const START = path.join(__dirname, '..', '..', 'scripts', 'start.js');
+
+function runStart(env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const { ANTHROPIC_API_KEY: _key, ...inherited } = process.env;
+  const child = spawn(process.execPath, [START], { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+/** Parks two demo runs on a worker that then stops, as if a previous `npm start` had ended. */
+async function parkTwoRuns(model: DemoModelServer) {
+  const workflowBundle = await bundleAgentWorkflows();
+  // Queries need a worker, so the parked call's id is read while this one still runs.
+  return withAgentWorker({ fake: model, workflowBundle }, async ({ start, taskQueue }) => {
+    const park = async () => {
+      const handle = await start({ agent: 'general', task: 'earlier demo' });
+      const status = await waitForPhase(handle, 'waiting_approval');
+      return { workflowId: handle.workflowId, callId: status.pendingApprovals[0]!.callId };
+    };
+    const [waiting, approved] = await Promise.all([park(), park()]);
+    return { taskQueue, waiting, approved };
+  });
+}
+
+describe('npm start (scripts/start.js) against TEMPORAL_ADDRESS', () => {
+  let model: DemoModelServer;
+  beforeAll(async () => {
+    model = await startDemoModelServer();
+  });
+  afterAll(() => model.close());
+
+  it('runs the demo sample to the end, reports parked runs, and lets an approved one finish', async () => {
+    const { taskQueue, waiting, approved } = await parkTwoRuns(model);
+    const client = await newClient();
+    try {
+      // Decided while no worker runs: the server keeps the signal for the next worker.
+      await client.workflow.getHandle(approved.workflowId).signal(approvalSignal, { callId: approved.callId, decision: 'approve', approver: 'tester' });
+
+      const workspace = await tempWorkspace();
+      const auditFile = path.join(workspace, '..', `${path.basename(workspace)}-audit.log`);
+      const { code, stdout, stderr } = await runStart({
+        TEMPORAL_ADDRESS: temporalAddress(),
+        TEMPORAL_TASK_QUEUE: taskQueue,
+        AGENT_WORKSPACE: workspace,
+        AGENT_AUDIT_LOG: auditFile,
+        START_EXIT_AFTER_RUN: '1',
+        START_DEMO_DELAY_MS: '0',
+      });
+      expect(code, stderr).toBe(0);
+      expect(stdout).toContain(`Using the Temporal server at ${temporalAddress()} (TEMPORAL_ADDRESS).`);
+      expect(stdout).toContain(`${DEMO_LABEL} ANTHROPIC_API_KEY is not set`);
+      expect(stdout).toMatch(new RegExp(`${waiting.workflowId}: waiting_approval \\(write_file\\)\\n +Approve: npx agentctl approve ${waiting.workflowId}`));
+      expect(stdout).toContain('stdin is not a terminal: auto-approving write_file for the demo');
+      expect(stdout).toMatch(/── Iteration 3\/40/);
+      expect(stdout).toMatch(/✅ Run \S+ finished after 3 iteration\(s\): success/);
+      expect(stdout).toContain(`Summary: ${DEMO_LABEL} Listed the workspace and wrote ${DEMO_NOTES_FILE}`);
+      expect(await readFile(path.join(workspace, DEMO_NOTES_FILE), 'utf8')).toContain(DEMO_LABEL);
+
+      const audit = (await readFile(auditFile, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as AuditRecord);
+      expect(audit).toContainEqual(expect.objectContaining({ tool: 'write_file', decision: 'approved', approver: 'npm-start-auto', outcome: 'success' }));
+
+      // The run approved while no worker ran was finished by npm start's worker.
+      expect((await client.workflow.getHandle(approved.workflowId).describe()).status.name).toBe('COMPLETED');
+    } finally {
+      await client.connection.close();
+    }
+  });
+
+  it('says it cannot reach a TEMPORAL_ADDRESS that does not answer', async () => {
+    const { code, stderr } = await runStart({ TEMPORAL_ADDRESS: '127.0.0.1:1', START_EXIT_AFTER_RUN: '1' });
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^Cannot reach Temporal at 127\.0\.0\.1:1 /);
+  });
+});
