@@ -1,5 +1,5 @@
 import { UsageError, type Command } from '../cli-context';
-import { stringFlag } from '../approval-helpers';
+import { defaultApprover, stringFlag } from '../approval-helpers';
 import { followFromCli } from '../follow-cli';
 import { startRun } from '../start-run';
 
@@ -35,7 +35,8 @@ export const runCommand: Command = {
       agent,
       task: words.join(' '),
       maxIterations: positiveInt('max-iterations', stringFlag(ctx, 'max-iterations')),
-      user: stringFlag(ctx, 'user'),
+      // The same identity `approve --always` records under, so a person's choices apply to their runs.
+      user: stringFlag(ctx, 'user') ?? defaultApprover(),
       approvalTimeoutSeconds: timeout === undefined ? undefined : parseDuration('approval-timeout', timeout),
     };
     const workflowId = stringFlag(ctx, 'id');
