@@ -1,21 +1,15 @@
-import type { WorkflowBundle } from '@temporalio/worker';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bundleAgentWorkflows, runFailure, withAgentWorker } from '../support/agent-run-harness';
-import { fail, reply, startFakeAnthropic, toolCall, type FakeAnthropic } from '../support/fake-anthropic';
+import { describe, expect, it } from 'vitest';
+import { useAgentTestbed } from '../support/agent-testbed';
+import { runFailure, withAgentWorker } from '../support/agent-run-harness';
+import { fail, reply, toolCall } from '../support/fake-anthropic';
 import { uniqueId } from '../support/temporal';
 
 const complete = reply(toolCall('complete_task', { summary: 'done', status: 'success' }));
 
 describe('callModel', () => {
-  let fake: FakeAnthropic;
-  let workflowBundle: WorkflowBundle;
-  const harness = () => ({ fake, workflowBundle });
-
-  beforeAll(async () => {
-    [fake, workflowBundle] = await Promise.all([startFakeAnthropic(), bundleAgentWorkflows()]);
-  });
-  afterEach(() => fake.reset());
-  afterAll(() => fake.close());
+  const bed = useAgentTestbed();
+  const fake = bed.fake;
+  const harness = bed.harness;
 
   const runToFailure = (task: string) =>
     withAgentWorker(harness(), async ({ start }) => runFailure((await start({ agent: 'general', task })).result()));

@@ -1,10 +1,10 @@
 // The run/status/watch/list/result/cancel verbs, run as real `agentctl` processes against the shared
 // dev server and a worker whose model is the fake Messages API.
-import type { WorkflowBundle } from '@temporalio/worker';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunStatus } from '../../src/workflows/run-status';
-import { bundleAgentWorkflows, waitFor, waitForPhase, withAgentWorker, type RunHarness } from '../support/agent-run-harness';
-import { reply, startFakeAnthropic, text, toolCall, type FakeAnthropic } from '../support/fake-anthropic';
+import { waitFor, waitForPhase, withAgentWorker, type RunHarness } from '../support/agent-run-harness';
+import { reply, text, toolCall, type FakeAnthropic } from '../support/fake-anthropic';
+import { useAgentTestbed } from '../support/agent-testbed';
 import { temporalAddress, uniqueId } from '../support/temporal';
 import { agentctl, startAgentctl } from './agentctl-process';
 
@@ -25,23 +25,14 @@ function scriptParkingRun(fake: FakeAnthropic, task: string) {
 }
 
 describe('agentctl run, status, watch, list, result, cancel', () => {
-  let fake: FakeAnthropic;
-  let workflowBundle: WorkflowBundle;
+  const bed = useAgentTestbed();
+  const fake = bed.fake;
   const cli = (h: RunHarness) => ({ TEMPORAL_ADDRESS: temporalAddress(), TEMPORAL_TASK_QUEUE: h.taskQueue, USER: 'tester' });
-
-  beforeAll(async () => {
-    [fake, workflowBundle] = await Promise.all([startFakeAnthropic(), bundleAgentWorkflows()]);
-  });
-  afterEach(() => {
-    expect(fake.errors).toEqual([]);
-    fake.reset();
-  });
-  afterAll(() => fake.close());
 
   it('run follows a run live: iterations, tools with timing, progress, the approval prompt and the summary', async () => {
     const task = uniqueId('live');
     scriptParkingRun(fake, task);
-    await withAgentWorker({ fake, workflowBundle }, async (h) => {
+    await withAgentWorker(bed.harness(), async (h) => {
       const id = uniqueId('run');
       // --interactive with piped answers: the prompt reads "maybe" (refused), then "y".
       const { code, stdout } = await agentctl(['run', 'general', task, '--id', id, '--interactive', '--user', 'alice'], cli(h), 'maybe\ny\n');
@@ -67,7 +58,7 @@ describe('agentctl run, status, watch, list, result, cancel', () => {
   it('run without a terminal prints how to approve with agentctl, and finishes once someone does', async () => {
     const task = uniqueId('hint');
     scriptParkingRun(fake, task);
-    await withAgentWorker({ fake, workflowBundle }, async (h) => {
+    await withAgentWorker(bed.harness(), async (h) => {
       const id = uniqueId('run');
       const follower = startAgentctl(['run', 'general', task, '--id', id], cli(h), '');
       await follower.waitFor(/Waiting for a decision/);
@@ -85,7 +76,7 @@ describe('agentctl run, status, watch, list, result, cancel', () => {
   it('run --detach only starts; status, list, watch, cancel and result then report on the run', async () => {
     const task = uniqueId('detach');
     scriptParkingRun(fake, task);
-    await withAgentWorker({ fake, workflowBundle }, async (h) => {
+    await withAgentWorker(bed.harness(), async (h) => {
       const id = uniqueId('run');
       const started = await agentctl(['run', 'general', task, '--id', id, '--detach', '--json'], cli(h));
       expect(JSON.parse(started.stdout)).toEqual({ workflowId: id });
@@ -130,7 +121,7 @@ describe('agentctl run, status, watch, list, result, cancel', () => {
   it('watch on a finished run shows its last steps and how it ended', async () => {
     const task = uniqueId('finished');
     fake.script(task, [reply(toolCall('list_files', {})), reply(toolCall('complete_task', { summary: 'Listed', status: 'partial', next_steps: 'read them' }))]);
-    await withAgentWorker({ fake, workflowBundle }, async (h) => {
+    await withAgentWorker(bed.harness(), async (h) => {
       const handle = await h.start({ agent: 'general', task });
       await handle.result();
       const { code, stdout } = await agentctl(['watch', handle.workflowId], cli(h));
@@ -142,7 +133,7 @@ describe('agentctl run, status, watch, list, result, cancel', () => {
   });
 
   it('names the agents when a run asks for an unknown one', async () => {
-    await withAgentWorker({ fake, workflowBundle }, async (h) => {
+    await withAgentWorker(bed.harness(), async (h) => {
       const { code, stdout } = await agentctl(['run', 'nosuch', 'do something'], cli(h));
       expect(code).toBe(1);
       expect(stdout).toMatch(/❌ Run \S+ failed \(UnknownAgent\): Unknown agent "nosuch"\. Agents on this worker: general, reader\./);

@@ -4,8 +4,8 @@ import { execFile } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { promisify } from 'node:util';
 import type { WorkflowHandle } from '@temporalio/client';
-import type { WorkflowBundle } from '@temporalio/worker';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useAgentTestbed } from '../support/agent-testbed';
 import { promptForApprovals, promptForReply } from '../../src/client/approval-prompt';
 import type { PendingRun } from '../../src/client/commands/pending';
 import { preferencesWorkflowId } from '../../src/approvals/preference-messages';
@@ -14,8 +14,8 @@ import { statusQuery } from '../../src/workflows/definitions';
 import type { RunStatus } from '../../src/workflows/run-status';
 import type { ToolResultBlock } from '../../src/conversation/messages';
 import { ensureTemporalCli } from '../../scripts/install-temporal.js';
-import { bundleAgentWorkflows, waitFor, withAgentWorker } from '../support/agent-run-harness';
-import { reply, startFakeAnthropic, toolCall, type FakeAnthropic, type FakeRequest } from '../support/fake-anthropic';
+import { waitFor, withAgentWorker } from '../support/agent-run-harness';
+import { reply, toolCall, type FakeRequest } from '../support/fake-anthropic';
 import { temporalAddress, uniqueId } from '../support/temporal';
 import { agentctl as runAgentctl } from './agentctl-process';
 
@@ -64,18 +64,9 @@ function terminal(...lines: string[]) {
 }
 
 describe('agentctl approval verbs', () => {
-  let fake: FakeAnthropic;
-  let workflowBundle: WorkflowBundle;
-  const harness = () => ({ fake, workflowBundle });
-
-  beforeAll(async () => {
-    [fake, workflowBundle] = await Promise.all([startFakeAnthropic(), bundleAgentWorkflows()]);
-  });
-  afterEach(() => {
-    expect(fake.errors).toEqual([]);
-    fake.reset();
-  });
-  afterAll(() => fake?.close());
+  const bed = useAgentTestbed();
+  const fake = bed.fake;
+  const harness = bed.harness;
 
   it('approve without a callId decides the only pending call, as the login user, through the update', async () => {
     const task = uniqueId('cli-approve');

@@ -1,15 +1,15 @@
 import { writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { WorkflowBundle } from '@temporalio/worker';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useAgentTestbed } from '../support/agent-testbed';
 import { z } from 'zod';
 import { builtinAgents } from '../../src/agents/builtin-agents';
 import { defineTool, type Tool } from '../../src/tools/tool-definition';
 import { statusQuery } from '../../src/workflows/definitions';
 import { CONTINUE_NUDGE } from '../../src/workflows/agent-run';
 import type { ToolResultBlock } from '../../src/conversation/messages';
-import { bundleAgentWorkflows, runFailure, waitFor, withAgentWorker } from '../support/agent-run-harness';
-import { reply, startFakeAnthropic, text, toolCall, type FakeAnthropic, type FakeRequest } from '../support/fake-anthropic';
+import { runFailure, waitFor, withAgentWorker } from '../support/agent-run-harness';
+import { reply, text, toolCall, type FakeRequest } from '../support/fake-anthropic';
 import { uniqueId } from '../support/temporal';
 
 const complete = (summary = 'done') => reply(toolCall('complete_task', { summary, status: 'success', next_steps: 'nothing' }));
@@ -28,18 +28,9 @@ function toolResults(request: FakeRequest | undefined): ToolResultBlock[] {
 }
 
 describe('agentRun', () => {
-  let fake: FakeAnthropic;
-  let workflowBundle: WorkflowBundle;
-  const harness = () => ({ fake, workflowBundle });
-
-  beforeAll(async () => {
-    [fake, workflowBundle] = await Promise.all([startFakeAnthropic(), bundleAgentWorkflows()]);
-  });
-  afterEach(() => {
-    expect(fake.errors).toEqual([]);
-    fake.reset();
-  });
-  afterAll(() => fake.close());
+  const bed = useAgentTestbed();
+  const fake = bed.fake;
+  const harness = bed.harness;
 
   it('completes when the agent calls complete_task, with the completion, iterations and summed usage', async () => {
     const task = uniqueId('complete');

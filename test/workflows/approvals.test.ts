@@ -5,8 +5,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client, Connection, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
-import type { WorkflowBundle } from '@temporalio/worker';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useAgentTestbed } from '../support/agent-testbed';
 import { z } from 'zod';
 import { builtinAgents } from '../../src/agents/builtin-agents';
 import type { AgentDefinitionInput } from '../../src/agents/agent-definition';
@@ -21,8 +21,8 @@ import { approvalSignal, decideApprovalUpdate, statusQuery, submitReplyUpdate, u
 import type { AgentRunInput } from '../../src/workflows/run-input';
 import type { RunStatus } from '../../src/workflows/run-status';
 import { startDevServer } from '../../scripts/temporal-dev-server';
-import { bundleAgentWorkflows, tempWorkspace, waitFor, withAgentWorker } from '../support/agent-run-harness';
-import { reply, startFakeAnthropic, text, toolCall, type FakeAnthropic, type FakeRequest } from '../support/fake-anthropic';
+import { tempWorkspace, waitFor, withAgentWorker } from '../support/agent-run-harness';
+import { reply, text, toolCall, type FakeRequest } from '../support/fake-anthropic';
 import { temporalAddress, uniqueId } from '../support/temporal';
 
 type RunHandle = WorkflowHandle<typeof agentRun>;
@@ -76,18 +76,9 @@ async function endPreferences(client: Client, ...users: string[]) {
 }
 
 describe('approvals', () => {
-  let fake: FakeAnthropic;
-  let workflowBundle: WorkflowBundle;
-  const harness = () => ({ fake, workflowBundle, agents: [...builtinAgents, tallyAgent], tools: [tallyTool] });
-
-  beforeAll(async () => {
-    [fake, workflowBundle] = await Promise.all([startFakeAnthropic(), bundleAgentWorkflows()]);
-  });
-  afterEach(() => {
-    expect(fake.errors).toEqual([]);
-    fake.reset();
-  });
-  afterAll(() => fake?.close());
+  const bed = useAgentTestbed({ agents: [...builtinAgents, tallyAgent], tools: [tallyTool] });
+  const fake = bed.fake;
+  const harness = bed.harness;
 
   it('parks a write_file call with its details, and runs it once approved by signal', async () => {
     const task = uniqueId('approve');
@@ -523,7 +514,7 @@ describe('approvals', () => {
       taskQueue: opts.taskQueue,
       workspaceRoot: opts.workspace,
       env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: fake.baseUrl },
-      workflowBundle,
+      workflowBundle: bed.harness().workflowBundle,
     });
     try {
       return await agentWorker.worker.runUntil(body(agentWorker.client));
