@@ -1,14 +1,13 @@
-import { WorkflowNotFoundError } from '@temporalio/client';
 import { z } from 'zod';
 import type { ToolPreferences } from '../approvals/approval-policy';
 import {
   changePreferenceSignal,
   PREFERENCES_WORKFLOW_TYPE,
   PreferenceChangeSchema,
-  preferencesQuery,
   preferencesWorkflowId,
   toToolPreferences,
 } from '../approvals/preference-messages';
+import { readPreferences } from '../approvals/read-preferences';
 import type { ActivityDeps } from './activity-deps';
 
 export const LoadPreferencesInputSchema = z.object({ user: z.string().min(1) });
@@ -21,13 +20,7 @@ export type SavePreferenceInput = z.infer<typeof SavePreferenceInputSchema>;
 export function createLoadPreferences(deps: ActivityDeps) {
   return async function loadPreferences(raw: LoadPreferencesInput): Promise<ToolPreferences> {
     const { user } = LoadPreferencesInputSchema.parse(raw);
-    try {
-      const entries = await deps.temporal().workflow.getHandle(preferencesWorkflowId(user)).query(preferencesQuery);
-      return toToolPreferences(entries);
-    } catch (error) {
-      if (error instanceof WorkflowNotFoundError) return { alwaysApproved: [], alwaysRejected: [] };
-      throw error;
-    }
+    return toToolPreferences(await readPreferences(deps.temporal(), user));
   };
 }
 

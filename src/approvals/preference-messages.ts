@@ -23,6 +23,9 @@ export interface PreferenceEntry {
 
 export const PREFERENCES_WORKFLOW_TYPE = 'approvalPreferences';
 
+/** The memo field that mirrors the current entries (readable with `describe`, no worker needed). */
+export const PREFERENCES_MEMO_KEY = 'preferences';
+
 /** The preferences of one person live in one long-running workflow with this id. */
 export const preferencesWorkflowId = (user: string) => `approval-preferences:${user}`;
 

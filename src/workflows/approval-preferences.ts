@@ -1,8 +1,9 @@
-import { allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, setHandler, upsertMemo, workflowInfo } from '@temporalio/workflow';
 import {
   changePreferenceSignal,
   PreferenceChangeSchema,
   preferencesQuery,
+  PREFERENCES_MEMO_KEY,
   type PreferenceEntry,
 } from '../approvals/preference-messages';
 
@@ -19,6 +20,10 @@ export interface PreferencesStateV1 {
  */
 export async function approvalPreferences(state?: PreferencesStateV1): Promise<void> {
   const entries = new Map<string, PreferenceEntry>((state?.entries ?? []).map((e) => [e.tool, e]));
+  // The entries are mirrored into the memo, which `describe` returns without a worker: a run that
+  // starts while no worker polls this workflow's task queue can still read its person's choices.
+  const publish = () => upsertMemo({ [PREFERENCES_MEMO_KEY]: [...entries.values()] });
+  publish();
   setHandler(preferencesQuery, () => [...entries.values()]);
   setHandler(changePreferenceSignal, (raw) => {
     // A malformed change is dropped: a signal handler that throws would fail the workflow task.
@@ -27,6 +32,7 @@ export async function approvalPreferences(state?: PreferencesStateV1): Promise<v
     const change = parsed.data;
     if (change.preference === 'revoke') entries.delete(change.tool);
     else entries.set(change.tool, { ...change, preference: change.preference });
+    publish();
   });
   await condition(() => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > 2_000);
   await condition(allHandlersFinished);

@@ -1,17 +1,7 @@
-import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { UsageError, type Command } from '../cli-context';
-import { defaultApprover, stringFlag, withWorkerDeadline } from '../approval-helpers';
-import { changePreferenceSignal, preferencesQuery, preferencesWorkflowId, type PreferenceEntry } from '../../approvals/preference-messages';
-
-/** A person's remembered choices; someone who never chose "always" or "never" has none. */
-async function entriesOf(handle: WorkflowHandle): Promise<PreferenceEntry[]> {
-  try {
-    return await withWorkerDeadline(handle, 'the preferences query', () => handle.query(preferencesQuery));
-  } catch (error) {
-    if (error instanceof WorkflowNotFoundError) return [];
-    throw error;
-  }
-}
+import { defaultApprover, stringFlag } from '../approval-helpers';
+import { changePreferenceSignal, preferencesWorkflowId, type PreferenceEntry } from '../../approvals/preference-messages';
+import { readPreferences } from '../../approvals/read-preferences';
 
 /** A named error for revoking what was never chosen, so the person sees what is remembered instead. */
 export class NoSuchPreferenceError extends Error {
@@ -34,8 +24,9 @@ export const preferencesCommand: Command = {
   async run(ctx) {
     const [user] = ctx.args.positionals;
     if (!user) throw new UsageError('preferences needs a user (the approver name the choices were made under)');
-    const handle = (await ctx.client()).workflow.getHandle(preferencesWorkflowId(user));
-    const entries = await entriesOf(handle);
+    const client = await ctx.client();
+    const handle = client.workflow.getHandle(preferencesWorkflowId(user));
+    const entries = await readPreferences(client, user);
     const tool = stringFlag(ctx, 'revoke');
     if (!tool) {
       ctx.print({ user, entries }, () => render(user, entries));
