@@ -31,6 +31,15 @@ export { AgentRunInputSchema, type AgentRunInput } from './workflows/run-input';
 export type { AgentRunResult } from './workflows/run-result';
 export type { RunStatus } from './workflows/run-status';
 export { startRun, AGENT_RUN_WORKFLOW_TYPE } from './client/start-run';
-export { connectClient, TemporalUnreachableError } from './client/connect';
+export { connectClient } from './client/connect';
+export {
+  TemporalUnreachableError,
+  InvalidRunRequestError,
+  RunNotResumableError,
+  NoPendingApprovalError,
+  AmbiguousApprovalError,
+  DecisionRefusedError,
+  NoWorkerAnsweredError,
+} from './client/errors';
 export { FailureType, AgentDefinitionError, ToolDefinitionError, WorkspaceEscapeError } from './errors';
 export { MemoryConversationStore, DirectoryConversationStore, type ConversationStore } from './conversation/conversation-store';

@@ -7,33 +7,14 @@ import {
   type WorkflowHandle,
 } from '@temporalio/client';
 import type { ApprovalDecision, DecisionOutcome } from '../approvals/approval-decision';
-import { UsageError, type CliContext } from './cli-context';
+import { type CliContext } from './cli-context';
 import { approvalSignal, decideApprovalUpdate, statusQuery, submitReplyUpdate } from '../workflows/definitions';
 import type { PendingApproval, PendingQuestion } from '../workflows/run-state';
 import type { RunStatus } from '../workflows/run-status';
+import { AmbiguousApprovalError, DecisionRefusedError, NoPendingApprovalError, NoWorkerAnsweredError, UsageError } from './errors';
 
 /** Queries and updates need a worker; without a deadline a call to a run whose worker is down would hang. */
 export const WORKER_ANSWER_TIMEOUT_MS = 30_000;
-
-/** The run has no call waiting for a decision. */
-export class NoPendingApprovalError extends Error {
-  override readonly name = 'NoPendingApprovalError';
-}
-
-/** Several calls wait and the person did not say which one; the message lists them. */
-export class AmbiguousApprovalError extends Error {
-  override readonly name = 'AmbiguousApprovalError';
-}
-
-/** The run refused the decision or reply (unknown or already decided call, no question waiting, malformed). */
-export class DecisionRefusedError extends Error {
-  override readonly name = 'DecisionRefusedError';
-}
-
-/** No worker answered in time: the run's worker is probably down. Retrying once one runs can help. */
-export class NoWorkerAnsweredError extends Error {
-  override readonly name = 'NoWorkerAnsweredError';
-}
 
 /** Who decides when the CLI is not told: the login name, so "always" is remembered for that person. */
 export function defaultApprover(env: NodeJS.ProcessEnv = process.env): string {

@@ -6,7 +6,8 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { ApprovalDecision } from '../approvals/approval-decision';
 import type { PendingQuestion } from '../workflows/run-state';
 import type { RunStatus } from '../workflows/run-status';
-import { DecisionRefusedError, defaultApprover, queryStatus, renderPendingApproval, renderQuestion, sendDecision, sendReply } from './approval-helpers';
+import { defaultApprover, queryStatus, renderPendingApproval, renderQuestion, sendDecision, sendReply } from './approval-helpers';
+import { DecisionRefusedError } from './errors';
 
 export interface PromptIO {
   input: NodeJS.ReadableStream;

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { temporalSettings, type TemporalSettings } from '../config/worker-config';
 import { connectClient } from './connect';
+import { UsageError } from './errors';
 
 /** Parsed command line: positional arguments and `--flag` / `--flag value` options. */
 export interface ParsedArgs {
@@ -26,11 +27,6 @@ export function parseArgs(argv: string[]): ParsedArgs {
     else flags[name] = argv[++i]!;
   }
   return { positionals, flags };
-}
-
-/** A mistake in how the CLI was called; printed with the command's usage, exit code 2. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
 }
 
 export interface CliContext {
@@ -77,4 +73,11 @@ export interface Command {
   usage: string;
   summary: string;
   run(ctx: CliContext): Promise<number | void>;
+}
+
+/** The first positional argument as a workflow id, or a usage error that says where to find one. */
+export function workflowIdArg(ctx: CliContext, verb: string): string {
+  const [workflowId] = ctx.args.positionals;
+  if (!workflowId) throw new UsageError(`${verb} needs a workflow id (see \`agentctl list\`)`);
+  return workflowId;
 }

@@ -1,6 +1,7 @@
 import { WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
-import { createContext, parseArgs, UsageError } from './cli-context';
+import { createContext, parseArgs } from './cli-context';
 import { commands } from './commands';
+import { UsageError } from './errors';
 
 function help(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

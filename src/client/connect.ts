@@ -1,10 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { temporalSettings, type TemporalSettings } from '../config/worker-config';
-
-/** The server could not be reached; the message says where we tried and how to start one. */
-export class TemporalUnreachableError extends Error {
-  override readonly name = 'TemporalUnreachableError';
-}
+import { TemporalUnreachableError } from './errors';
 
 /** Connects to Temporal, turning a refused connection into an error a person can act on. */
 export async function connectClient(settings: TemporalSettings = temporalSettings()): Promise<{ client: Client; close(): Promise<void> }> {

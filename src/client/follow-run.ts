@@ -6,9 +6,10 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { formatEvent } from '../lifecycle/console-logger';
 import type { PendingApproval } from '../workflows/run-state';
 import type { RunStatus } from '../workflows/run-status';
-import { NoWorkerAnsweredError, queryStatus } from './approval-helpers';
+import { queryStatus } from './approval-helpers';
 import { isQuietCall, renderDecision, renderOutcome, renderProgress, renderToolCall } from './render-status';
 import { awaitOutcome, type RunOutcome } from './run-outcome';
+import { NoWorkerAnsweredError } from './errors';
 
 export interface FollowOptions {
   out(line: string): void;

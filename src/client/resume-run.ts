@@ -4,11 +4,7 @@ import type { agentRun } from '../workflows/agent-run';
 import type { AgentRunInput, ResumeContext } from '../workflows/run-input';
 import type { AgentRunResult } from '../workflows/run-result';
 import { startRun } from './start-run';
-
-/** The run cannot be resumed (still running, succeeded, failed, or already resumed); the message says why. */
-export class RunNotResumableError extends Error {
-  override readonly name = 'RunNotResumableError';
-}
+import { RunNotResumableError } from './errors';
 
 /** Everything needed to start the follow-up run; built without starting anything, so it can be shown or tested. */
 export interface ResumePlan {

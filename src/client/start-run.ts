@@ -3,10 +3,7 @@ import { AgentRunInputSchema, type AgentRunInput } from '../workflows/run-input'
 import type { agentRun } from '../workflows/agent-run';
 import { AgentNameKey, AgentStatusKey } from '../workflows/search-attributes';
 import { describeZodError } from '../describe-zod-error';
-
-export class InvalidRunRequestError extends Error {
-  override readonly name = 'InvalidRunRequestError';
-}
+import { InvalidRunRequestError } from './errors';
 
 export const AGENT_RUN_WORKFLOW_TYPE = 'agentRun';
 

@@ -2,12 +2,13 @@ import type { WorkflowBundle } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AgentDefinitionInput } from '../../src/agents/agent-definition';
 import { main } from '../../src/client/cli';
-import { planResume, resumeRun, RunNotResumableError } from '../../src/client/resume-run';
+import { planResume, resumeRun } from '../../src/client/resume-run';
 import { statusQuery } from '../../src/workflows/definitions';
 import { bundleAgentWorkflows, withAgentWorker } from '../support/agent-run-harness';
 import { reply, startFakeAnthropic, text, toolCall, type FakeAnthropic, type FakeRequest } from '../support/fake-anthropic';
 import { temporalAddress } from '../support/temporal';
 import { callId, firstUserText, gatedStepTool, stepScript, stepTool } from '../support/step-script';
+import { RunNotResumableError } from '../../src/client/errors';
 
 const agent: AgentDefinitionInput = {
   name: 'capped',

@@ -1,4 +1,4 @@
-import { UsageError, type Command } from '../cli-context';
+import { workflowIdArg, type Command } from '../cli-context';
 import { renderOutcome } from '../render-status';
 import { awaitOutcome, exitCodeOf } from '../run-outcome';
 
@@ -14,8 +14,7 @@ export const cancelCommand: Command = {
   usage: 'agentctl cancel <workflowId> [--no-wait] [--json]',
   summary: 'cancel a run; it ends as cancelled',
   async run(ctx) {
-    const [workflowId] = ctx.args.positionals;
-    if (!workflowId) throw new UsageError('cancel needs a workflow id (see `agentctl list`)');
+    const workflowId = workflowIdArg(ctx, 'cancel');
     const handle = (await ctx.client()).workflow.getHandle(workflowId);
     const description = await handle.describe();
     if (description.status.name !== 'RUNNING') {

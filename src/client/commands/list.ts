@@ -1,9 +1,10 @@
 import type { WorkflowExecutionInfo } from '@temporalio/client';
-import { UsageError, type Command } from '../cli-context';
+import { type Command } from '../cli-context';
 import { stringFlag } from '../approval-helpers';
 import { AGENT_RUN_WORKFLOW_TYPE } from '../start-run';
 import type { RunPhase } from '../../workflows/run-state';
 import { AgentNameKey, AgentStatusKey } from '../../workflows/search-attributes';
+import { UsageError } from '../errors';
 
 const PHASES = [
   'starting',

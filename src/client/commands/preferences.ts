@@ -1,12 +1,8 @@
-import { UsageError, type Command } from '../cli-context';
+import { type Command } from '../cli-context';
 import { defaultApprover, stringFlag } from '../approval-helpers';
 import { changePreferenceSignal, preferencesWorkflowId, type PreferenceEntry } from '../../approvals/preference-messages';
 import { readPreferences } from '../../approvals/read-preferences';
-
-/** A named error for revoking what was never chosen, so the person sees what is remembered instead. */
-export class NoSuchPreferenceError extends Error {
-  override readonly name = 'NoSuchPreferenceError';
-}
+import { NoSuchPreferenceError, UsageError } from '../errors';
 
 const render = (user: string, entries: PreferenceEntry[]) =>
   entries.length === 0

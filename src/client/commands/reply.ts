@@ -1,6 +1,7 @@
-import { UsageError, type Command } from '../cli-context';
+import { type Command } from '../cli-context';
 import { sendReply } from '../approval-helpers';
 import { userReplySignal } from '../../workflows/definitions';
+import { UsageError } from '../errors';
 
 /** `agentctl reply <workflowId> <text...>`: answers the question a run asked with need_more_information. */
 export const replyCommand: Command = {

@@ -1,4 +1,4 @@
-import { UsageError, type Command } from '../cli-context';
+import { workflowIdArg, type Command } from '../cli-context';
 import { renderOutcome } from '../render-status';
 import { awaitOutcome, exitCodeOf } from '../run-outcome';
 
@@ -8,8 +8,7 @@ export const resultCommand: Command = {
   usage: 'agentctl result <workflowId> [--json]',
   summary: "wait for a run's result (completed, failed or cancelled) and print it",
   async run(ctx) {
-    const [workflowId] = ctx.args.positionals;
-    if (!workflowId) throw new UsageError('result needs a workflow id (see `agentctl list`)');
+    const workflowId = workflowIdArg(ctx, 'result');
     const outcome = await awaitOutcome((await ctx.client()).workflow.getHandle(workflowId));
     ctx.print(outcome, () => renderOutcome(outcome));
     return exitCodeOf(outcome);

@@ -1,5 +1,6 @@
-import { UsageError, type Command } from '../cli-context';
+import { type Command } from '../cli-context';
 import { resumeRun } from '../resume-run';
+import { UsageError } from '../errors';
 
 /**
  * `agentctl resume <workflowId>`: continues a run that stopped at its iteration cap or ended blocked

@@ -1,7 +1,8 @@
-import { UsageError, type Command } from '../cli-context';
+import { type Command } from '../cli-context';
 import { defaultApprover, stringFlag } from '../approval-helpers';
 import { followFromCli } from '../follow-cli';
 import { startRun } from '../start-run';
+import { UsageError } from '../errors';
 
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
 

@@ -1,6 +1,7 @@
-import { UsageError, type Command } from '../cli-context';
-import { NoWorkerAnsweredError, queryStatus } from '../approval-helpers';
+import { workflowIdArg, type Command } from '../cli-context';
+import { queryStatus } from '../approval-helpers';
 import { renderStatus } from '../render-status';
+import { NoWorkerAnsweredError } from '../errors';
 
 /** `agentctl status <workflowId>`: the run's `status` query, or what Temporal knows when no worker answers. */
 export const statusCommand: Command = {
@@ -8,8 +9,7 @@ export const statusCommand: Command = {
   usage: 'agentctl status <workflowId> [--json]',
   summary: "show a run's phase, progress, pending approvals, recent tool calls and tokens",
   async run(ctx) {
-    const [workflowId] = ctx.args.positionals;
-    if (!workflowId) throw new UsageError('status needs a workflow id (see `agentctl list`)');
+    const workflowId = workflowIdArg(ctx, 'status');
     const handle = (await ctx.client()).workflow.getHandle(workflowId);
     const description = await handle.describe();
     try {

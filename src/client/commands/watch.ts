@@ -1,4 +1,4 @@
-import { UsageError, type Command } from '../cli-context';
+import { workflowIdArg, type Command } from '../cli-context';
 import { followFromCli } from '../follow-cli';
 
 /** `agentctl watch <workflowId>`: follows a run that is already going, as `run` does. */
@@ -7,8 +7,7 @@ export const watchCommand: Command = {
   usage: 'agentctl watch <workflowId> [--interactive] [--approver NAME] [--json]',
   summary: 'follow a run live, with approval prompts when stdin is a terminal',
   async run(ctx) {
-    const [workflowId] = ctx.args.positionals;
-    if (!workflowId) throw new UsageError('watch needs a workflow id (see `agentctl list`)');
+    const workflowId = workflowIdArg(ctx, 'watch');
     const handle = (await ctx.client()).workflow.getHandle(workflowId);
     // Fails with WorkflowNotFoundError for an unknown id before anything is printed.
     await handle.describe();

@@ -1,0 +1,49 @@
+/**
+ * The client's named errors, one place for all of them: each says what failed and what a person can
+ * do about it. The CLI maps them to exit codes and one clear line on stderr.
+ */
+
+/** A mistake in how the CLI was called; printed with the command's usage, exit code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** The run cannot be resumed (still running, succeeded, failed, or already resumed); the message says why. */
+export class RunNotResumableError extends Error {
+  override readonly name = 'RunNotResumableError';
+}
+
+/** The run input given to `startRun` failed validation; the message lists each problem. */
+export class InvalidRunRequestError extends Error {
+  override readonly name = 'InvalidRunRequestError';
+}
+
+/** The run has no call waiting for a decision. */
+export class NoPendingApprovalError extends Error {
+  override readonly name = 'NoPendingApprovalError';
+}
+
+/** Several calls wait and the person did not say which one; the message lists them. */
+export class AmbiguousApprovalError extends Error {
+  override readonly name = 'AmbiguousApprovalError';
+}
+
+/** The run refused the decision or reply (unknown or already decided call, no question waiting, malformed). */
+export class DecisionRefusedError extends Error {
+  override readonly name = 'DecisionRefusedError';
+}
+
+/** No worker answered in time: the run's worker is probably down. Retrying once one runs can help. */
+export class NoWorkerAnsweredError extends Error {
+  override readonly name = 'NoWorkerAnsweredError';
+}
+
+/** The server could not be reached; the message says where we tried and how to start one. */
+export class TemporalUnreachableError extends Error {
+  override readonly name = 'TemporalUnreachableError';
+}
+
+/** A named error for revoking what was never chosen, so the person sees what is remembered instead. */
+export class NoSuchPreferenceError extends Error {
+  override readonly name = 'NoSuchPreferenceError';
+}
