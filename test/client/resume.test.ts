@@ -1,11 +1,11 @@
-import type { WorkflowBundle } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { AgentDefinitionInput } from '../../src/agents/agent-definition';
 import { main } from '../../src/client/cli';
 import { planResume, resumeRun } from '../../src/client/resume-run';
 import { statusQuery } from '../../src/workflows/definitions';
-import { bundleAgentWorkflows, withAgentWorker } from '../support/agent-run-harness';
-import { reply, startFakeAnthropic, text, toolCall, type FakeAnthropic, type FakeRequest } from '../support/fake-anthropic';
+import { withAgentWorker } from '../support/agent-run-harness';
+import { reply, text, toolCall, type FakeRequest } from '../support/fake-anthropic';
+import { useFakeModel } from '../support/agent-testbed';
 import { temporalAddress } from '../support/temporal';
 import { callId, firstUserText, gatedStepTool, stepScript, stepTool } from '../support/step-script';
 import { RunNotResumableError } from '../../src/client/errors';
@@ -40,16 +40,11 @@ function plan(step: number, request: FakeRequest) {
 }
 
 describe('resume', () => {
-  let fake: FakeAnthropic;
-  let bundle: WorkflowBundle;
-
-  beforeAll(async () => {
-    [fake, bundle] = await Promise.all([startFakeAnthropic(), bundleAgentWorkflows()]);
-  });
-  afterAll(() => fake?.close());
+  const bed = useFakeModel();
+  const fake = bed.fake;
 
   const harness = (body: Parameters<typeof withAgentWorker>[1]) =>
-    withAgentWorker({ fake, workflowBundle: bundle, agents: [agent], tools: [stepTool, gatedStepTool] }, body);
+    withAgentWorker({ ...bed.harness(), agents: [agent], tools: [stepTool, gatedStepTool] }, body);
 
   it('finishes the work of a run that hit its iteration cap, carrying tasks, outcome and usage', async () => {
     const TASK = 'Resume drill: three parts';

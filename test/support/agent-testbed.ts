@@ -12,15 +12,12 @@ export interface AgentTestbed {
   harness(): HarnessOptions;
 }
 
-export function useAgentTestbed(extra: Omit<Partial<HarnessOptions>, 'fake' | 'workflowBundle'> = {}): AgentTestbed {
+/** One fake Messages API and one workflow bundle for the file, closed after it. */
+export function useFakeModel(extra: Omit<Partial<HarnessOptions>, 'fake' | 'workflowBundle'> = {}): AgentTestbed {
   let fake: FakeAnthropic | undefined;
   let workflowBundle: WorkflowBundle | undefined;
   beforeAll(async () => {
     [fake, workflowBundle] = await Promise.all([startFakeAnthropic(), bundleAgentWorkflows()]);
-  });
-  afterEach(() => {
-    expect(fake!.errors).toEqual([]);
-    fake!.reset();
   });
   afterAll(() => fake?.close());
   // A forwarding object, so test files can hold `fake` as a constant although it is created later.
@@ -31,4 +28,14 @@ export function useAgentTestbed(extra: Omit<Partial<HarnessOptions>, 'fake' | 'w
     },
   });
   return { fake: forward, harness: () => ({ fake: fake!, workflowBundle: workflowBundle!, ...extra }) };
+}
+
+/** `useFakeModel`, plus a check after each test that the fake saw no unscripted request, and a reset. */
+export function useAgentTestbed(extra: Omit<Partial<HarnessOptions>, 'fake' | 'workflowBundle'> = {}): AgentTestbed {
+  const bed = useFakeModel(extra);
+  afterEach(() => {
+    expect(bed.fake.errors).toEqual([]);
+    bed.fake.reset();
+  });
+  return bed;
 }

@@ -1,11 +1,11 @@
-import type { WorkflowBundle } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentDefinitionInput } from '../../src/agents/agent-definition';
 import type { LifecycleEvent } from '../../src/lifecycle/lifecycle-event';
 import { modelIdForTier } from '../../src/model/model-tiers';
 import { statusQuery } from '../../src/workflows/definitions';
-import { bundleAgentWorkflows, withAgentWorker } from '../support/agent-run-harness';
-import { reply, startFakeAnthropic, text, toolCall, type FakeAnthropic, type FakeRequest } from '../support/fake-anthropic';
+import { withAgentWorker } from '../support/agent-run-harness';
+import { reply, text, toolCall, type FakeRequest } from '../support/fake-anthropic';
+import { useFakeModel } from '../support/agent-testbed';
 import { brokenToolPairs, callId, firstUserText, messageTokens, stepScript, stepTool } from '../support/step-script';
 
 /** A context window small enough that a few 800-character tool outputs overflow it. */
@@ -43,13 +43,8 @@ function plan(step: number, request: FakeRequest) {
 }
 
 describe('compaction', () => {
-  let fake: FakeAnthropic;
-  let bundle: WorkflowBundle;
-
-  beforeAll(async () => {
-    [fake, bundle] = await Promise.all([startFakeAnthropic(), bundleAgentWorkflows()]);
-  });
-  afterAll(() => fake?.close());
+  const bed = useFakeModel();
+  const fake = bed.fake;
 
   it('summarizes older turns on the fast tier and keeps pairs, the task, the task list and saved points', async () => {
     // Registered first: the summarizer's prompt quotes the task, so the task's script would match it too.
@@ -59,7 +54,7 @@ describe('compaction', () => {
     const events: LifecycleEvent[] = [];
 
     await withAgentWorker(
-      { fake, workflowBundle: bundle, agents: [tinyAgent], tools: [stepTool], lifecycleHandlers: [{ handle: (e) => void events.push(e) }] },
+      { ...bed.harness(), agents: [tinyAgent], tools: [stepTool], lifecycleHandlers: [{ handle: (e) => void events.push(e) }] },
       async ({ start }) => {
         const handle = await start({ agent: 'tiny', task: TASK });
         const result = await handle.result();

@@ -1,10 +1,10 @@
-import type { WorkflowBundle } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentDefinitionInput } from '../../src/agents/agent-definition';
 import { startRun } from '../../src/client/start-run';
 import { approvalSignal, statusQuery } from '../../src/workflows/definitions';
-import { bundleAgentWorkflows, waitFor, withAgentWorker } from '../support/agent-run-harness';
-import { reply, startFakeAnthropic, toolCall, type FakeAnthropic } from '../support/fake-anthropic';
+import { waitFor, withAgentWorker } from '../support/agent-run-harness';
+import { reply, toolCall } from '../support/fake-anthropic';
+import { useFakeModel } from '../support/agent-testbed';
 import { runChain } from '../support/run-chain';
 import { uniqueId } from '../support/temporal';
 import { callId, gatedStepTool, stepScript, stepTool } from '../support/step-script';
@@ -30,17 +30,12 @@ function plan(step: number) {
 }
 
 describe('continue-as-new', () => {
-  let fake: FakeAnthropic;
-  let bundle: WorkflowBundle;
-
-  beforeAll(async () => {
-    [fake, bundle] = await Promise.all([startFakeAnthropic(), bundleAgentWorkflows()]);
-  });
-  afterAll(() => fake?.close());
+  const bed = useFakeModel();
+  const fake = bed.fake;
 
   it('crosses several links, keeps an approval pending across one, and sums usage over the chain', async () => {
     fake.script(TASK, stepScript(plan));
-    await withAgentWorker({ fake, workflowBundle: bundle, agents: [chainAgent], tools: [stepTool, gatedStepTool] }, async ({ client, taskQueue }) => {
+    await withAgentWorker({ ...bed.harness(), agents: [chainAgent], tools: [stepTool, gatedStepTool] }, async ({ client, taskQueue }) => {
       const input = { agent: 'chain', task: TASK, historyBudget: { maxEvents: 60 } };
       const handle = await startRun(client, input, { taskQueue, workflowId: uniqueId('chain') });
 

@@ -1,10 +1,10 @@
-import type { WorkflowBundle } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentDefinitionInput } from '../../src/agents/agent-definition';
 import type { ConversationStore } from '../../src/conversation/conversation-store';
 import { FailureType } from '../../src/errors';
-import { bundleAgentWorkflows, withAgentWorker } from '../support/agent-run-harness';
-import { reply, startFakeAnthropic, toolCall, type FakeAnthropic } from '../support/fake-anthropic';
+import { withAgentWorker } from '../support/agent-run-harness';
+import { reply, toolCall } from '../support/fake-anthropic';
+import { useFakeModel } from '../support/agent-testbed';
 import { brokenToolPairs, callId, stepScript, stepTool } from '../support/step-script';
 
 /** What a worker that restarted between every turn, or a run served by many machines, looks like. */
@@ -34,18 +34,13 @@ const plan = (step: number) =>
     : reply(toolCall('complete_task', { summary: 'four steps done', status: 'success' }, callId(step)));
 
 describe('conversation store miss', () => {
-  let fake: FakeAnthropic;
-  let bundle: WorkflowBundle;
-
-  beforeAll(async () => {
-    [fake, bundle] = await Promise.all([startFakeAnthropic(), bundleAgentWorkflows()]);
-  });
-  afterAll(() => fake?.close());
+  const bed = useFakeModel();
+  const fake = bed.fake;
 
   it('falls back to sending the whole conversation and completes', async () => {
     fake.script(TASK, stepScript(plan));
     const store = new ForgetfulStore();
-    await withAgentWorker({ fake, workflowBundle: bundle, agents: [agent], tools: [stepTool], conversations: store }, async ({ start }) => {
+    await withAgentWorker({ ...bed.harness(), agents: [agent], tools: [stepTool], conversations: store }, async ({ start }) => {
       const handle = await start({ agent: 'forgetful', task: TASK });
       const result = await handle.result();
       expect(result).toMatchObject({ status: 'completed', iterations: 5 });

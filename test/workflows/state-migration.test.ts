@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ApplicationFailure, WorkflowFailedError } from '@temporalio/client';
-import type { WorkflowBundle } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentDefinitionInput } from '../../src/agents/agent-definition';
 import { startRun } from '../../src/client/start-run';
 import { FailureType } from '../../src/errors';
 import { statusQuery } from '../../src/workflows/definitions';
 import type { RunStateV1 } from '../../src/workflows/run-state-migrations';
-import { bundleAgentWorkflows, withAgentWorker } from '../support/agent-run-harness';
-import { reply, startFakeAnthropic, toolCall, type FakeAnthropic } from '../support/fake-anthropic';
+import { withAgentWorker } from '../support/agent-run-harness';
+import { reply, toolCall } from '../support/fake-anthropic';
+import { useFakeModel } from '../support/agent-testbed';
 import { uniqueId } from '../support/temporal';
 import { brokenToolPairs, callId, stepScript, stepTool } from '../support/step-script';
 
@@ -32,17 +32,12 @@ const plan = (step: number) =>
     : reply(toolCall('complete_task', { summary: 'legacy steps finished', status: 'success' }, callId(step)));
 
 describe('run state migration', () => {
-  let fake: FakeAnthropic;
-  let bundle: WorkflowBundle;
-
-  beforeAll(async () => {
-    [fake, bundle] = await Promise.all([startFakeAnthropic(), bundleAgentWorkflows()]);
-  });
-  afterAll(() => fake?.close());
+  const bed = useFakeModel();
+  const fake = bed.fake;
 
   it('continues a version-1 checkpoint to completion', async () => {
     fake.script(fixture.task, stepScript(plan));
-    await withAgentWorker({ fake, workflowBundle: bundle, agents: [legacyAgent], tools: [stepTool] }, async ({ client, taskQueue }) => {
+    await withAgentWorker({ ...bed.harness(), agents: [legacyAgent], tools: [stepTool] }, async ({ client, taskQueue }) => {
       // A continue-as-new keeps the workflow id, so the checkpoint and the run it lands in share it.
       const workflowId = uniqueId('legacy');
       const handle = await startRun(
@@ -68,7 +63,7 @@ describe('run state migration', () => {
   });
 
   it('fails clearly on a checkpoint version it does not know', async () => {
-    await withAgentWorker({ fake, workflowBundle: bundle, agents: [legacyAgent], tools: [stepTool] }, async ({ start }) => {
+    await withAgentWorker({ ...bed.harness(), agents: [legacyAgent], tools: [stepTool] }, async ({ start }) => {
       const handle = await start({ agent: 'legacy', task: 'from the future', checkpoint: { ...fixture, schemaVersion: 99 } });
       const error = await handle.result().then(
         () => undefined,
