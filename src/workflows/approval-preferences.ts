@@ -22,6 +22,11 @@ export async function approvalPreferences(state?: PreferencesStateV1): Promise<v
   const entries = new Map<string, PreferenceEntry>((state?.entries ?? []).map((e) => [e.tool, e]));
   // The entries are mirrored into the memo, which `describe` returns without a worker: a run that
   // starts while no worker polls this workflow's task queue can still read its person's choices.
+  // The mirror shipped (2775a39) without a patch. It stays unguarded on purpose: that release's
+  // histories carry memo events without a marker, so guarding it now would break their replay, and
+  // histories from before it replay because the SDK tolerates a memo command with no event (both are
+  // replay fixtures; see docs/upgrading.md). An execution from before the mirror has no memo until its
+  // next signal; readPreferences asks it by query meanwhile.
   const publish = () => upsertMemo({ [PREFERENCES_MEMO_KEY]: [...entries.values()] });
   publish();
   setHandler(preferencesQuery, () => [...entries.values()]);
