@@ -18,7 +18,7 @@ import { startRun } from '../src/client/start-run';
 import { changePreferenceSignal, preferencesWorkflowId, PREFERENCES_WORKFLOW_TYPE } from '../src/approvals/preference-messages';
 import { createAgentWorker } from '../src/worker-setup/create-agent-worker';
 import { approvalSignal, statusQuery } from '../src/workflows/definitions';
-import { reply, startFakeAnthropic, toolCall } from '../test/support/fake-anthropic';
+import { fail, reply, startFakeAnthropic, toolCall } from '../test/support/fake-anthropic';
 import { callId, stepScript, stepTool } from '../test/support/step-script';
 import { startDevServer } from './temporal-dev-server';
 
@@ -44,6 +44,8 @@ function scripts(fake: Awaited<ReturnType<typeof startFakeAnthropic>>): void {
   fake.script('fixture: completed', [reply(toolCall('list_files', { path: '.' })), complete('listed')]);
   fake.script('fixture: approved', [reply(toolCall('write_file', { path: 'a.txt', content: 'hi' })), complete('written')]);
   fake.script('fixture: parked approval', [reply(toolCall('write_file', { path: 'b.txt', content: 'hi' }))]);
+  // Twelve 503s: as many attempts as the first release's model retry policy allowed, so its run fails.
+  fake.script('fixture: outage', [reply(toolCall('list_files', { path: '.' })), ...Array.from({ length: 12 }, () => fail(503, { retryAfterMs: 20 })), complete('unreachable')]);
   fake.script('fixture: parked question', [reply(toolCall('need_more_information', { question: 'Which file?' }))]);
   fake.script(
     'fixture: continued',
@@ -67,6 +69,11 @@ const scenarios: Record<string, Scenario> = {
     await handle.result();
     return handle;
   },
+  async 'failed-model-outage'({ client, taskQueue, id }) {
+    const handle = await startRun(client, { agent: 'fixture', task: 'fixture: outage' }, { taskQueue, workflowId: id });
+    await handle.result().catch(() => undefined);
+    return handle;
+  },
   async 'parked-approval'({ client, taskQueue, id }) {
     const handle = await startRun(client, { agent: 'fixture', task: 'fixture: parked approval' }, { taskQueue, workflowId: id });
     await phase(handle, 'waiting_approval');
@@ -81,6 +88,17 @@ const scenarios: Record<string, Scenario> = {
     const handle = await startRun(client, { agent: 'fixture', task: 'fixture: continued', historyBudget: { maxEvents: 50 } }, { taskQueue, workflowId: id });
     await handle.result();
     // The first link: it ends with the continue-as-new that carries the checkpoint.
+    return client.workflow.getHandle(id, handle.firstExecutionRunId);
+  },
+  async 'continued-while-parked'({ client, taskQueue, id }) {
+    // Parks on an approval, then ignored signals grow the history until the run hands over to a new
+    // link while it waits: the checkpoint carries a turn in progress with a pending approval.
+    const handle = await startRun(client, { agent: 'fixture', task: 'fixture: parked approval', historyBudget: { maxEvents: 50 } }, { taskQueue, workflowId: id });
+    await phase(handle, 'waiting_approval');
+    for (let i = 0; (await handle.describe()).runId === handle.firstExecutionRunId; i += 1) {
+      await handle.signal(approvalSignal, { callId: `no-such-call-${i}`, decision: 'approve' });
+    }
+    await phase(handle, 'waiting_approval');
     return client.workflow.getHandle(id, handle.firstExecutionRunId);
   },
   async preferences({ client, taskQueue }) {
@@ -143,10 +161,10 @@ async function run(): Promise<void> {
           console.log(`wrote ${path.join(outDir, `${file}.json`)}`);
         };
         await save(name, handle);
-        if (name === 'continued-as-new') await save('continued-as-new-last-link', await secondLink(client, id));
+        if (name.startsWith('continued')) await save(`${name}-last-link`, await secondLink(client, id));
         // Parked workflows are left to nobody: end them so the server holds nothing open.
-        const description = await handle.describe();
-        if (description.status.name === 'RUNNING') await handle.terminate('fixture captured');
+        const latest = client.workflow.getHandle(handle.workflowId);
+        if ((await latest.describe()).status.name === 'RUNNING') await latest.terminate('fixture captured');
       }
     });
   } finally {

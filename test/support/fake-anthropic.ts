@@ -57,7 +57,9 @@ export interface Failure {
   readonly kind: 'failure';
   status: number;
   /** Seconds, sent as the `retry-after` header. */
-  retryAfter?: number;
+  retryAfter?: number | string;
+  /** Milliseconds, sent as the `retry-after-ms` header. */
+  retryAfterMs?: number;
   /** Replaces the Anthropic-style error body; strings are sent as they are. */
   body?: unknown;
 }
@@ -76,7 +78,7 @@ export function reply(...args: ReplyBlock[] | [(request: FakeRequest) => Reply])
   return new Reply({ blocks: args as ReplyBlock[], usage, delayMs: 0 });
 }
 
-export const fail = (status: number, opts: { retryAfter?: number; body?: unknown } = {}): Failure => ({
+export const fail = (status: number, opts: { retryAfter?: number | string; retryAfterMs?: number; body?: unknown } = {}): Failure => ({
   kind: 'failure',
   status,
   ...opts,
@@ -188,7 +190,10 @@ export async function startFakeAnthropic(opts: { countTokens?: boolean } = {}) {
     const slot = script.slots[index];
     if (slot && slot.failuresServed < slot.failures.length) {
       const failure = slot.failures[slot.failuresServed++]!;
-      const retryHeaders: Record<string, string> = failure.retryAfter === undefined ? {} : { 'retry-after': String(failure.retryAfter) };
+      const retryHeaders: Record<string, string> = {
+        ...(failure.retryAfter === undefined ? {} : { 'retry-after': String(failure.retryAfter) }),
+        ...(failure.retryAfterMs === undefined ? {} : { 'retry-after-ms': String(failure.retryAfterMs) }),
+      };
       if (failure.body !== undefined) return send(res, failure.status, failure.body, retryHeaders);
       const error = { type: ERROR_TYPES[failure.status] ?? 'api_error', message: `fake-anthropic: scripted ${failure.status}` };
       return send(res, failure.status, { type: 'error', error }, retryHeaders);
