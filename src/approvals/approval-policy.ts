@@ -1,18 +1,46 @@
 import { z } from 'zod';
 import { ToolScopeSchema, type ToolScope } from '../tools/tool-scope';
+import { preferenceMatches, type PreferenceRule } from './preference-rules';
+import type { CommandPattern, ShellAnalysis, SimpleCommand } from './shell/shell-analysis';
+import { commandMatches } from './shell/match-command';
 
 /**
  * One approval rule. A bare string names a tool (or "*" for every tool). The object form can also
- * match the call's arguments: `argumentsMatch` is a regular expression tested against one argument
- * (`argument`, e.g. "command") or, without it, against the JSON of all arguments.
+ * match the call:
+ * - `command` (shell only): words compared with each simple command the worker's shell parser found
+ *   in the call, so chaining, extra flags or spacing cannot slip past (see src/approvals/shell/);
+ * - `argumentsMatch`: a regular expression tested against one argument (`argument`, e.g. "command")
+ *   or, without it, against the JSON of all arguments. For `shell` it is tested against each simple
+ *   command's own text as well, so an allow regex cannot approve a chained command either.
  */
 export const ApprovalRuleSchema = z.union([
   z.string().min(1),
-  z.object({
-    tool: z.string().min(1),
-    argument: z.string().min(1).optional(),
-    argumentsMatch: z.string().min(1).optional(),
-  }),
+  z
+    .object({
+      tool: z.string().min(1),
+      argument: z.string().min(1).optional(),
+      argumentsMatch: z.string().min(1).optional(),
+      command: z.string().min(1).optional(),
+    })
+    .superRefine((rule, ctx) => {
+      if (rule.argumentsMatch !== undefined) {
+        try {
+          new RegExp(rule.argumentsMatch);
+        } catch (error) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['argumentsMatch'],
+            message: `rule for ${rule.tool}: /${rule.argumentsMatch}/ is not a valid regular expression (${(error as Error).message}); fix or remove it`,
+          });
+        }
+      }
+      if (rule.command !== undefined && rule.tool !== 'shell') {
+        ctx.addIssue({ code: 'custom', path: ['command'], message: `rule for ${rule.tool}: "command" only applies to rules whose tool is "shell"` });
+      }
+      if (rule.command !== undefined && rule.argumentsMatch !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['command'], message: `rule for ${rule.tool}: use either "command" or "argumentsMatch", not both` });
+      }
+    }),
 ]);
 export type ApprovalRule = z.infer<typeof ApprovalRuleSchema>;
 
@@ -38,74 +66,134 @@ export type ToolApproval = z.infer<typeof ToolApprovalSchema>;
 /** Read tools run; tools that write or execute ask a person. */
 export const DEFAULT_SCOPE_POLICY: Required<ScopePolicy> = { read: 'allow', write: 'approve', execute: 'approve' };
 
-/** A person's remembered decisions ("always" / "never"), by tool name. */
-export interface ToolPreferences {
-  alwaysApproved: string[];
-  alwaysRejected: string[];
-}
-
 export type PolicyVerdict = { action: ScopeAction; reason: string };
 
 export { ToolScopeSchema, type ToolScope };
 
-export function ruleMatches(rule: ApprovalRule, tool: string, input: unknown): boolean {
-  if (typeof rule === 'string') return rule === '*' || rule === tool;
-  if (rule.tool !== '*' && rule.tool !== tool) return false;
-  if (rule.argumentsMatch === undefined) return true;
-  let subject: string;
-  if (rule.argument !== undefined) {
-    const value = input !== null && typeof input === 'object' ? (input as Record<string, unknown>)[rule.argument] : undefined;
-    if (value === undefined) return false;
-    subject = typeof value === 'string' ? value : JSON.stringify(value);
-  } else {
-    subject = JSON.stringify(input ?? {});
-  }
-  try {
-    return new RegExp(rule.argumentsMatch).test(subject);
-  } catch {
-    // A rule with a broken pattern falls back to a literal substring test rather than never matching.
-    return subject.includes(rule.argumentsMatch);
-  }
+/** Every `command` pattern in a set of rules, for the worker to split into words. */
+export function commandPatternsOf(...approvals: (ToolApproval | undefined)[]): string[] {
+  const rules = approvals.flatMap((a) => [...(a?.requiresApproval ?? []), ...(a?.alwaysApproved ?? []), ...(a?.alwaysRejected ?? [])]);
+  return [...new Set(rules.flatMap((r) => (typeof r === 'object' && r.command !== undefined ? [r.command] : [])))];
 }
 
-const describe = (rule: ApprovalRule): string =>
-  typeof rule === 'string' ? rule : `${rule.tool}${rule.argumentsMatch ? ` /${rule.argumentsMatch}/` : ''}`;
+/** What one rule is compared with: the call, and for `shell` one of its simple commands. */
+interface Subject {
+  tool: string;
+  input: unknown;
+  command?: SimpleCommand;
+}
 
-/**
- * Decides what happens to one tool call. Precedence, first match wins:
- *  1. any reject rule (run `alwaysRejected`, agent `alwaysRejected`, the person's "never") → reject;
- *  2. run `requiresApproval` → approve (ask); 3. run `alwaysApproved` → allow;
- *  4. the person's remembered "always" → allow;
- *  5. agent `requiresApproval` → ask; 6. agent `alwaysApproved` → allow;
- *  7. the scope policy (run scopes over agent scopes over the default: read allow, write/execute ask).
- * A reject rule always wins, so no combination of "always" settings can run a call someone forbade.
- */
-export function evaluatePolicy(args: {
+const argumentText = (input: unknown, name: string): string | undefined => {
+  const value = input !== null && typeof input === 'object' ? (input as Record<string, unknown>)[name] : undefined;
+  if (value === undefined) return undefined;
+  return typeof value === 'string' ? value : JSON.stringify(value);
+};
+
+export function ruleMatches(
+  rule: ApprovalRule,
+  subject: Subject,
+  mode: 'allow' | 'reject',
+  patterns: Readonly<Record<string, CommandPattern>> = {},
+): boolean {
+  if (typeof rule === 'string') return rule === '*' || rule === subject.tool;
+  if (rule.tool !== '*' && rule.tool !== subject.tool) return false;
+  if (rule.command !== undefined) {
+    if (!subject.command) return false;
+    const pattern = patterns[rule.command] ?? { pattern: rule.command, words: rule.command.split(/\s+/).filter(Boolean) };
+    return commandMatches(pattern, subject.command, mode);
+  }
+  if (rule.argumentsMatch === undefined) return true;
+  const regex = new RegExp(rule.argumentsMatch);
+  // For a shell command, an allow regex must match each simple command on its own; a reject regex
+  // may also match the whole text, which catches more.
+  if (subject.command && (rule.argument === undefined || rule.argument === 'command')) {
+    if (regex.test(subject.command.source)) return true;
+    if (mode === 'allow') return false;
+  }
+  const text = rule.argument !== undefined ? argumentText(subject.input, rule.argument) : JSON.stringify(subject.input ?? {});
+  return text !== undefined && regex.test(text);
+}
+
+const describeRule = (rule: ApprovalRule): string => {
+  if (typeof rule === 'string') return rule;
+  if (rule.command !== undefined) return `${rule.tool}: ${rule.command}`;
+  return `${rule.tool}${rule.argumentsMatch ? ` /${rule.argumentsMatch}/` : ''}`;
+};
+
+export interface PolicyInput {
   tool: string;
   scope: ToolScope;
   input: unknown;
+  /** The worker's parse of a shell command; a shell call without one is treated as not understood. */
+  analysis?: ShellAnalysis;
+  /** True for tools whose calls are shell commands (rules compare their simple commands). */
+  isCommand?: boolean;
   run?: ToolApproval;
   agent?: ToolApproval;
-  preferences?: ToolPreferences;
-}): PolicyVerdict {
-  const { tool, scope, input, run, agent, preferences } = args;
-  const first = (rules: ApprovalRule[] | undefined) => rules?.find((r) => ruleMatches(r, tool, input));
+  preferences?: readonly PreferenceRule[];
+  patterns?: Readonly<Record<string, CommandPattern>>;
+}
 
-  const rejected = first(run?.alwaysRejected) ?? first(agent?.alwaysRejected);
-  if (rejected !== undefined) return { action: 'reject', reason: `rejected by rule "${describe(rejected)}"` };
-  if (preferences?.alwaysRejected.includes(tool)) return { action: 'reject', reason: `you chose "never" for ${tool}` };
+/**
+ * The layered policy for one subject (a whole call, or one simple command of a shell call).
+ * First match wins:
+ *  1. any reject rule (run, then agent) or the person's "never" → reject;
+ *  2. run `requiresApproval` → ask; 3. run `alwaysApproved` → allow; 4. the person's "always" → allow;
+ *  5. agent `requiresApproval` → ask; 6. agent `alwaysApproved` → allow;
+ *  7. the scope policy (run scopes over agent scopes over the default).
+ */
+function evaluateSubject(args: PolicyInput, subject: Subject): PolicyVerdict {
+  const { run, agent, preferences = [], patterns } = args;
+  const first = (rules: ApprovalRule[] | undefined, mode: 'allow' | 'reject') => rules?.find((r) => ruleMatches(r, subject, mode, patterns));
+  const prefer = (preference: 'always' | 'never') => preferences.find((p) => p.preference === preference && preferenceMatches(p, subject));
+  const what = subject.command ? `"${subject.command.source}": ` : '';
 
-  const runAsks = first(run?.requiresApproval);
-  if (runAsks !== undefined) return { action: 'approve', reason: `run rule "${describe(runAsks)}" requires approval` };
-  const runAllows = first(run?.alwaysApproved);
-  if (runAllows !== undefined) return { action: 'allow', reason: `run rule "${describe(runAllows)}" approves it` };
-  if (preferences?.alwaysApproved.includes(tool)) return { action: 'allow', reason: `you chose "always" for ${tool}` };
+  const rejected = first(run?.alwaysRejected, 'reject') ?? first(agent?.alwaysRejected, 'reject');
+  if (rejected !== undefined) return { action: 'reject', reason: `${what}rejected by rule "${describeRule(rejected)}"` };
+  if (prefer('never')) return { action: 'reject', reason: `${what}you chose "never" for ${args.tool}` };
 
-  const agentAsks = first(agent?.requiresApproval);
-  if (agentAsks !== undefined) return { action: 'approve', reason: `agent rule "${describe(agentAsks)}" requires approval` };
-  const agentAllows = first(agent?.alwaysApproved);
-  if (agentAllows !== undefined) return { action: 'allow', reason: `agent rule "${describe(agentAllows)}" approves it` };
+  const runAsks = first(run?.requiresApproval, 'reject');
+  if (runAsks !== undefined) return { action: 'approve', reason: `${what}run rule "${describeRule(runAsks)}" requires approval` };
+  const runAllows = first(run?.alwaysApproved, 'allow');
+  if (runAllows !== undefined) return { action: 'allow', reason: `run rule "${describeRule(runAllows)}" approves it` };
+  if (prefer('always')) return { action: 'allow', reason: `you chose "always" for ${args.tool}` };
 
-  const action = run?.scopes?.[scope] ?? agent?.scopes?.[scope] ?? DEFAULT_SCOPE_POLICY[scope];
-  return { action, reason: `${scope} tools: ${action}` };
+  const agentAsks = first(agent?.requiresApproval, 'reject');
+  if (agentAsks !== undefined) return { action: 'approve', reason: `${what}agent rule "${describeRule(agentAsks)}" requires approval` };
+  const agentAllows = first(agent?.alwaysApproved, 'allow');
+  if (agentAllows !== undefined) return { action: 'allow', reason: `agent rule "${describeRule(agentAllows)}" approves it` };
+
+  const action = run?.scopes?.[args.scope] ?? agent?.scopes?.[args.scope] ?? DEFAULT_SCOPE_POLICY[args.scope];
+  return { action, reason: `${what}${args.scope} tools: ${action}` };
+}
+
+const SEVERITY: Record<ScopeAction, number> = { allow: 0, approve: 1, reject: 2 };
+
+/**
+ * Decides what happens to one tool call. A shell call is judged command by command: it is rejected
+ * if any simple command in it is rejected, allowed only if every one is allowed, and otherwise asks.
+ * A command the parser could not fully understand, or one that writes outside the workspace, is
+ * never allowed without a person. A reject always wins, so no "always" can run what someone forbade.
+ */
+export function evaluatePolicy(args: PolicyInput): PolicyVerdict {
+  if (!args.isCommand) return evaluateSubject(args, { tool: args.tool, input: args.input });
+  const analysis = args.analysis;
+  const commands = analysis?.commands ?? [];
+  const verdicts = commands.length > 0
+    ? commands.map((command) => evaluateSubject(args, { tool: args.tool, input: args.input, command }))
+    : [evaluateSubject(args, { tool: args.tool, input: args.input })];
+  // Reject rules also see the whole command text (a regex over it catches what the parse may split).
+  const whole = evaluateSubject(args, { tool: args.tool, input: args.input });
+  if (whole.action === 'reject') verdicts.push(whole);
+  const worst = verdicts.reduce((a, b) => (SEVERITY[b.action] > SEVERITY[a.action] ? b : a));
+  if (worst.action !== 'allow') return worst;
+  if (!analysis || !analysis.understood) {
+    const why = analysis?.problems.join('; ') || 'the worker could not parse it';
+    return { action: 'approve', reason: `the command is not fully understood (${why}), so a person decides` };
+  }
+  const outside = analysis.writes.filter((w) => !w.insideWorkspace);
+  if (outside.length > 0) {
+    return { action: 'approve', reason: `it writes outside the workspace (${outside.map((w) => w.target || '?').join(', ')}), so a person decides` };
+  }
+  return worst;
 }

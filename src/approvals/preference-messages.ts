@@ -1,25 +1,37 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import { z } from 'zod';
-import type { ToolPreferences } from './approval-policy';
+import { PreferenceMatchSchema, PreferenceRuleSchema, withRule, type PreferenceRule } from './preference-rules';
 
-/** One remembered decision of a person about a tool. */
+/**
+ * One change to a person's remembered choices, the `changePreference` signal's payload. `match` says
+ * what the choice covers (see preference-rules.ts); without it the change is tool-wide, the only shape
+ * the first release knew. `revoke` forgets the choice for that scope, or every choice for the tool
+ * when no `match` is given.
+ */
 export const PreferenceChangeSchema = z.object({
   tool: z.string().min(1),
-  /** `always` approves every later call of the tool, `never` rejects it, `revoke` forgets both. */
   preference: z.enum(['always', 'never', 'revoke']),
+  match: PreferenceMatchSchema.optional(),
   by: z.string().optional(),
   at: z.string().optional(),
   fromWorkflowId: z.string().optional(),
 });
 export type PreferenceChange = z.infer<typeof PreferenceChangeSchema>;
 
-export interface PreferenceEntry {
-  tool: string;
-  preference: 'always' | 'never';
-  by?: string;
-  at?: string;
-  fromWorkflowId?: string;
-}
+/** An entry as the first release stored it: tool-wide. */
+const LegacyEntrySchema = z.object({
+  tool: z.string().min(1),
+  preference: z.enum(['always', 'never']),
+  by: z.string().optional(),
+  at: z.string().optional(),
+  fromWorkflowId: z.string().optional(),
+});
+
+/** A stored entry in either shape, as the current rule; a legacy entry becomes a tool-wide rule. */
+export const StoredEntrySchema = z.union([
+  PreferenceRuleSchema,
+  LegacyEntrySchema.transform((e): PreferenceRule => ({ ...e, match: { kind: 'tool' }, migrated: true })),
+]);
 
 export const PREFERENCES_WORKFLOW_TYPE = 'approvalPreferences';
 
@@ -30,22 +42,23 @@ export const PREFERENCES_MEMO_KEY = 'preferences';
 export const preferencesWorkflowId = (user: string) => `approval-preferences:${user}`;
 
 export const changePreferenceSignal = defineSignal<[PreferenceChange]>('changePreference');
-export const preferencesQuery = defineQuery<PreferenceEntry[]>('preferences');
+export const preferencesQuery = defineQuery<PreferenceRule[]>('preferences');
 
-export function toToolPreferences(entries: readonly PreferenceEntry[]): ToolPreferences {
-  return {
-    alwaysApproved: entries.filter((e) => e.preference === 'always').map((e) => e.tool),
-    alwaysRejected: entries.filter((e) => e.preference === 'never').map((e) => e.tool),
-  };
+/** Entries in either stored shape as rules; malformed entries are dropped. */
+export function toRules(entries: readonly unknown[]): PreferenceRule[] {
+  return entries.flatMap((e) => {
+    const parsed = StoredEntrySchema.safeParse(e);
+    return parsed.success ? [parsed.data] : [];
+  });
 }
 
-/**
- * `preferences` with one more choice applied: the tool moves to the list of its latest choice and
- * leaves the other, so a later "always" undoes an earlier "never" and the reverse.
- */
-export function withChoice(preferences: ToolPreferences, tool: string, preference: 'always' | 'never'): ToolPreferences {
-  const others = (list: string[]) => list.filter((t) => t !== tool);
-  return preference === 'always'
-    ? { alwaysApproved: [...others(preferences.alwaysApproved), tool], alwaysRejected: others(preferences.alwaysRejected) }
-    : { alwaysApproved: others(preferences.alwaysApproved), alwaysRejected: [...others(preferences.alwaysRejected), tool] };
+/** `rules` after `change`: a choice replaces the earlier one for its scope; a revoke removes it. */
+export function applyChange(rules: readonly PreferenceRule[], change: PreferenceChange): PreferenceRule[] {
+  if (change.preference === 'revoke') {
+    if (!change.match) return rules.filter((r) => r.tool !== change.tool);
+    const target = JSON.stringify(change.match);
+    return rules.filter((r) => r.tool !== change.tool || JSON.stringify(r.match) !== target);
+  }
+  const { match, ...rest } = change;
+  return withRule(rules, { ...rest, preference: change.preference, match: match ?? { kind: 'tool' } });
 }

@@ -1,16 +1,21 @@
 import { allHandlersFinished, condition, continueAsNew, setHandler, upsertMemo, workflowInfo } from '@temporalio/workflow';
 import {
+  applyChange,
   changePreferenceSignal,
   PreferenceChangeSchema,
   preferencesQuery,
   PREFERENCES_MEMO_KEY,
-  type PreferenceEntry,
+  toRules,
 } from '../approvals/preference-messages';
+import type { PreferenceRule } from '../approvals/preference-rules';
 
-/** The preferences workflow's state; versioned because it is carried across continue-as-new. */
-export interface PreferencesStateV1 {
-  schemaVersion: 1;
-  entries: PreferenceEntry[];
+/**
+ * The preferences workflow's state, carried across continue-as-new. Version 1 held tool-wide entries;
+ * version 2 holds scoped rules. Both are read (version 1 entries become tool-wide rules).
+ */
+export interface PreferencesState {
+  schemaVersion: 1 | 2;
+  entries: unknown[];
 }
 
 /**
@@ -18,8 +23,8 @@ export interface PreferencesStateV1 {
  * long as the namespace, so the choices survive worker and server restarts without another database.
  * It continues as new when its history grows, carrying only the current entries.
  */
-export async function approvalPreferences(state?: PreferencesStateV1): Promise<void> {
-  const entries = new Map<string, PreferenceEntry>((state?.entries ?? []).map((e) => [e.tool, e]));
+export async function approvalPreferences(state?: PreferencesState): Promise<void> {
+  let rules: PreferenceRule[] = toRules(state?.entries ?? []);
   // The entries are mirrored into the memo, which `describe` returns without a worker: a run that
   // starts while no worker polls this workflow's task queue can still read its person's choices.
   // The mirror shipped (2775a39) without a patch. It stays unguarded on purpose: that release's
@@ -27,19 +32,17 @@ export async function approvalPreferences(state?: PreferencesStateV1): Promise<v
   // histories from before it replay because the SDK tolerates a memo command with no event (both are
   // replay fixtures; see docs/upgrading.md). An execution from before the mirror has no memo until its
   // next signal; readPreferences asks it by query meanwhile.
-  const publish = () => upsertMemo({ [PREFERENCES_MEMO_KEY]: [...entries.values()] });
+  const publish = () => upsertMemo({ [PREFERENCES_MEMO_KEY]: rules });
   publish();
-  setHandler(preferencesQuery, () => [...entries.values()]);
+  setHandler(preferencesQuery, () => rules);
   setHandler(changePreferenceSignal, (raw) => {
     // A malformed change is dropped: a signal handler that throws would fail the workflow task.
     const parsed = PreferenceChangeSchema.safeParse(raw);
     if (!parsed.success) return;
-    const change = parsed.data;
-    if (change.preference === 'revoke') entries.delete(change.tool);
-    else entries.set(change.tool, { ...change, preference: change.preference });
+    rules = applyChange(rules, parsed.data);
     publish();
   });
   await condition(() => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > 2_000);
   await condition(allHandlersFinished);
-  await continueAsNew<typeof approvalPreferences>({ schemaVersion: 1, entries: [...entries.values()] });
+  await continueAsNew<typeof approvalPreferences>({ schemaVersion: 2, entries: rules });
 }

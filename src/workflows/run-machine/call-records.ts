@@ -1,0 +1,37 @@
+import type { ToolResultBlock } from '../../conversation/messages';
+import type { ToolResult } from '../../tools/tool-result';
+import { pushBounded, StateLimits, type RunState, type ToolCallRecord } from './run-state';
+
+/** "shell: ls -la", "read_file: notes.md": how a call reads in status, events and the Web UI. */
+export function callSummary(name: string, input: unknown): string {
+  const args = input !== null && typeof input === 'object' ? (input as Record<string, unknown>) : {};
+  const main = args.command ?? args.path ?? args.query ?? args.summary ?? args.question ?? args.task;
+  const text = typeof main === 'string' ? main : JSON.stringify(input ?? {});
+  return `${name}: ${text.length > 80 ? `${text.slice(0, 77)}...` : text}`;
+}
+
+export const toBlock = (callId: string, result: ToolResult): ToolResultBlock => ({
+  type: 'tool_result',
+  tool_use_id: callId,
+  content: result.output,
+  ...(result.success ? {} : { is_error: true }),
+});
+
+export const errorResult = (output: string): ToolResult => ({ success: false, shouldContinue: true, output });
+
+/** Records a call in the recent-calls list, replacing an earlier record of the same call (waiting → success). */
+export function recordCall(state: RunState, entry: Omit<ToolCallRecord, 'summary'> & { input: unknown }): void {
+  const { input, ...rest } = entry;
+  const record: ToolCallRecord = { ...rest, summary: callSummary(entry.tool, input) };
+  const at = state.recentToolCalls.findIndex((c) => c.callId === entry.callId);
+  if (at >= 0) state.recentToolCalls.splice(at, 1);
+  pushBounded(state.recentToolCalls, record, StateLimits.recentToolCalls);
+}
+
+/** Who let a call run: a person's decision, or the policy. Carried on the tool events and in the audit log. */
+export function approvalOf(state: RunState, callId: string): { decision: string; approver?: string; verified?: boolean; via: string } {
+  const decided = [...state.decisions].reverse().find((d) => d.callId === callId);
+  return decided
+    ? { decision: decided.decision, approver: decided.approver, verified: decided.verified, via: decided.via }
+    : { decision: 'policy_allow', via: 'policy' };
+}

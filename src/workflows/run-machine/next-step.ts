@@ -1,0 +1,87 @@
+import type { PreferenceRule } from '../../approvals/preference-rules';
+import { planCompaction, type CompactionPlan } from './compaction-plan';
+import { pendingCalls } from './decision-rules';
+import type { RunState, TurnCall } from './run-state';
+
+/** Behaviour that differs between histories of earlier releases and new runs (see ../patches.ts). */
+export interface StepFeatures {
+  compactionByBudget: boolean;
+  concurrentReadTools: boolean;
+}
+
+export interface StepEnv {
+  now: number;
+  /** The history is large enough that the run should continue as new at its next safe point. */
+  historyFull: boolean;
+  features: StepFeatures;
+}
+
+/** What the workflow does next: exactly one of these, derived from the state alone. */
+export type NextStep =
+  | { kind: 'finish' }
+  | { kind: 'continue_as_new' }
+  | { kind: 'save_preference'; rule: PreferenceRule }
+  /** Start these tool calls (already approved), together. */
+  | { kind: 'run_tools'; calls: TurnCall[] }
+  /** Tool calls are running; wait for them. */
+  | { kind: 'await_tools' }
+  /** Nothing to do until a message arrives or `until` (epoch ms) passes. */
+  | { kind: 'wait'; for: 'approval' | 'reply' | 'model_retry'; until: number }
+  | { kind: 'compact'; plan: CompactionPlan }
+  | { kind: 'call_model' };
+
+/** Read-only calls whose tool is safe to repeat may run side by side; anything else runs alone, in order. */
+function concurrentSafe(state: RunState, call: TurnCall): boolean {
+  const tool = state.agent.tools[call.name];
+  return tool !== undefined && tool.scope === 'read' && tool.idempotent;
+}
+
+/** The calls that may start now: the next call in order, plus the read-only ones right after it. */
+function startableCalls(state: RunState, features: StepFeatures): { start: TurnCall[]; running: boolean } {
+  const open = state.turn!.calls.filter((c) => !c.result);
+  const running = open.some((c) => c.started);
+  const first = open[0];
+  if (!first || first.verdict.kind !== 'run') return { start: [], running };
+  if (!features.concurrentReadTools || !concurrentSafe(state, first)) return { start: first.started ? [] : [first], running };
+  const group: TurnCall[] = [];
+  for (const call of open) {
+    if (call.verdict.kind !== 'run' || !concurrentSafe(state, call)) break;
+    group.push(call);
+  }
+  return { start: group.filter((c) => !c.started), running };
+}
+
+export function nextStep(state: RunState, env: StepEnv): NextStep {
+  if (state.outcome) return { kind: 'finish' };
+  const timeoutMs = state.input.approvalTimeoutSeconds * 1000;
+  if (state.turn) {
+    const pending = pendingCalls(state);
+    if (pending.length > 0) {
+      if (env.historyFull) return { kind: 'continue_as_new' };
+      const until = Math.min(...pending.map((c) => Date.parse(c.verdict.kind === 'pending' ? c.verdict.requestedAt : '') + timeoutMs));
+      return { kind: 'wait', for: 'approval', until };
+    }
+    const unsaved = state.unsavedPreferences[0];
+    if (unsaved) return { kind: 'save_preference', rule: unsaved };
+    const { start, running } = startableCalls(state, env.features);
+    if (start.length > 0) return { kind: 'run_tools', calls: start };
+    if (running) return { kind: 'await_tools' };
+    if (state.pendingQuestion) {
+      if (env.historyFull) return { kind: 'continue_as_new' };
+      return { kind: 'wait', for: 'reply', until: Date.parse(state.pendingQuestion.askedAt) + timeoutMs };
+    }
+    // A turn always has a pending, running, startable or waiting call until it ends (settle closes it).
+    throw new Error(`turn ${state.turn.iteration} cannot move: ${JSON.stringify(state.turn.calls.map((c) => [c.id, c.verdict.kind, !!c.result]))}`);
+  }
+  const retryAt = state.modelCall?.nextAttemptAt ? Date.parse(state.modelCall.nextAttemptAt) : undefined;
+  if (retryAt !== undefined && retryAt > env.now) {
+    if (env.historyFull) return { kind: 'continue_as_new' };
+    return { kind: 'wait', for: 'model_retry', until: retryAt };
+  }
+  if (env.historyFull) return { kind: 'continue_as_new' };
+  if (!state.modelCall) {
+    const plan = planCompaction(state, env.features.compactionByBudget);
+    if (plan) return { kind: 'compact', plan };
+  }
+  return { kind: 'call_model' };
+}

@@ -1,0 +1,55 @@
+import { approvalOf, errorResult, recordCall, toBlock } from './call-records';
+import type { RunState, TurnCall } from './run-state';
+import type { TransitionContext } from './transition-context';
+import type { ToolResult } from '../../tools/tool-result';
+
+/** The "outcome unknown" wording is a contract: clients and tests look for this prefix. */
+export const OUTCOME_UNKNOWN_PREFIX = 'outcome unknown';
+
+export function outcomeUnknownText(tool: string, cause: string): string {
+  return (
+    `${OUTCOME_UNKNOWN_PREFIX}: the worker running this call stopped; it may or may not have taken effect; check before retrying. ` +
+    `(${tool} is not safe to run twice, so it was not run again; cause: ${cause})`
+  );
+}
+
+function callOf(state: RunState, callId: string): TurnCall | undefined {
+  return state.turn?.calls.find((c) => c.id === callId);
+}
+
+export function onToolStarted(state: RunState, callId: string, ctx: TransitionContext): void {
+  const call = callOf(state, callId);
+  if (!call || call.result) return;
+  call.started = true;
+  recordCall(state, { iteration: state.turn!.iteration, callId, tool: call.name, input: call.input, outcome: 'running' });
+  ctx.emit(state, 'toolStarted', { tool: call.name, callId, arguments: call.input, approval: approvalOf(state, callId) }, callId);
+}
+
+export function onToolFinished(state: RunState, callId: string, result: ToolResult, durationMs: number, ctx: TransitionContext): void {
+  const call = callOf(state, callId);
+  if (!call || call.result) return;
+  call.result = toBlock(callId, result);
+  call.started = false;
+  recordCall(state, { iteration: state.turn!.iteration, callId, tool: call.name, input: call.input, outcome: result.success ? 'success' : 'error', durationMs });
+  ctx.emit(
+    state,
+    'toolEnded',
+    { tool: call.name, callId, success: result.success, durationMs, arguments: call.input, approval: approvalOf(state, callId), output: result.output.slice(0, 200) },
+    callId,
+  );
+}
+
+/** A call that must not run twice stopped without an answer: the model is told, and it is recorded. */
+export function onToolOutcomeUnknown(state: RunState, callId: string, cause: string, durationMs: number, ctx: TransitionContext): void {
+  const call = callOf(state, callId);
+  if (!call || call.result) return;
+  call.result = toBlock(callId, errorResult(outcomeUnknownText(call.name, cause)));
+  call.started = false;
+  recordCall(state, { iteration: state.turn!.iteration, callId, tool: call.name, input: call.input, outcome: 'unknown', durationMs });
+  ctx.emit(
+    state,
+    'toolEnded',
+    { tool: call.name, callId, success: false, outcome: 'unknown', durationMs, arguments: call.input, approval: approvalOf(state, callId), output: OUTCOME_UNKNOWN_PREFIX },
+    callId,
+  );
+}

@@ -1,0 +1,58 @@
+import type { ApprovalDecision } from '../../approvals/approval-decision';
+import type { PreferenceRule } from '../../approvals/preference-rules';
+import type { ShellAnalysis } from '../../approvals/shell/shell-analysis';
+import type { ConversationMessage, TokenUsage } from '../../conversation/messages';
+import type { ToolResult } from '../../tools/tool-result';
+
+/**
+ * Everything that can happen to a run, as data. The workflow turns each activity result, message
+ * and timer into one of these and hands it to `transition`; nothing else changes the run's state.
+ */
+export type RunEvent =
+  /** The workflow set the run up (a new run, or the next link of one). */
+  | { type: 'started' }
+  /** The workflow is about to call the model (a new iteration, or another attempt of the current one). */
+  | { type: 'model_call_started' }
+  | {
+      type: 'model_replied';
+      message: ConversationMessage;
+      usage: TokenUsage;
+      promptChars: number;
+      storedCount: number;
+      storedTag: string;
+      /** The worker's reading of each call, by tool_use id (shell commands, parsed). */
+      analyses?: Record<string, ShellAnalysis>;
+    }
+  /** The activity could not reach the model, or the model refused; `retryable` says which. */
+  | { type: 'model_failed'; retryable: boolean; errorType: string; message: string; retryAfterMs?: number }
+  /** The activity's copy of the conversation was gone; everything is sent again next time. */
+  | { type: 'conversation_resent' }
+  | { type: 'compaction_started' }
+  /** Older turns were summarized (`summary`), or only oversized outputs were cut (no summary). */
+  | { type: 'compacted'; summary?: string; usage?: TokenUsage; split?: number; estimate: number; fit: boolean }
+  | { type: 'tool_started'; callId: string }
+  | { type: 'tool_finished'; callId: string; result: ToolResult; durationMs: number }
+  /** A call that must not run twice stopped without an answer: it may or may not have taken effect. */
+  | { type: 'tool_outcome_unknown'; callId: string; cause: string; durationMs: number }
+  | {
+      type: 'decision';
+      decision: ApprovalDecision;
+      via: 'signal' | 'update';
+      verified: boolean;
+      /** Set when replaying a history from before choices were scoped (see patches.ts). */
+      toolWide?: boolean;
+    }
+  | { type: 'reply'; text: string; via: 'signal' | 'update' }
+  /** A message that could not be applied; recorded so the sender can see why. */
+  | { type: 'ignored'; kind: string; reason: string; payload: string }
+  /** Time moved on: deadlines (approvals, questions, a model retry) are checked against `now`. */
+  | { type: 'time_passed' }
+  | { type: 'preferences_saved'; count: number }
+  | { type: 'preferences_not_saved'; count: number; error: string }
+  /** A new link reloaded the person's choices (someone may have changed them meanwhile). */
+  | { type: 'preferences_reloaded'; stored: PreferenceRule[]; approverKeys?: Record<string, string> }
+  | { type: 'failed'; errorType: string; message: string }
+  /** The run was cancelled; whatever else happens in the turn no longer counts. */
+  | { type: 'cancelled' };
+
+export type RunEventType = RunEvent['type'];

@@ -1,0 +1,233 @@
+import { z } from 'zod';
+import { ContextBudgetSchema } from '../../agents/agent-definition';
+import { ToolApprovalSchema } from '../../approvals/approval-policy';
+import { PreferenceRuleSchema } from '../../approvals/preference-rules';
+import { CommandPatternSchema, ShellAnalysisSchema } from '../../approvals/shell/shell-analysis';
+import { CompletionSchema, SavedSummarySchema, TaskSchema } from '../../control-tools';
+import { ConversationMessageSchema, ToolResultBlockSchema } from '../../conversation/conversation-ref';
+import { ModelTierSchema } from '../../model/model-tiers';
+import { ToolScopeSchema } from '../../tools/tool-scope';
+
+/**
+ * Everything a run knows, as one zod schema: the type is derived from it, a checkpoint handed to the
+ * next link (continue-as-new) or to a resumed run is validated with it, and every earlier shape is
+ * migrated to it (see migrations/). Only the transition functions in this folder change it.
+ */
+
+export const RunPhaseSchema = z.enum([
+  'starting',
+  'running',
+  'compacting',
+  'waiting_for_model',
+  'waiting_approval',
+  'waiting_input',
+  'completed',
+  'max_iterations',
+  'failed',
+  'cancelled',
+]);
+export type RunPhase = z.infer<typeof RunPhaseSchema>;
+
+export const TokenUsageSchema = z.object({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cacheReadInputTokens: z.number(),
+  cacheCreationInputTokens: z.number(),
+});
+
+/** What the workflow knows of one of the agent's tools; the code and schema stay on the worker. */
+export const ResolvedToolSchema = z.object({
+  scope: ToolScopeSchema,
+  /** Safe to run again after a worker died mid-call. Non-idempotent calls run at most once. */
+  idempotent: z.boolean(),
+  /** The argument that identifies what a call touches, for scoped "always"/"never" (e.g. `path`). */
+  subjectArgument: z.string().optional(),
+});
+export type ResolvedTool = z.infer<typeof ResolvedToolSchema>;
+
+/** The agent as the workflow needs it, handed over by the `resolveAgent` activity. */
+export const ResolvedAgentSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  modelTier: ModelTierSchema,
+  maxIterations: z.number().int().positive(),
+  tools: z.record(z.string(), ResolvedToolSchema),
+  approval: ToolApprovalSchema.optional(),
+  context: ContextBudgetSchema,
+  /** Who may decide this agent's parked calls; absent means anyone who reaches the namespace. */
+  approvers: z.array(z.string()).optional(),
+  workspace: z.enum(['shared', 'per-run']).default('shared'),
+  network: z.boolean().default(false),
+  /** Whether the worker runs tool commands in a sandbox (shown in status). */
+  sandboxed: z.boolean().default(false),
+  /** Command patterns of the agent's and the run's shell rules, split into words by the worker's parser. */
+  commandPatterns: z.record(z.string(), CommandPatternSchema).default({}),
+});
+export type ResolvedAgent = z.infer<typeof ResolvedAgentSchema>;
+
+/** The run's own settings, fixed at start (agent defaults applied). */
+export const RunSettingsSchema = z.object({
+  agent: z.string(),
+  task: z.string(),
+  user: z.string(),
+  maxIterations: z.number().int().positive(),
+  toolApproval: ToolApprovalSchema.optional(),
+  approvalTimeoutSeconds: z.number().positive(),
+  historyBudget: z.object({ maxEvents: z.number().int(), maxBytes: z.number().int() }),
+  /** Who may decide this run's parked calls (narrows the agent's list). */
+  approvers: z.array(z.string()).optional(),
+  /** Lets this run's tool commands reach the network (the agent's setting otherwise). */
+  network: z.boolean().optional(),
+  /** The longest wait between two attempts of a model call while the API is unavailable. */
+  modelRetryMaxSeconds: z.number().positive().default(300),
+});
+export type RunSettings = z.infer<typeof RunSettingsSchema>;
+
+/** What happens to one tool call of the current turn. */
+export const CallVerdictSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('new') }),
+  z.object({ kind: z.literal('control') }),
+  z.object({ kind: z.literal('run') }),
+  z.object({ kind: z.literal('pending'), requestedAt: z.string(), reason: z.string() }),
+  z.object({ kind: z.literal('reject'), reason: z.string() }),
+]);
+export type CallVerdict = z.infer<typeof CallVerdictSchema>;
+
+export const TurnCallSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  input: z.unknown(),
+  /** The worker's reading of the call (for `shell`, the parsed command), used by the rules. */
+  analysis: ShellAnalysisSchema.optional(),
+  verdict: CallVerdictSchema,
+  /** Set once the call has its result; the turn ends when every call has one. */
+  result: ToolResultBlockSchema.optional(),
+  /** A tool activity was started for it and has not reported back. */
+  started: z.boolean().default(false),
+});
+export type TurnCall = z.infer<typeof TurnCallSchema>;
+
+export const TurnSchema = z.object({
+  iteration: z.number().int(),
+  calls: z.array(TurnCallSchema),
+  /** What the model wrote alongside the calls, shown to the person deciding. */
+  contextText: z.string().optional(),
+});
+export type Turn = z.infer<typeof TurnSchema>;
+
+export const DecisionRecordSchema = z.object({
+  callId: z.string(),
+  tool: z.string(),
+  decision: z.string(),
+  reason: z.string().optional(),
+  approver: z.string().optional(),
+  /** True when the approver's signature was checked against the worker's approver registry. */
+  verified: z.boolean().optional(),
+  decidedAt: z.string(),
+  via: z.string(),
+});
+export type DecisionRecord = z.infer<typeof DecisionRecordSchema>;
+
+export const IgnoredMessageSchema = z.object({ at: z.string(), kind: z.string(), reason: z.string(), payload: z.string() });
+export type IgnoredMessage = z.infer<typeof IgnoredMessageSchema>;
+
+export const ToolCallRecordSchema = z.object({
+  iteration: z.number(),
+  callId: z.string(),
+  tool: z.string(),
+  summary: z.string(),
+  outcome: z.enum(['success', 'error', 'rejected', 'waiting', 'running', 'unknown']),
+  durationMs: z.number().optional(),
+});
+export type ToolCallRecord = z.infer<typeof ToolCallRecordSchema>;
+
+export const PendingQuestionSchema = z.object({ callId: z.string(), question: z.string(), context: z.string().optional(), askedAt: z.string() });
+export type PendingQuestion = z.infer<typeof PendingQuestionSchema>;
+
+export const LifecycleEventSchema = z.object({
+  name: z.string(),
+  at: z.string(),
+  workflowId: z.string(),
+  runId: z.string(),
+  agent: z.string(),
+  iteration: z.number(),
+  key: z.string(),
+  data: z.record(z.string(), z.unknown()),
+});
+
+/** A model call that has been asked for and has not answered yet (retries included). */
+export const ModelCallSchema = z.object({
+  attempt: z.number().int().min(1),
+  /** Set while the API is unavailable: why, and when the next attempt starts. */
+  lastError: z.string().optional(),
+  nextAttemptAt: z.string().optional(),
+});
+
+/** How the run ended, once it has. */
+export const OutcomeSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('completed') }),
+  z.object({ kind: z.literal('max_iterations') }),
+  z.object({ kind: z.literal('failed'), type: z.string(), message: z.string() }),
+]);
+
+export const RunStateSchema = z.object({
+  schemaVersion: z.literal(3),
+  workflowId: z.string(),
+  input: RunSettingsSchema,
+  agent: ResolvedAgentSchema,
+  phase: RunPhaseSchema,
+  iteration: z.number().int().min(0),
+  messages: z.array(ConversationMessageSchema),
+  /** Where the model activity's copy of the conversation stands (see conversation-sync.ts). */
+  conversation: z.object({ key: z.string(), generation: z.number().int(), syncedCount: z.number().int(), tag: z.string().optional() }),
+  usage: TokenUsageSchema,
+  tasks: z.array(TaskSchema),
+  savedSummaries: z.array(SavedSummarySchema),
+  conversationSummary: z.string().optional(),
+  compactions: z.number().int(),
+  /** A summarizer call is in flight. */
+  compacting: z.boolean().default(false),
+  /** The estimate right after the last compaction, so a still-large prompt is not summarized every turn. */
+  compactedAt: z.object({ iteration: z.number().int(), estimate: z.number() }).optional(),
+  recentToolCalls: z.array(ToolCallRecordSchema),
+  turn: TurnSchema.optional(),
+  modelCall: ModelCallSchema.optional(),
+  decisions: z.array(DecisionRecordSchema),
+  ignored: z.array(IgnoredMessageSchema),
+  pendingQuestion: PendingQuestionSchema.optional(),
+  /** The person's remembered choices plus those made in this run. */
+  preferences: z.array(PreferenceRuleSchema),
+  /** Choices made in this run, the latest per scope; they hold for the rest of the run. */
+  choicesThisRun: z.array(PreferenceRuleSchema),
+  /** Choices made in this run that still have to be written to the person's store. */
+  unsavedPreferences: z.array(PreferenceRuleSchema),
+  /** The approver registry (name → Ed25519 public key, hex) the worker had when this link started. */
+  approverKeys: z.record(z.string(), z.string()).optional(),
+  completion: CompletionSchema.optional(),
+  outcome: OutcomeSchema.optional(),
+  events: z.array(LifecycleEventSchema),
+  chain: z.object({ link: z.number().int(), resumedFrom: z.string().optional() }),
+  startedAt: z.string(),
+  lastError: z.string().optional(),
+  /** Problems the run went on after (a choice that could not be saved, ...), newest last. */
+  warnings: z.array(z.string()).default([]),
+  lastPrompt: z.object({ chars: z.number(), tokens: z.number() }).optional(),
+});
+export type RunState = z.infer<typeof RunStateSchema>;
+export type RunOutcome = z.infer<typeof OutcomeSchema>;
+
+/** Bounds on the lists kept in state, so neither the status query nor the checkpoint grows without end. */
+export const StateLimits = {
+  recentToolCalls: 10,
+  decisions: 50,
+  ignored: 20,
+  events: 30,
+  warnings: 10,
+  savedSummaries: 20,
+  choicesThisRun: 100,
+} as const;
+
+export function pushBounded<T>(list: T[], item: T, limit: number): void {
+  list.push(item);
+  if (list.length > limit) list.splice(0, list.length - limit);
+}

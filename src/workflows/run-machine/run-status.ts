@@ -1,0 +1,102 @@
+import type { Completion, Task } from '../../control-tools';
+import type { TokenUsage } from '../../conversation/messages';
+import type { LifecycleEvent } from '../../lifecycle/lifecycle-event';
+import { effectiveApprovers, pendingCalls } from './decision-rules';
+import type { DecisionRecord, IgnoredMessage, PendingQuestion, RunPhase, RunState, ToolCallRecord } from './run-state';
+import { taskProgress, type TaskProgress } from './task-progress';
+
+/** A tool call parked until a person decides. `callId` is the model's tool_use id. */
+export interface PendingApproval {
+  callId: string;
+  tool: string;
+  input: unknown;
+  requestedAt: string;
+  iteration: number;
+  /** Why the policy asked (e.g. "write tools: approve"). */
+  reason: string;
+  /** What the model said in the same turn, so the person sees why it wants this. */
+  context?: string;
+  /** The run that waits for the decision (a sub-agent's, when it is not this one). */
+  workflowId: string;
+  /** For a shell call: the simple commands the worker's parser found, one line each. */
+  commands?: string[];
+}
+
+/** What the `status` query returns. */
+export interface RunStatus {
+  workflowId: string;
+  agent: string;
+  task: string;
+  user: string;
+  phase: RunPhase;
+  iteration: number;
+  maxIterations: number;
+  usage: TokenUsage;
+  recentToolCalls: ToolCallRecord[];
+  pendingApprovals: PendingApproval[];
+  pendingQuestion?: PendingQuestion;
+  tasks: Task[];
+  progress: TaskProgress;
+  completion?: Completion;
+  decisions: DecisionRecord[];
+  ignored: IgnoredMessage[];
+  events: LifecycleEvent[];
+  compactions: number;
+  continueAsNewLinks: number;
+  resumedFrom?: string;
+  lastError?: string;
+  /** While the model API is unavailable: the attempt, the last error and when the next attempt starts. */
+  modelWait?: { attempt: number; lastError?: string; nextAttemptAt?: string };
+  /** Whether tool commands run in the worker's sandbox (false: unsandboxed, see docs/security.md). */
+  sandboxed: boolean;
+  /** Who may decide this run's calls; absent when anyone may. */
+  approvers?: string[];
+  /** Whether decisions must be signed (the worker has an approver registry). */
+  signedDecisions: boolean;
+  warnings: string[];
+}
+
+export function pendingApprovalsOf(state: RunState): PendingApproval[] {
+  return pendingCalls(state).map((c) => ({
+    callId: c.id,
+    tool: c.name,
+    input: c.input,
+    requestedAt: c.verdict.kind === 'pending' ? c.verdict.requestedAt : '',
+    iteration: state.turn!.iteration,
+    reason: c.verdict.kind === 'pending' ? c.verdict.reason : '',
+    context: state.turn!.contextText,
+    workflowId: state.workflowId,
+    ...(c.analysis ? { commands: c.analysis.commands.map((cmd) => cmd.source) } : {}),
+  }));
+}
+
+export function toStatus(state: RunState): RunStatus {
+  return {
+    workflowId: state.workflowId,
+    agent: state.input.agent,
+    task: state.input.task,
+    user: state.input.user,
+    phase: state.phase,
+    iteration: state.iteration,
+    maxIterations: state.input.maxIterations,
+    usage: state.usage,
+    recentToolCalls: state.recentToolCalls,
+    pendingApprovals: pendingApprovalsOf(state),
+    pendingQuestion: state.pendingQuestion,
+    tasks: state.tasks,
+    progress: taskProgress(state.tasks),
+    completion: state.completion,
+    decisions: state.decisions.slice(-10),
+    ignored: state.ignored,
+    events: state.events,
+    compactions: state.compactions,
+    continueAsNewLinks: state.chain.link,
+    resumedFrom: state.chain.resumedFrom,
+    lastError: state.lastError,
+    modelWait: state.modelCall?.nextAttemptAt ? { ...state.modelCall } : undefined,
+    sandboxed: state.agent.sandboxed,
+    approvers: effectiveApprovers(state),
+    signedDecisions: state.approverKeys !== undefined,
+    warnings: state.warnings,
+  };
+}

@@ -1,0 +1,91 @@
+import { produce } from 'immer';
+import { withRule } from '../../approvals/preference-rules';
+import type { LifecycleEvent } from '../../lifecycle/lifecycle-event';
+import { onCompacted } from './on-compacted';
+import { onDecision, onReply, onTimePassed, recordIgnored } from './on-decision';
+import { failRun, onModelCallStarted, onModelFailed, onModelReplied } from './on-model';
+import { onToolFinished, onToolOutcomeUnknown, onToolStarted } from './on-tool';
+import type { RunEvent } from './run-events';
+import { pushBounded, StateLimits, type RunState } from './run-state';
+import { derivePhase, settle } from './settle';
+import { transitionContext, type TransitionContext, type TransitionEnv } from './transition-context';
+
+export interface TransitionResult {
+  state: RunState;
+  /** Lifecycle events this step produced, for the worker's handlers (already in `state.events`). */
+  emitted: LifecycleEvent[];
+}
+
+function apply(state: RunState, event: RunEvent, ctx: TransitionContext): void {
+  switch (event.type) {
+    case 'model_call_started':
+      return onModelCallStarted(state, ctx);
+    case 'model_replied':
+      return onModelReplied(state, event, ctx);
+    case 'model_failed':
+      return onModelFailed(state, event, ctx);
+    case 'conversation_resent':
+      state.conversation.syncedCount = 0;
+      return;
+    case 'compaction_started':
+      state.compacting = true;
+      return;
+    case 'compacted':
+      return onCompacted(state, event, ctx);
+    case 'tool_started':
+      return onToolStarted(state, event.callId, ctx);
+    case 'tool_finished':
+      return onToolFinished(state, event.callId, event.result, event.durationMs, ctx);
+    case 'tool_outcome_unknown':
+      return onToolOutcomeUnknown(state, event.callId, event.cause, event.durationMs, ctx);
+    case 'decision':
+      return onDecision(state, event.decision, event.via, event.verified, ctx, event.toolWide);
+    case 'reply':
+      return onReply(state, event.text, ctx);
+    case 'ignored':
+      return recordIgnored(state, event.kind, event.reason, event.payload, ctx);
+    case 'time_passed':
+      return onTimePassed(state, ctx);
+    case 'preferences_saved':
+      state.unsavedPreferences.splice(0, event.count);
+      return;
+    case 'preferences_not_saved': {
+      const lost = state.unsavedPreferences.splice(0, event.count);
+      const what = lost.map((r) => `${r.preference} for ${r.tool}`).join(', ');
+      pushBounded(state.warnings, `could not save ${what} to ${state.input.user}'s remembered choices (${event.error}); it holds for this run only`, StateLimits.warnings);
+      ctx.emit(state, 'errorOccurred', { message: `could not save a remembered choice: ${event.error}`, type: 'PreferenceNotSaved' }, `prefs-${state.warnings.length}`);
+      return;
+    }
+    case 'preferences_reloaded':
+      // Choices made in this run still hold, whether or not they reached the person's store.
+      state.preferences = state.choicesThisRun.reduce((rules, rule) => withRule(rules, rule), event.stored);
+      if (event.approverKeys !== undefined) state.approverKeys = event.approverKeys;
+      return;
+    case 'started':
+      if (state.chain.link === 0) ctx.emit(state, 'agentStarted', { task: state.input.task, user: state.input.user });
+      return;
+    case 'failed':
+      return failRun(state, event.errorType, event.message, ctx);
+    case 'cancelled':
+      state.phase = 'cancelled';
+      ctx.emit(state, 'agentEnded', { status: 'cancelled', usage: state.usage });
+      return;
+  }
+}
+
+/**
+ * The run as a pure state machine: `(state, event) → state + lifecycle events`. The workflow executes
+ * what `nextStep` asks for and feeds every outcome back through here; nothing else changes the state,
+ * and this needs no Temporal server to test. The state is immutable (immer), so a handler that throws
+ * leaves the previous state untouched.
+ */
+export function transition(state: RunState, event: RunEvent, env: TransitionEnv): TransitionResult {
+  const emitted: LifecycleEvent[] = [];
+  const ctx = transitionContext(env, emitted);
+  const next = produce(state, (draft) => {
+    apply(draft, event, ctx);
+    settle(draft, ctx);
+    draft.phase = derivePhase(draft);
+  });
+  return { state: next, emitted };
+}
