@@ -37,3 +37,12 @@ export class ToolDefinitionError extends Error {
 export class WorkspaceEscapeError extends Error {
   override readonly name = 'WorkspaceEscapeError';
 }
+
+/**
+ * The approver registry (AGENT_APPROVERS_FILE) cannot be used: missing, not JSON, or an entry that is
+ * not an Ed25519 public key. Raised when the worker starts, so it never runs with a registry it
+ * misread; the message names the file, the entry and what to fix. Not retryable.
+ */
+export class ApproverRegistryError extends Error {
+  override readonly name = 'ApproverRegistryError';
+}

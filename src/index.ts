@@ -12,6 +12,15 @@ export type { ToolScope } from './tools/tool-scope';
 export { builtinTools } from './tools/builtin';
 export { evaluatePolicy, type ApprovalRule, type ToolApproval, type ScopePolicy } from './approvals/approval-policy';
 export { ApprovalDecisionSchema, UserReplySchema, type ApprovalDecision, type UserReply, type DecisionOutcome } from './approvals/approval-decision';
+export {
+  decisionSigningText,
+  verifyDecisionSignature,
+  checkDecisionSignature,
+  type SignatureCheck,
+  type SignedDecisionFields,
+} from './approvals/signatures/decision-signature';
+export { loadApproverRegistry, approverRegistryFromEnv } from './approvals/signatures/approver-registry';
+export { approverKeysDir, createApproverKey, signWithApproverKey, type CreatedApproverKey } from './client/approver-keys';
 export type { LifecycleEvent, LifecycleEventName } from './lifecycle/lifecycle-event';
 export type { LifecycleHandler } from './lifecycle/lifecycle-handler';
 export { ConsoleLifecycleLogger } from './lifecycle/console-logger';
@@ -40,6 +49,7 @@ export {
   AmbiguousApprovalError,
   DecisionRefusedError,
   NoWorkerAnsweredError,
+  ApproverKeyError,
 } from './client/errors';
-export { FailureType, AgentDefinitionError, ToolDefinitionError, WorkspaceEscapeError } from './errors';
+export { FailureType, AgentDefinitionError, ToolDefinitionError, WorkspaceEscapeError, ApproverRegistryError } from './errors';
 export { MemoryConversationStore, DirectoryConversationStore, type ConversationStore } from './conversation/conversation-store';

@@ -47,3 +47,8 @@ export class TemporalUnreachableError extends Error {
 export class NoSuchPreferenceError extends Error {
   override readonly name = 'NoSuchPreferenceError';
 }
+
+/** An approver key cannot be made or used: a name unfit for a file name, a key that exists, an unreadable key file. */
+export class ApproverKeyError extends Error {
+  override readonly name = 'ApproverKeyError';
+}

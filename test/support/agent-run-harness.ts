@@ -17,7 +17,7 @@ import type { FakeAnthropic } from './fake-anthropic';
 import { temporalAddress, uniqueId } from './temporal';
 
 /** Worker state changes at INFO would bury a failing test's output; warnings and errors still show. */
-function quietTemporalLogs(): void {
+export function quietTemporalLogs(): void {
   try {
     Runtime.install({ logger: new DefaultLogger('WARN') });
   } catch {
