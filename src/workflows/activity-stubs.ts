@@ -3,25 +3,41 @@ import type { Activities } from '../activities';
 import { FailureType } from '../errors';
 
 /**
- * Retry ownership: the Anthropic SDK is built with `maxRetries: 0`, so this policy is the only retry
- * layer for model calls. Overload, rate limits and 5xx are retried with exponential backoff (the
- * activity asks for a longer first delay when the API sends `retry-after`); a rejected request or a
- * conversation-store miss is not retried here because repeating it cannot help.
+ * Model calls stream and heartbeat (see activities/call-model.ts), so a worker that dies mid-call is
+ * noticed within the heartbeat timeout and the call starts again on another worker; there is no
+ * overall time limit a long answer could hit. Retries here cover only that (and timeouts): an
+ * unavailable API comes back to the workflow at once (`ModelUnavailable` is non-retryable here) and
+ * the workflow waits it out itself, so the wait shows as `waiting_for_model` and never runs out.
  */
-export const model = proxyActivities<Pick<Activities, 'callModel' | 'summarizeConversation'>>({
-  startToCloseTimeout: '10 minutes',
+export const model = proxyActivities<Pick<Activities, 'callModel'>>({
+  startToCloseTimeout: '2 hours',
+  heartbeatTimeout: '30 seconds',
   retry: {
     initialInterval: '1 second',
     backoffCoefficient: 2,
-    maximumInterval: '1 minute',
-    maximumAttempts: 12,
+    maximumInterval: '30 seconds',
+    nonRetryableErrorTypes: [FailureType.ModelRequestRejected, FailureType.ConversationStoreMiss, FailureType.UnknownAgent, FailureType.ModelUnavailable],
+  },
+});
+
+/**
+ * The summarizer streams and heartbeats too. It keeps Temporal's own retries for an unavailable API
+ * (no cap, up to 5 minutes apart): the run shows `compacting` meanwhile.
+ */
+export const summarizer = proxyActivities<Pick<Activities, 'summarizeConversation'>>({
+  startToCloseTimeout: '1 hour',
+  heartbeatTimeout: '30 seconds',
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '5 minutes',
     nonRetryableErrorTypes: [FailureType.ModelRequestRejected, FailureType.ConversationStoreMiss, FailureType.UnknownAgent],
   },
 });
 
 /**
- * Tools heartbeat every 2 s (the activity wrapper does it), so a worker killed mid-tool is noticed
- * after the heartbeat timeout and the call is retried on another worker. A tool is at-least-once:
+ * Tools that are safe to run again (read tools, write_file): a worker killed mid-call is noticed by
+ * the heartbeat timeout (the activity wrapper heartbeats every 2 s) and the call runs again elsewhere;
  * after three failed attempts the model gets an error result instead of the run failing.
  */
 export const tools = proxyActivities<Pick<Activities, 'runTool'>>({
@@ -30,8 +46,19 @@ export const tools = proxyActivities<Pick<Activities, 'runTool'>>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 3 },
 });
 
-/** Bookkeeping activities: quick, and safe to retry. */
-export const setup = proxyActivities<Pick<Activities, 'resolveAgent' | 'loadPreferences' | 'savePreference'>>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: [FailureType.UnknownAgent] },
+/**
+ * Tools that must not run twice (shell, and any tool not declared idempotent): one attempt only. If its
+ * worker dies, the call is not repeated; the workflow reports "outcome unknown" to the model instead.
+ */
+export const onceTools = proxyActivities<Pick<Activities, 'runTool'>>({
+  startToCloseTimeout: '15 minutes',
+  heartbeatTimeout: '10 seconds',
+  retry: { maximumAttempts: 1 },
 });
+
+/** Bookkeeping activities: quick and safe to retry, but not forever; a failure is reported by the run. */
+export const setup = proxyActivities<Pick<Activities, 'resolveAgent' | 'loadPreferences' | 'savePreference' | 'releaseConversation'>>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10, nonRetryableErrorTypes: [FailureType.UnknownAgent, FailureType.InvalidRunInput] },
+});
+

@@ -37,12 +37,22 @@ export const AgentRunInputSchema = z.object({
   /** How long one approval or question may wait before it is treated as rejected ("timed out"). */
   approvalTimeoutSeconds: z.number().positive().optional(),
   resume: ResumeContextSchema.optional(),
+  /** Who may decide this run's parked calls; narrows the agent's own list (a run cannot widen it). */
+  approvers: z.array(z.string().min(1).max(200)).min(1).optional(),
+  /** Lets this run's tool commands reach the network; otherwise the agent's setting (default: no network). */
+  network: z.boolean().optional(),
+  /** The longest wait between attempts while the model API is unavailable (default 300 s); attempts never run out. */
+  modelRetryMaxSeconds: z.number().positive().max(24 * 60 * 60).optional(),
   /** When to continue as new; defaults sit below Temporal's suggestion (4,096 events / 4 MiB). */
   historyBudget: z
     .object({ maxEvents: z.number().int().min(50).optional(), maxBytes: z.number().int().min(64 * 1024).optional() })
     .optional(),
-  /** Internal: the state a run hands to its next link when it continues as new. */
+  /**
+   * Internal: the state a run hands to its next link when it continues as new, or the state of a
+   * failed or cancelled run that `agentctl resume` continues (then `resumedFrom` names that run).
+   */
   checkpoint: z.unknown().optional(),
+  resumedFrom: z.string().optional(),
 });
 export type AgentRunInput = z.input<typeof AgentRunInputSchema>;
 export type ParsedRunInput = z.output<typeof AgentRunInputSchema>;

@@ -1,15 +1,17 @@
 import { ApplicationFailure, workflowInfo } from '@temporalio/workflow';
-import { emptyUsage } from '../conversation/messages';
-import type { ConversationMessage } from '../conversation/messages';
-import { FailureType } from '../errors';
+import { commandPatternsOf } from '../approvals/approval-policy';
+import { toRules } from '../approvals/preference-messages';
+import type { PreferenceRule } from '../approvals/preference-rules';
+import { emptyUsage, type ConversationMessage } from '../conversation/messages';
 import { describeZodError } from '../describe-zod-error';
-import { AgentRunInputSchema, DEFAULT_APPROVAL_TIMEOUT_SECONDS, type ParsedRunInput } from './run-input';
-import type { RunState } from './run-state';
-import { DEFAULT_HISTORY_BUDGET } from './history-budget';
-import { migrateState } from './run-state-migrations';
+import { FailureType } from '../errors';
 import { setup } from './activity-stubs';
 import { renderCarriedContext } from './carried-context';
-import { withChoice } from '../approvals/preference-messages';
+import { DEFAULT_HISTORY_BUDGET } from './history-budget';
+import { migrateState } from './migrations/migrate-state';
+import { agentV2ToV3, type RunStateV2 } from './migrations/run-state-v2';
+import { ResolvedAgentSchema, type ResolvedAgent, type RunState } from './run-machine/run-state';
+import { AgentRunInputSchema, DEFAULT_APPROVAL_TIMEOUT_SECONDS, type ParsedRunInput } from './run-input';
 
 /**
  * Validates the input. A bad input throws a non-retryable ApplicationFailure, which fails the run
@@ -27,28 +29,77 @@ export function parseInput(raw: unknown): ParsedRunInput {
   return parsed.data;
 }
 
-/** The state of a new run, or of the next link of a run that continued as new. */
-export async function initialState(input: ParsedRunInput): Promise<RunState> {
-  if (input.checkpoint !== undefined) {
-    const state = migrateState(input.checkpoint);
-    state.chain.link += 1;
-    // Someone may have changed their "always"/"never" choices while this run was going on; the
-    // choices made in this run still hold, whether or not they went to this user's store.
-    const stored = await setup.loadPreferences({ user: state.input.user });
-    state.preferences = (state.choicesThisRun ?? []).reduce((prefs, c) => (c.preference === 'revoke' ? prefs : withChoice(prefs, c.tool, c.preference)), stored);
-    return state;
+/** What `resolveAgent` and `loadPreferences` report about the worker itself, besides the agent or the person. */
+export interface WorkerFacts {
+  sandboxed?: boolean;
+  approverKeys?: Record<string, string>;
+}
+
+/**
+ * The agent as `resolveAgent` returned it. Histories of the first release carry its older shape (tools
+ * as bare scopes, no workspace or network settings); they are read the way a version-2 checkpoint is.
+ */
+function resolvedAgentOf(raw: unknown): ResolvedAgent {
+  const tools = (raw as { tools?: Record<string, unknown> }).tools ?? {};
+  const legacy = Object.values(tools).some((t) => typeof t === 'string');
+  return ResolvedAgentSchema.parse(legacy ? agentV2ToV3(raw as RunStateV2['agent']) : raw);
+}
+
+/** Preferences as `loadPreferences` returned them: rules now, the two tool lists in the first release. */
+export function preferencesOf(raw: unknown): { rules: PreferenceRule[]; facts: WorkerFacts } {
+  const value = (raw ?? {}) as { rules?: unknown[]; alwaysApproved?: string[]; alwaysRejected?: string[] } & WorkerFacts;
+  if (Array.isArray(value.rules)) return { rules: toRules(value.rules), facts: value };
+  const legacy = [
+    ...(value.alwaysApproved ?? []).map((tool) => ({ tool, preference: 'always' })),
+    ...(value.alwaysRejected ?? []).map((tool) => ({ tool, preference: 'never' })),
+  ];
+  return { rules: toRules(legacy), facts: {} };
+}
+
+/** Refuses a history budget smaller than what the run must carry into every link: it would hand over forever. */
+function checkBudgetFits(state: RunState): void {
+  const size = workflowInfo().historySize;
+  if (size > 0 && size >= state.input.historyBudget.maxBytes / 2) {
+    throw ApplicationFailure.create({
+      type: FailureType.InvalidRunInput,
+      nonRetryable: true,
+      message:
+        `historyBudget.maxBytes (${state.input.historyBudget.maxBytes}) is too small for this run: its checkpoint alone takes ${size} bytes of history. ` +
+        'Raise historyBudget.maxBytes (at least twice the checkpoint) or leave it unset.',
+    });
   }
-  const agent = await setup.resolveAgent({ agent: input.agent });
+}
+
+/** The state of the next link of a run that continued as new, or of a failed/cancelled run resumed. */
+export async function stateFromCheckpoint(input: ParsedRunInput): Promise<{ state: RunState; stored: PreferenceRule[]; facts: WorkerFacts }> {
+  const state = migrateState(input.checkpoint, new Date().toISOString());
+  checkBudgetFits(state);
+  if (input.resumedFrom) {
+    state.chain = { link: 0, resumedFrom: input.resumedFrom };
+    state.workflowId = workflowInfo().workflowId;
+    state.conversation = { key: `${state.workflowId}/${workflowInfo().runId}`, generation: 0, syncedCount: 0 };
+    state.outcome = undefined;
+    state.phase = 'running';
+  } else {
+    state.chain.link += 1;
+  }
+  // Someone may have changed their "always"/"never" choices while this run was going on.
+  const { rules, facts } = preferencesOf(await setup.loadPreferences({ user: state.input.user }));
+  return { state, stored: rules, facts };
+}
+
+/** The state of a new run. */
+export async function newRunState(input: ParsedRunInput): Promise<RunState> {
+  const patterns = commandPatternsOf(input.toolApproval);
+  const resolved = (await setup.resolveAgent({ agent: input.agent, commandPatterns: patterns })) as unknown as WorkerFacts;
+  const agent = resolvedAgentOf(resolved);
   const user = input.user ?? 'default';
-  const preferences = await setup.loadPreferences({ user });
+  const { rules } = preferencesOf(await setup.loadPreferences({ user }));
   const workflowId = workflowInfo().workflowId;
   const resume = input.resume;
-  const first: ConversationMessage = {
-    role: 'user',
-    content: resume ? `${input.task}\n\n${renderCarriedContext(resume)}` : input.task,
-  };
+  const first: ConversationMessage = { role: 'user', content: resume ? `${input.task}\n\n${renderCarriedContext(resume)}` : input.task };
   return {
-    schemaVersion: 2,
+    schemaVersion: 3,
     workflowId,
     input: {
       agent: agent.name,
@@ -61,6 +112,9 @@ export async function initialState(input: ParsedRunInput): Promise<RunState> {
         maxEvents: input.historyBudget?.maxEvents ?? DEFAULT_HISTORY_BUDGET.maxEvents,
         maxBytes: input.historyBudget?.maxBytes ?? DEFAULT_HISTORY_BUDGET.maxBytes,
       },
+      approvers: input.approvers,
+      network: input.network,
+      modelRetryMaxSeconds: input.modelRetryMaxSeconds ?? 300,
     },
     agent,
     phase: 'starting',
@@ -72,15 +126,17 @@ export async function initialState(input: ParsedRunInput): Promise<RunState> {
     savedSummaries: resume?.savedSummaries ?? [],
     conversationSummary: resume?.conversationSummary,
     compactions: 0,
+    compacting: false,
     recentToolCalls: [],
-    pendingApprovals: [],
     decisions: [],
     ignored: [],
-    preferences,
+    preferences: rules,
+    choicesThisRun: [],
+    unsavedPreferences: [],
+    approverKeys: resolved.approverKeys,
     events: [],
     chain: { link: 0, resumedFrom: resume?.fromWorkflowId },
     startedAt: new Date().toISOString(),
-    unsavedPreferences: [],
-    choicesThisRun: [],
+    warnings: [],
   };
 }

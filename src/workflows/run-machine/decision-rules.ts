@@ -1,7 +1,7 @@
-import type { ApprovalDecision } from '../../approvals/approval-decision';
+import { decisionScopeText, type ApprovalDecision } from '../../approvals/approval-decision';
 import { canonicalJson } from '../../approvals/canonical-json';
 import { argumentOf, type PreferenceMatch } from '../../approvals/preference-rules';
-import { checkDecisionSignature, decisionScopeText } from '../../approvals/signatures/decision-signature';
+import { checkDecisionSignature } from '../../approvals/signatures/decision-signature';
 import { COMMAND_ARGUMENT } from './classify';
 import type { RunState, TurnCall } from './run-state';
 
@@ -36,7 +36,7 @@ export function decisionRefusal(state: RunState, decision: ApprovalDecision): st
   }
   const scopeProblem = scopeRefusal(state, call, decision);
   if (scopeProblem) return scopeProblem;
-  const check = checkDecisionSignature({ registry: state.approverKeys, workflowId: state.workflowId, decision });
+  const check = checkDecisionSignature({ registry: state.approverKeys, workflowId: state.workflowId, decision: { ...decision, scope: decisionScopeText(decision) } });
   if (!check.ok) return `${check.reason}; the call stays parked`;
   return undefined;
 }
@@ -81,5 +81,3 @@ export function rememberedMatches(state: RunState, call: TurnCall, decision: App
   }
   return [{ kind: 'arguments', json: canonicalJson(call.input) }];
 }
-
-export { decisionScopeText };

@@ -1,11 +1,10 @@
-import { ApplicationFailure } from '@temporalio/workflow';
-import { ContextBudgetSchema } from '../agents/agent-definition';
-import type { ResolvedAgent } from '../agents/resolved-agent';
-import type { ConversationMessage, TokenUsage } from '../conversation/messages';
-import { FailureType } from '../errors';
-import { DEFAULT_APPROVAL_TIMEOUT_SECONDS } from './run-input';
-import type { RunState } from './run-state';
-import { DEFAULT_HISTORY_BUDGET } from './history-budget';
+import { ContextBudgetSchema } from '../../agents/agent-definition';
+import type { ConversationMessage, TokenUsage } from '../../conversation/messages';
+import type { ModelTier } from '../../model/model-tiers';
+import type { ToolScope } from '../../tools/tool-scope';
+import { DEFAULT_APPROVAL_TIMEOUT_SECONDS } from '../run-input';
+import { DEFAULT_HISTORY_BUDGET } from '../history-budget';
+import type { RunStateV2 } from './run-state-v2';
 
 /**
  * Version 1 of the checkpoint: the first release's continue-as-new payload, before approvals, tasks
@@ -15,8 +14,7 @@ import { DEFAULT_HISTORY_BUDGET } from './history-budget';
 export interface RunStateV1 {
   schemaVersion: 1;
   workflowId: string;
-  /** The agent as version 1 resolved it: no context budget yet (compaction came later). */
-  agent: Omit<ResolvedAgent, 'context'> & { context?: ResolvedAgent['context'] };
+  agent: { name: string; description: string; modelTier: ModelTier; maxIterations: number; tools: Record<string, ToolScope>; context?: unknown };
   task: string;
   maxIterations: number;
   iteration: number;
@@ -24,19 +22,7 @@ export interface RunStateV1 {
   usage: TokenUsage;
 }
 
-/** Upgrades any known checkpoint shape to the current `RunState`. */
-export function migrateState(raw: unknown): RunState {
-  const version = (raw as { schemaVersion?: unknown } | null)?.schemaVersion;
-  if (version === 2) return raw as RunState;
-  if (version === 1) return fromV1(raw as RunStateV1);
-  throw ApplicationFailure.create({
-    type: FailureType.UnsupportedStateVersion,
-    nonRetryable: true,
-    message: `Cannot continue from a checkpoint with schemaVersion ${String(version)}; this worker knows versions 1 and 2.`,
-  });
-}
-
-function fromV1(v1: RunStateV1): RunState {
+export function v1ToV2(v1: RunStateV1, now: string): RunStateV2 {
   return {
     schemaVersion: 2,
     workflowId: v1.workflowId,
@@ -66,7 +52,7 @@ function fromV1(v1: RunStateV1): RunState {
     preferences: { alwaysApproved: [], alwaysRejected: [] },
     events: [],
     chain: { link: 1 },
-    startedAt: new Date().toISOString(),
+    startedAt: now,
     unsavedPreferences: [],
   };
 }
