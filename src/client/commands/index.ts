@@ -11,6 +11,7 @@ import { listCommand } from './list';
 import { resultCommand } from './result';
 import { cancelCommand } from './cancel';
 import { resumeCommand } from './resume';
+import { auditCommand } from './audit';
 
 /** Every agentctl verb. Each lives in its own file; add new ones here. */
 export const commands: Command[] = [
@@ -26,4 +27,5 @@ export const commands: Command[] = [
   listCommand,
   resultCommand,
   cancelCommand,
+  auditCommand,
 ];
