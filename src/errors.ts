@@ -46,3 +46,34 @@ export class WorkspaceEscapeError extends Error {
 export class ApproverRegistryError extends Error {
   override readonly name = 'ApproverRegistryError';
 }
+
+/**
+ * The audit log does not end in a valid record, or its `.head` file contradicts it: appending would
+ * extend a chain that is already broken, so the writer refuses until a person has looked.
+ */
+export class AuditLogCorruptError extends Error {
+  override readonly name = 'AuditLogCorruptError';
+}
+
+/** Another live process holds the audit log's lock file; one file belongs to one worker process. */
+export class AuditLogLockedError extends Error {
+  override readonly name = 'AuditLogLockedError';
+}
+
+/**
+ * The audit chain takes no more records: it was closed, or an earlier write or fsync failed and the
+ * file may end in a partial line. Retrying cannot help until the file is checked and reopened.
+ */
+export class AuditLogUnavailableError extends Error {
+  override readonly name = 'AuditLogUnavailableError';
+}
+
+/** A record handed to the audit chain does not match the record schema; nothing was written. */
+export class InvalidAuditRecordError extends Error {
+  override readonly name = 'InvalidAuditRecordError';
+}
+
+/** There is no audit log at the path given to the verifier. */
+export class AuditLogMissingError extends Error {
+  override readonly name = 'AuditLogMissingError';
+}

@@ -12,6 +12,7 @@ import { approvalSignal, decideApprovalUpdate, statusQuery, submitReplyUpdate } 
 import type { PendingApproval, PendingQuestion } from '../workflows/run-state';
 import type { RunStatus } from '../workflows/run-status';
 import { AmbiguousApprovalError, DecisionRefusedError, NoPendingApprovalError, NoWorkerAnsweredError, UsageError } from './errors';
+import { terminalSafe } from './terminal-safe';
 
 /** Queries and updates need a worker; without a deadline a call to a run whose worker is down would hang. */
 export const WORKER_ANSWER_TIMEOUT_MS = 30_000;
@@ -53,7 +54,7 @@ export function queryStatus(handle: WorkflowHandle, timeoutMs?: number): Promise
 
 /** One line per call: what a person needs to tell them apart. */
 export function listPendingCalls(pending: readonly PendingApproval[]): string {
-  return pending.map((p) => `  ${p.callId}  ${p.tool}  ${oneLine(p.input)}`).join('\n');
+  return pending.map((p) => `  ${p.callId}  ${terminalSafe(p.tool)}  ${terminalSafe(oneLine(p.input))}`).join('\n');
 }
 
 /** The callId a decision is for: the one named, or the only pending one. */
@@ -113,16 +114,16 @@ const indent = (text: string) =>
 
 /** A parked call as a person sees it in a terminal: the tool, its arguments, and why it is asked. */
 export function renderPendingApproval(p: PendingApproval): string {
-  const lines = ['⚠️ Tool Approval Required', `Tool: ${p.tool}  (call ${p.callId})`, 'Arguments:', indent(JSON.stringify(p.input ?? {}, null, 2))];
+  const lines = ['⚠️ Tool Approval Required', `Tool: ${terminalSafe(p.tool)}  (call ${p.callId})`, 'Arguments:', indent(terminalSafe(JSON.stringify(p.input ?? {}, null, 2)))];
   lines.push('Context:');
-  if (p.context) lines.push(indent(`The agent said: ${p.context}`));
-  lines.push(indent(`Policy: ${p.reason}`));
+  if (p.context) lines.push(indent(`The agent said: ${terminalSafe(p.context)}`));
+  lines.push(indent(`Policy: ${terminalSafe(p.reason)}`));
   return lines.join('\n');
 }
 
 export function renderQuestion(q: Pick<PendingQuestion, 'question' | 'context'>): string {
-  const lines = ['❓ The agent needs more information', `Question: ${q.question}`];
-  if (q.context) lines.push(`Context: ${q.context}`);
+  const lines = ['❓ The agent needs more information', `Question: ${terminalSafe(q.question)}`];
+  if (q.context) lines.push(`Context: ${terminalSafe(q.context)}`);
   return lines.join('\n');
 }
 
@@ -156,6 +157,6 @@ export async function decideFromCli(ctx: CliContext, decision: ApprovalDecision[
     return 0;
   }
   const outcome = await sendDecision(handle, payload);
-  ctx.print({ workflowId, ...payload, via: 'update', ...outcome }, () => `${workflowId}: ${outcome.message}`);
+  ctx.print({ workflowId, ...payload, via: 'update', ...outcome }, () => `${workflowId}: ${terminalSafe(outcome.message)}`);
   return 0;
 }

@@ -8,6 +8,7 @@ import type { PendingQuestion } from '../workflows/run-state';
 import type { RunStatus } from '../workflows/run-status';
 import { defaultApprover, queryStatus, renderPendingApproval, renderQuestion, sendDecision, sendReply } from './approval-helpers';
 import { DecisionRefusedError } from './errors';
+import { terminalSafe } from './terminal-safe';
 
 export interface PromptIO {
   input: NodeJS.ReadableStream;
@@ -83,11 +84,11 @@ export async function promptForApprovals(handle: WorkflowHandle, status: RunStat
       try {
         const outcome = await sendDecision(handle, { callId: next.callId, decision, approver });
         made.push({ callId: next.callId, decision, ...outcome });
-        io.output.write(`✔ ${outcome.message}\n`);
+        io.output.write(`✔ ${terminalSafe(outcome.message)}\n`);
       } catch (error) {
         if (!(error instanceof DecisionRefusedError)) throw error;
         made.push({ callId: next.callId, decision, applied: false, message: error.message });
-        io.output.write(`✖ ${error.message}\n`);
+        io.output.write(`✖ ${terminalSafe(error.message)}\n`);
       }
       current = await queryStatus(handle);
     }
@@ -111,11 +112,11 @@ export async function promptForReply(
       if (!answer.trim()) continue;
       try {
         const outcome = await sendReply(handle, answer.trim());
-        io.output.write(`✔ ${outcome.message}\n`);
+        io.output.write(`✔ ${terminalSafe(outcome.message)}\n`);
         return outcome;
       } catch (error) {
         if (!(error instanceof DecisionRefusedError)) throw error;
-        io.output.write(`✖ ${error.message}\n`);
+        io.output.write(`✖ ${terminalSafe(error.message)}\n`);
         return { applied: false, message: error.message };
       }
     }

@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import { temporalSettings, type TemporalSettings } from '../config/worker-config';
 import { connectClient } from './connect';
 import { UsageError } from './errors';
+import { terminalSafe } from './terminal-safe';
 
 /** Parsed command line: positional arguments and `--flag` / `--flag value` options. */
 export interface ParsedArgs {
@@ -58,7 +59,8 @@ export function createContext(args: ParsedArgs, env: NodeJS.ProcessEnv = process
     },
     out,
     print(value, human) {
-      out(json ? JSON.stringify(value, null, 2) : human());
+      // JSON.stringify leaves DEL, C1 and bidi controls raw; escaping them keeps the JSON and its values.
+      out(json ? terminalSafe(JSON.stringify(value, null, 2)) : human());
     },
     async close() {
       await connection?.close();

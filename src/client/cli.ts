@@ -2,6 +2,7 @@ import { WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { createContext, parseArgs } from './cli-context';
 import { commands } from './commands';
 import { UsageError } from './errors';
+import { terminalSafe } from './terminal-safe';
 
 function help(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
@@ -45,10 +46,10 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (error instanceof WorkflowFailedError) {
       const cause = error.cause as (Error & { type?: string }) | undefined;
-      process.stderr.write(`Run failed${cause?.type ? ` (${cause.type})` : ''}: ${cause?.message ?? error.message}\n`);
+      process.stderr.write(`Run failed${cause?.type ? ` (${cause.type})` : ''}: ${terminalSafe(cause?.message ?? error.message)}\n`);
       return 1;
     }
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`${terminalSafe(error instanceof Error ? error.message : String(error))}\n`);
     return 1;
   } finally {
     await ctx.close();

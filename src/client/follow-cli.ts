@@ -4,6 +4,7 @@ import type { CliContext } from './cli-context';
 import { followRun } from './follow-run';
 import { hintOnPark, promptOnPark } from './follow-prompts';
 import { exitCodeOf } from './run-outcome';
+import { terminalSafe } from './terminal-safe';
 
 /**
  * `run` and `watch`: follows a run in the terminal. Prompts for approvals when stdin is a terminal
@@ -28,7 +29,7 @@ export async function followFromCli(ctx: CliContext, handle: WorkflowHandle): Pr
       out(`\nStopped following; the run goes on. Follow it again with: npx agentctl watch ${handle.workflowId}`);
       return 130;
     }
-    if (ctx.json) ctx.out(JSON.stringify(result, null, 2));
+    if (ctx.json) ctx.out(terminalSafe(JSON.stringify(result, null, 2)));
     return exitCodeOf(result);
   } finally {
     process.off('SIGINT', onSigint);

@@ -10,6 +10,7 @@ import { queryStatus } from './approval-helpers';
 import { isQuietCall, renderDecision, renderOutcome, renderProgress, renderToolCall } from './render-status';
 import { awaitOutcome, type RunOutcome } from './run-outcome';
 import { NoWorkerAnsweredError } from './errors';
+import { terminalSafe } from './terminal-safe';
 
 export interface FollowOptions {
   out(line: string): void;
@@ -54,7 +55,7 @@ export class RunPrinter {
     }
     for (const e of status.events.filter((e) => (e.name === 'contextCompacted' || e.name === 'errorOccurred') && !this.seen.has(`event/${e.key}`))) {
       this.seen.add(`event/${e.key}`);
-      items.push({ iteration: e.iteration, lines: [`  ${formatEvent(e)}`] });
+      items.push({ iteration: e.iteration, lines: [`  ${terminalSafe(formatEvent(e))}`] });
     }
     const tasksJson = JSON.stringify(status.tasks);
     if (tasksJson !== this.tasksJson) {

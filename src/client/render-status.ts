@@ -6,6 +6,7 @@ import type { DecisionRecord, ToolCallRecord } from '../workflows/run-state';
 import type { RunStatus } from '../workflows/run-status';
 import { taskProgress } from '../workflows/task-progress';
 import type { RunOutcome } from './run-outcome';
+import { terminalSafe } from './terminal-safe';
 
 const OUTCOME_MARKS: Record<ToolCallRecord['outcome'], string> = { success: '✓', error: '✗', rejected: '⊘', waiting: '⏸' };
 
@@ -20,20 +21,20 @@ export function isQuietCall(call: ToolCallRecord): boolean {
 export function renderProgress(tasks: readonly Task[], indent = '  '): string[] {
   const progress = taskProgress(tasks);
   if (progress.total === 0) return [];
-  return [progress.text, ...progress.lines.map((line) => `${indent}${line}`)];
+  return [progress.text, ...progress.lines.map((line) => `${indent}${terminalSafe(line)}`)];
 }
 
 /** "✓ shell: ls -la (120 ms)", "⊘ write_file: notes.md (rejected)". */
 export function renderToolCall(call: ToolCallRecord): string {
   const timing = call.durationMs === undefined ? '' : ` (${call.durationMs} ms)`;
   const note = call.outcome === 'rejected' ? ' (rejected)' : call.outcome === 'waiting' ? ' (waiting for approval)' : call.outcome === 'error' ? ' failed' : '';
-  return `${OUTCOME_MARKS[call.outcome]} ${call.summary}${timing}${note}`;
+  return `${OUTCOME_MARKS[call.outcome]} ${terminalSafe(call.summary)}${timing}${note}`;
 }
 
 /** "write_file approved by alice", "shell rejected: not now", "write_file timed out". */
 export function renderDecision(d: DecisionRecord): string {
-  const by = d.approver ? ` by ${d.approver}` : '';
-  const why = d.reason ? `: ${d.reason}` : '';
+  const by = d.approver ? ` by ${terminalSafe(d.approver)}` : '';
+  const why = d.reason ? `: ${terminalSafe(d.reason)}` : '';
   switch (d.decision) {
     case 'approve':
       return `👍 ${d.tool} approved${by}`;
@@ -70,19 +71,19 @@ export function approvalHint(workflowId: string, callIds: readonly string[]): st
 export function renderStatus(status: RunStatus): string {
   const lines = [
     `Run ${status.workflowId} (agent ${status.agent}, user ${status.user})`,
-    `Task: ${status.task}`,
+    `Task: ${terminalSafe(status.task)}`,
     `Phase: ${status.phase} · iteration ${status.iteration}/${status.maxIterations}`,
   ];
   const progress = renderProgress(status.tasks);
   if (progress.length > 0) lines.push('', ...progress);
   if (status.pendingApprovals.length > 0) {
     lines.push('', 'Waiting for approval:');
-    for (const p of status.pendingApprovals) lines.push(`  ${p.callId}  ${p.tool}  ${JSON.stringify(p.input ?? {}).slice(0, 160)}`);
+    for (const p of status.pendingApprovals) lines.push(`  ${p.callId}  ${terminalSafe(p.tool)}  ${terminalSafe(JSON.stringify(p.input ?? {}).slice(0, 160))}`);
     lines.push(...approvalHint(status.workflowId, status.pendingApprovals.map((p) => p.callId)).map((l) => `  ${l}`));
   }
   if (status.pendingQuestion) {
-    lines.push('', `Question: ${status.pendingQuestion.question}`);
-    if (status.pendingQuestion.context) lines.push(`Context: ${status.pendingQuestion.context}`);
+    lines.push('', `Question: ${terminalSafe(status.pendingQuestion.question)}`);
+    if (status.pendingQuestion.context) lines.push(`Context: ${terminalSafe(status.pendingQuestion.context)}`);
     lines.push(`  Answer: npx agentctl reply ${status.workflowId} "..."`);
   }
   // A "waiting" record is superseded by the record of the same call once it was decided and ran.
@@ -97,8 +98,8 @@ export function renderStatus(status: RunStatus): string {
   if (status.continueAsNewLinks > 0 || status.compactions > 0) {
     lines.push(`History: ${status.continueAsNewLinks} continue-as-new link(s), ${status.compactions} compaction(s)`);
   }
-  if (status.completion) lines.push(`Result (${status.completion.status}): ${status.completion.summary}`);
-  if (status.lastError) lines.push(`Error: ${status.lastError}`);
+  if (status.completion) lines.push(`Result (${status.completion.status}): ${terminalSafe(status.completion.summary)}`);
+  if (status.lastError) lines.push(`Error: ${terminalSafe(status.lastError)}`);
   return lines.join('\n');
 }
 
@@ -109,19 +110,19 @@ export function renderOutcome(outcome: RunOutcome): string {
     case 'cancelled':
       return `🛑 Run ${id} was cancelled.`;
     case 'terminated':
-      return `🛑 Run ${id} was terminated${outcome.reason ? `: ${outcome.reason}` : ''}.`;
+      return `🛑 Run ${id} was terminated${outcome.reason ? `: ${terminalSafe(outcome.reason)}` : ''}.`;
     case 'timed_out':
       return `⌛ Run ${id} timed out.`;
     case 'failed':
-      return `❌ Run ${id} failed${outcome.type ? ` (${outcome.type})` : ''}: ${outcome.message}`;
+      return `❌ Run ${id} failed${outcome.type ? ` (${outcome.type})` : ''}: ${terminalSafe(outcome.message)}`;
     case 'completed': {
       const r = outcome.result;
       const lines =
         r.status === 'completed'
           ? [`✅ Run ${id} finished after ${r.iterations} iteration(s): ${r.completion?.status ?? 'done'}`]
           : [`⏹  Run ${id} stopped at the iteration cap (${r.iterations}) before the agent called complete_task.`];
-      if (r.completion) lines.push(`Summary: ${r.completion.summary}`);
-      if (r.completion?.next_steps) lines.push(`Next steps: ${r.completion.next_steps}`);
+      if (r.completion) lines.push(`Summary: ${terminalSafe(r.completion.summary)}`);
+      if (r.completion?.next_steps) lines.push(`Next steps: ${terminalSafe(r.completion.next_steps)}`);
       lines.push(...renderProgress(r.tasks), renderTokens(r.usage));
       return lines.join('\n');
     }

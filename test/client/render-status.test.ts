@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderOutcome, renderProgress, renderStatus, renderToolCall } from '../../src/client/render-status';
+import { listPendingCalls, renderPendingApproval, renderQuestion } from '../../src/client/approval-helpers';
+import { renderDecision, renderOutcome, renderProgress, renderStatus, renderToolCall } from '../../src/client/render-status';
 import type { RunStatus } from '../../src/workflows/run-status';
 import { taskProgress } from '../../src/workflows/task-progress';
 import type { Task } from '../../src/control-tools';
@@ -97,5 +98,39 @@ describe('renderOutcome', () => {
     expect(text.split('\n')[0]).toBe('⏹  Run r stopped at the iteration cap (3) before the agent called complete_task.');
     expect(text).toContain('Progress: 3/5 tasks (60%)');
     expect(text).toContain('🔄 [4] Summarize');
+  });
+});
+
+describe('model-written text in the renderings', () => {
+  const evil = 'ok\x1b]0;title\x07\x1b[2K\r\u202eevil\u009b';
+  const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+  const pending = { callId: 'toolu_1', tool: `shell${evil}`, input: { command: evil }, requestedAt: '', iteration: 1, reason: 'ask', context: evil };
+  const tasks = [{ id: '1', description: evil, status: 'in_progress' as const }];
+
+  it('is shown escaped (terminalSafe), never obeyed by the terminal', () => {
+    const shown = [
+      renderPendingApproval(pending),
+      renderQuestion({ question: evil, context: evil }),
+      listPendingCalls([pending]),
+      renderStatus(
+        status({
+          task: evil,
+          tasks,
+          progress: taskProgress(tasks),
+          pendingApprovals: [pending],
+          pendingQuestion: { callId: 'q', question: evil, context: evil, askedAt: '' },
+          recentToolCalls: [{ iteration: 1, callId: 'a', tool: 'shell', summary: `shell: ${evil}`, outcome: 'error' }],
+          completion: { status: 'partial', summary: evil },
+          lastError: evil,
+        }),
+      ),
+      renderDecision({ callId: 'a', tool: 'shell', decision: 'reject', approver: evil, reason: evil, decidedAt: '', via: 'signal' }),
+      renderOutcome({ kind: 'failed', workflowId: 'run-1', message: evil }),
+      renderOutcome({ kind: 'terminated', workflowId: 'run-1', reason: evil }),
+    ];
+    for (const text of shown) {
+      expect(text).not.toMatch(RAW);
+      expect(text).toContain('\\x1b');
+    }
   });
 });

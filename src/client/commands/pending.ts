@@ -4,6 +4,7 @@ import { listPendingCalls, queryStatus, stringFlag } from '../approval-helpers';
 import { AGENT_RUN_WORKFLOW_TYPE } from '../start-run';
 import { AgentStatusKey } from '../../workflows/search-attributes';
 import type { RunStatus } from '../../workflows/run-status';
+import { terminalSafe } from '../terminal-safe';
 
 /** Runs parked on a person, found through the search attribute every run keeps up to date. */
 export const PENDING_QUERY = `WorkflowType = "${AGENT_RUN_WORKFLOW_TYPE}" AND AgentStatus IN ("waiting_approval","waiting_input") AND ExecutionStatus = "Running"`;
@@ -53,10 +54,10 @@ function render(runs: PendingRun[]): string {
   return runs
     .map((run) => {
       const head = `${run.workflowId}  ${run.phase}${run.status ? `  ${run.status.agent}  user=${run.status.user}` : ''}`;
-      if (!run.status) return `${head}\n  (details unavailable: ${run.statusError} Task queue: ${run.taskQueue}.)`;
-      const lines = [head, `  task: ${run.status.task.slice(0, 100)}`];
+      if (!run.status) return `${head}\n  (details unavailable: ${terminalSafe(run.statusError ?? '')} Task queue: ${run.taskQueue}.)`;
+      const lines = [head, `  task: ${terminalSafe(run.status.task.slice(0, 100))}`];
       if (run.status.pendingApprovals.length > 0) lines.push(listPendingCalls(run.status.pendingApprovals));
-      if (run.status.pendingQuestion) lines.push(`  question: ${run.status.pendingQuestion.question}`);
+      if (run.status.pendingQuestion) lines.push(`  question: ${terminalSafe(run.status.pendingQuestion.question)}`);
       return lines.join('\n');
     })
     .join('\n\n');

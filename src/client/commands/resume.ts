@@ -1,6 +1,7 @@
 import { type Command } from '../cli-context';
 import { resumeRun } from '../resume-run';
 import { UsageError } from '../errors';
+import { terminalSafe } from '../terminal-safe';
 
 /**
  * `agentctl resume <workflowId>`: continues a run that stopped at its iteration cap or ended blocked
@@ -31,7 +32,7 @@ export const resumeCommand: Command = {
     ctx.print({ ...started, result }, () =>
       [
         `Run ${handle.workflowId}: ${result.status} after ${result.iterations} more iteration(s) (${(plan.input.resume?.iterationsBefore ?? 0) + result.iterations} in all)`,
-        result.completion ? `${result.completion.status}: ${result.completion.summary}` : '(no completion)',
+        result.completion ? `${result.completion.status}: ${terminalSafe(result.completion.summary)}` : '(no completion)',
         result.status === 'max_iterations' ? `Still not done: agentctl resume ${handle.workflowId}` : '',
         `Tokens so far: ${result.usage.inputTokens} in / ${result.usage.outputTokens} out`,
       ]

@@ -2,6 +2,7 @@ import { workflowIdArg, type Command } from '../cli-context';
 import { queryStatus } from '../approval-helpers';
 import { renderStatus } from '../render-status';
 import { NoWorkerAnsweredError } from '../errors';
+import { terminalSafe } from '../terminal-safe';
 
 /** `agentctl status <workflowId>`: the run's `status` query, or what Temporal knows when no worker answers. */
 export const statusCommand: Command = {
@@ -24,7 +25,7 @@ export const statusCommand: Command = {
           ? 'no worker answered the status query; start one with `npm run worker`'
           : (error as Error).message;
       ctx.print({ workflowId, execution: description.status.name, startTime: description.startTime, closeTime: description.closeTime, error: why }, () =>
-        [`Run ${workflowId}: ${description.status.name} (started ${description.startTime.toISOString()})`, `No run status: ${why}`].join('\n'),
+        [`Run ${workflowId}: ${description.status.name} (started ${description.startTime.toISOString()})`, `No run status: ${terminalSafe(why)}`].join('\n'),
       );
       return description.status.name === 'RUNNING' ? 1 : 0;
     }
