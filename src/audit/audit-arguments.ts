@@ -4,6 +4,7 @@
 // the arguments can recompute the digest.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { canonicalJson } from '../approvals/canonical-json';
 
 /** Canonical JSON longer than this is digested. */
 export const MAX_KEPT_JSON_CHARS = 1_000;
@@ -28,34 +29,6 @@ export type DigestedArguments = z.infer<typeof DigestedArgumentsSchema>;
 export const AuditArgumentsSchema = z.union([DigestedArgumentsSchema, z.json()]);
 export type AuditArguments = z.infer<typeof AuditArgumentsSchema>;
 
-/**
- * JSON with every object's keys sorted (by UTF-16 code unit, as `Array.prototype.sort` does), so the
- * same arguments give the same text, and the same digest, whatever order the model wrote them in.
- * Otherwise as `JSON.stringify`: `toJSON` is honoured, undefined members are left out, and an
- * undefined or function value at the top level or in an array becomes `null`.
- */
-export function canonicalJson(value: unknown): string {
-  return canonical(value) ?? 'null';
-}
-
-function canonical(value: unknown): string | undefined {
-  const v = hasToJson(value) ? value.toJSON() : value;
-  if (Array.isArray(v)) return `[${v.map((item) => canonical(item) ?? 'null').join(',')}]`;
-  if (v !== null && typeof v === 'object') {
-    const members = Object.keys(v)
-      .sort()
-      .flatMap((key) => {
-        const text = canonical((v as Record<string, unknown>)[key]);
-        return text === undefined ? [] : [`${JSON.stringify(key)}:${text}`];
-      });
-    return `{${members.join(',')}}`;
-  }
-  return JSON.stringify(v) as string | undefined;
-}
-
-function hasToJson(value: unknown): value is { toJSON(): unknown } {
-  return value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function';
-}
 
 function longestString(value: unknown): number {
   if (typeof value === 'string') return value.length;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { auditArguments, canonicalJson, DigestedArgumentsSchema } from '../../src/audit/audit-arguments';
+import { canonicalJson } from '../../src/approvals/canonical-json';
+import { auditArguments, DigestedArgumentsSchema } from '../../src/audit/audit-arguments';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
