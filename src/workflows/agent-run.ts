@@ -1,7 +1,7 @@
 import {
   allHandlersFinished,
   ApplicationFailure,
-  CancelledFailure,
+  CancellationScope,
   condition,
   ContinueAsNew,
   continueAsNew,
@@ -10,108 +10,127 @@ import {
   upsertSearchAttributes,
   ActivityFailure,
 } from '@temporalio/workflow';
-import { textOf, toolUses } from '../conversation/messages';
+import { textOf } from '../conversation/messages';
 import { FailureType } from '../errors';
-import { installApprovalHandlers } from './approval-gate';
-import { compactIfNeeded } from './compaction';
-import { statusQuery } from './definitions';
+import { setup } from './activity-stubs';
+import { checkpointQuery, statusQuery } from './definitions';
 import { historyIsFull } from './history-budget';
-import { emit } from './lifecycle-emitter';
-import { modelTurn } from './model-turn';
-import { setPhase } from './run-display';
-import type { AgentRunInput } from './run-input';
+import { installMessageHandlers } from './message-handlers';
+import { currentFeatures, type Features } from './patches';
+import { RunDriver } from './run-driver';
+import { nextStep } from './run-machine/next-step';
+import type { RunState } from './run-machine/run-state';
+import { toStatus } from './run-machine/run-status';
+import type { AgentRunInput, ParsedRunInput } from './run-input';
 import type { AgentRunResult } from './run-result';
-import type { RunState } from './run-state';
-import { initialState, parseInput } from './run-state-init';
-import { toStatus } from './run-status';
+import { newRunState, parseInput, stateFromCheckpoint } from './run-state-init';
+import { callModelStep, compactStep, runToolStep, savePreferenceStep, waitStep } from './run-steps';
 import { AgentNameKey } from './search-attributes';
-import { processTurn, startTurn } from './tool-turn';
 
-/** Sent after a turn without a tool call: such a turn is not completion, and counts toward the cap. */
-export const CONTINUE_NUDGE =
-  'You replied without calling a tool. If the task is done, call complete_task with a summary and status. ' +
-  'Otherwise continue working with the tools, or call need_more_information if you need the user.';
+export { CONTINUE_NUDGE } from './run-machine/on-model';
 
 /**
- * The agent loop as a Temporal workflow: one model activity per iteration, then the tool calls the
- * model asked for, until the agent calls `complete_task` or the iteration cap is reached. All of the
- * run's state is one `RunState` object; each step below is small and reads or changes only that.
+ * The agent loop as a Temporal workflow. All of the run's state is one `RunState`, changed only by
+ * the pure transition function (run-machine/); this function only does what `nextStep` asks for:
+ * activities, waits, continue-as-new. Every outcome goes back through the driver.
  */
 export async function agentRun(rawInput: AgentRunInput): Promise<AgentRunResult> {
-  let state: RunState | undefined;
+  const features = currentFeatures();
+  let driver: RunDriver | undefined;
   let startupFailure: string | undefined;
   // Installed first, so the query answers before the agent is resolved and after a failed start.
   setHandler(statusQuery, () => {
-    if (state) return toStatus(state);
+    if (driver) return toStatus(driver.state);
     if (startupFailure) throw new Error(`The run failed before it started: ${startupFailure}`);
     throw new Error('The run is starting; try again in a moment.');
   });
-  let input: ReturnType<typeof parseInput>;
+  setHandler(checkpointQuery, () => {
+    if (!driver) throw new Error(startupFailure ? `The run failed before it started: ${startupFailure}` : 'The run is starting.');
+    return driver.state;
+  });
+  let input: ParsedRunInput;
   try {
     input = parseInput(rawInput);
-    state = await initialState(input);
+    driver = await start(input);
   } catch (error) {
     const failure = asRunFailure(error);
     startupFailure = failure.message;
     throw failure;
   }
-  installApprovalHandlers(state);
-  upsertSearchAttributes([{ key: AgentNameKey, value: state.agent.name }]);
-  setPhase(state, state.phase === 'starting' ? 'running' : state.phase);
-  if (state.chain.link === 0) emit(state, 'agentStarted', { task: state.input.task, user: state.input.user });
+  installMessageHandlers(driver, { toolWideChoices: !features.scopedChoices });
+  upsertSearchAttributes([{ key: AgentNameKey, value: driver.state.agent.name }]);
+  driver.dispatch({ type: 'started' });
 
   try {
-    return await loop(state, input);
+    return await drive(driver, input, features);
   } catch (error) {
     // Continue-as-new travels as a thrown ContinueAsNew: it ends this link, it is not a failure.
     if (error instanceof ContinueAsNew) throw error;
     if (isCancellation(error)) {
-      setPhase(state, 'cancelled');
-      emit(state, 'agentEnded', { status: 'cancelled', usage: state.usage });
+      driver.dispatch({ type: 'cancelled' });
+      await CancellationScope.nonCancellable(() => release(driver!.state, features));
       throw error;
     }
     const failure = asRunFailure(error);
-    state.lastError = failure.message;
-    setPhase(state, 'failed');
-    emit(state, 'errorOccurred', { message: failure.message, type: failure.type });
-    emit(state, 'agentEnded', { status: 'failed', error: failure.message, usage: state.usage });
+    driver.dispatch({ type: 'failed', errorType: failure.type ?? FailureType.RunFailed, message: failure.message });
     throw failure;
   }
 }
 
-async function loop(state: RunState, input: ReturnType<typeof parseInput>): Promise<AgentRunResult> {
-  const full = () => historyIsFull(state.input.historyBudget);
-  for (;;) {
-    if (state.turn) {
-      const outcome = await processTurn(state, full);
-      if (outcome.kind === 'continue_as_new') return handOver(state, input);
-      emit(state, 'iterationCompleted', { completed: state.completion !== undefined, usage: state.usage });
-      if (state.completion) return finish(state, 'completed');
-      continue;
-    }
-    if (state.iteration >= state.input.maxIterations) return finish(state, 'max_iterations');
-    if (full()) return handOver(state, input);
-    await compactIfNeeded(state);
+async function start(input: ParsedRunInput): Promise<RunDriver> {
+  if (input.checkpoint === undefined) return new RunDriver(await newRunState(input));
+  const { state, stored, facts } = await stateFromCheckpoint(input);
+  const driver = new RunDriver(state);
+  driver.dispatch({ type: 'preferences_reloaded', stored, approverKeys: facts.approverKeys });
+  return driver;
+}
 
-    state.iteration += 1;
-    emit(state, 'iterationStarted', {});
-    const { message } = await modelTurn(state);
-    const calls = toolUses(message);
-    if (calls.length === 0) {
-      state.messages.push({ role: 'user', content: CONTINUE_NUDGE });
-      emit(state, 'iterationCompleted', { completed: false, toolCalls: 0, usage: state.usage });
-      continue;
+async function drive(driver: RunDriver, input: ParsedRunInput, features: Features): Promise<AgentRunResult> {
+  const running = new Map<string, Promise<void>>();
+  for (;;) {
+    const step = nextStep(driver.state, { now: Date.now(), historyFull: historyIsFull(driver.state.input.historyBudget), features });
+    switch (step.kind) {
+      case 'finish':
+        return finish(driver.state, features);
+      case 'continue_as_new':
+        return handOver(driver.state, input);
+      case 'save_preference':
+        await savePreferenceStep(driver, step.rule);
+        break;
+      case 'run_tools':
+        for (const call of step.calls) {
+          running.set(call.id, runToolStep(driver, call).finally(() => running.delete(call.id)));
+        }
+        break;
+      case 'await_tools':
+        await Promise.race(running.values());
+        break;
+      case 'wait':
+        await waitStep(driver, step, features);
+        break;
+      case 'compact':
+        await compactStep(driver, step.plan, features);
+        break;
+      case 'call_model':
+        await callModelStep(driver, features);
+        break;
     }
-    startTurn(state, calls, textOf(message));
   }
 }
 
-function finish(state: RunState, status: AgentRunResult['status']): AgentRunResult {
-  setPhase(state, status === 'completed' ? 'completed' : 'max_iterations');
-  emit(state, 'agentEnded', { status, completion: state.completion, iterations: state.iteration, usage: state.usage });
+/** Deletes the run's conversation from the model activity's store; best effort, the run is over. */
+async function release(state: RunState, features: Features): Promise<void> {
+  if (!features.releaseConversation) return;
+  await setup.releaseConversation({ owner: state.workflowId }).catch(() => undefined);
+}
+
+async function finish(state: RunState, features: Features): Promise<AgentRunResult> {
+  const outcome = state.outcome!;
+  await release(state, features);
+  if (outcome.kind === 'failed') throw ApplicationFailure.create({ type: outcome.type, nonRetryable: true, message: outcome.message });
   const lastAssistant = [...state.messages].reverse().find((m) => m.role === 'assistant');
   return {
-    status,
+    status: outcome.kind,
     completion: state.completion,
     iterations: state.iteration,
     usage: state.usage,
@@ -127,9 +146,9 @@ function finish(state: RunState, status: AgentRunResult['status']): AgentRunResu
 }
 
 /** Continues as new with the whole state as the next link's checkpoint (same workflow id). */
-async function handOver(state: RunState, input: ReturnType<typeof parseInput>): Promise<never> {
+async function handOver(state: RunState, input: ParsedRunInput): Promise<never> {
   await condition(allHandlersFinished);
-  const { checkpoint: _previous, ...rest } = input;
+  const { checkpoint: _previous, resumedFrom: _resumed, ...rest } = input;
   return continueAsNew<typeof agentRun>({ ...rest, checkpoint: state });
 }
 
@@ -143,7 +162,6 @@ function asRunFailure(error: unknown): ApplicationFailure {
     const cause = error.cause;
     return ApplicationFailure.create({ type: cause.type ?? undefined, nonRetryable: true, message: cause.message, cause: error });
   }
-  if (error instanceof CancelledFailure) throw error;
   const message = error instanceof Error ? error.message : String(error);
   return ApplicationFailure.create({ type: FailureType.RunFailed, nonRetryable: true, message, cause: error instanceof Error ? error : undefined });
 }

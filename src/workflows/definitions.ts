@@ -1,6 +1,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ApprovalDecision, DecisionOutcome, UserReply } from '../approvals/approval-decision';
-import type { RunStatus } from './run-status';
+import type { RunState } from './run-machine/run-state';
+import type { RunStatus } from './run-machine/run-status';
 
 /**
  * Every message into or out of `agentRun`, defined once. Clients, tests and the CLI use these
@@ -9,6 +10,12 @@ import type { RunStatus } from './run-status';
 
 /** Read-only view of a run; also answers for closed runs, because the worker replays the history. */
 export const statusQuery = defineQuery<RunStatus>('status');
+
+/**
+ * The whole state of a run, for `agentctl resume` to continue a failed or cancelled run with its
+ * conversation. Internal: its shape is the versioned checkpoint, not a contract.
+ */
+export const checkpointQuery = defineQuery<RunState>('checkpoint');
 
 /**
  * A person's decision on a parked tool call. A signal because approvals must work from any Temporal

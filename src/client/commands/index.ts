@@ -11,11 +11,8 @@ import { listCommand } from './list';
 import { resultCommand } from './result';
 import { cancelCommand } from './cancel';
 import { resumeCommand } from './resume';
-<<<<<<< HEAD
 import { keysCommand } from './keys';
-=======
 import { auditCommand } from './audit';
->>>>>>> audit-chain
 
 /** Every agentctl verb. Each lives in its own file; add new ones here. */
 export const commands: Command[] = [
@@ -31,9 +28,6 @@ export const commands: Command[] = [
   listCommand,
   resultCommand,
   cancelCommand,
-<<<<<<< HEAD
   keysCommand,
-=======
   auditCommand,
->>>>>>> audit-chain
 ];
