@@ -37,3 +37,17 @@ export class ToolDefinitionError extends Error {
 export class WorkspaceEscapeError extends Error {
   override readonly name = 'WorkspaceEscapeError';
 }
+
+/**
+ * The process sandbox the worker was configured for cannot be used (bwrap missing, or its smoke test
+ * failed). Raised at worker start, never downgraded to an unsandboxed run: retrying cannot help until
+ * the host is fixed or AGENT_SANDBOX=none is chosen knowingly.
+ */
+export class SandboxUnavailableError extends Error {
+  override readonly name = 'SandboxUnavailableError';
+}
+
+/** A tool's process could not be started at all (its program is missing, a spawn error). */
+export class ProcessStartError extends Error {
+  override readonly name = 'ProcessStartError';
+}
