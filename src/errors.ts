@@ -77,3 +77,17 @@ export class InvalidAuditRecordError extends Error {
 export class AuditLogMissingError extends Error {
   override readonly name = 'AuditLogMissingError';
 }
+
+/**
+ * The process sandbox the worker was configured for cannot be used (bwrap missing, or its smoke test
+ * failed). Raised at worker start, never downgraded to an unsandboxed run: retrying cannot help until
+ * the host is fixed or AGENT_SANDBOX=none is chosen knowingly.
+ */
+export class SandboxUnavailableError extends Error {
+  override readonly name = 'SandboxUnavailableError';
+}
+
+/** A tool's process could not be started at all (its program is missing, a spawn error). */
+export class ProcessStartError extends Error {
+  override readonly name = 'ProcessStartError';
+}

@@ -10,6 +10,8 @@ export { defineTool, type Tool, type ToolContext, type ToolSpec } from './tools/
 export { ToolResult, ToolResultSchema } from './tools/tool-result';
 export type { ToolScope } from './tools/tool-scope';
 export { builtinTools } from './tools/builtin';
+export type { ProcessRunner, ProcessRunSpec, ProcessRunResult } from './tools/sandbox/process-runner';
+export type { SandboxMode } from './tools/sandbox/sandbox-mode';
 export { evaluatePolicy, type ApprovalRule, type ToolApproval, type ScopePolicy } from './approvals/approval-policy';
 export { ApprovalDecisionSchema, UserReplySchema, type ApprovalDecision, type UserReply, type DecisionOutcome } from './approvals/approval-decision';
 export {
@@ -51,5 +53,5 @@ export {
   NoWorkerAnsweredError,
   ApproverKeyError,
 } from './client/errors';
-export { FailureType, AgentDefinitionError, ToolDefinitionError, WorkspaceEscapeError, ApproverRegistryError } from './errors';
+export { FailureType, AgentDefinitionError, ToolDefinitionError, WorkspaceEscapeError, ApproverRegistryError, SandboxUnavailableError } from './errors';
 export { MemoryConversationStore, DirectoryConversationStore, type ConversationStore } from './conversation/conversation-store';

@@ -2,7 +2,9 @@
 // SDK, same tool specs, same tool code; nothing is written anywhere between turns.
 import Anthropic from '@anthropic-ai/sdk';
 import type { ModelToolSpec } from '../../src/agents/agent-registry';
-import type { Tool } from '../../src/tools/tool-definition';
+import { createProcessRunner } from '../../src/tools/sandbox/process-runner';
+import { resolveSandboxMode } from '../../src/tools/sandbox/sandbox-mode';
+import type { Tool, ToolContext } from '../../src/tools/tool-definition';
 
 export interface LoopSpec {
   baseUrl: string;
@@ -43,4 +45,13 @@ export async function runCalls(tools: readonly Tool[], calls: Anthropic.ToolUseB
   return results;
 }
 
-const noContext = { workspaceRoot: process.cwd(), signal: new AbortController().signal, heartbeat: () => undefined };
+// The same process runner a worker here would build, so a shell call costs what it costs there.
+const noContext: ToolContext = {
+  workspaceRoot: process.cwd(),
+  signal: new AbortController().signal,
+  heartbeat: () => undefined,
+  idempotencyKey: 'bench/plain-loop',
+  processes: createProcessRunner({ mode: resolveSandboxMode(process.env), envAllowList: [], sourceEnv: process.env }),
+  network: false,
+  hiddenPaths: [],
+};

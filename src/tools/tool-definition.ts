@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ToolDefinitionError } from '../errors';
+import type { ProcessRunner } from './sandbox/process-runner';
 import type { ToolResult } from './tool-result';
-
 import type { ToolScope } from './tool-scope';
 
 /** What a running tool gets from the worker besides its arguments. */
@@ -12,6 +12,17 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Tells Temporal the tool is alive; long tools call it so a dead worker is noticed quickly. */
   heartbeat: (details?: unknown) => void;
+  /**
+   * `"<workflowId>/<callId>"`: the same for every attempt of one tool call (activity retries, a
+   * worker that died mid-call), so a tool with side effects elsewhere can recognise a repeat.
+   */
+  idempotencyKey: string;
+  /** The only way a tool may start a process: clean environment, sandboxed when the worker can. */
+  processes: ProcessRunner;
+  /** Whether processes this call starts may use the network (the agent's or the call's setting). */
+  network: boolean;
+  /** Folders inside the workspace this call's processes must not see, such as other runs' folders. */
+  hiddenPaths: readonly string[];
 }
 
 export interface ToolSpec<S extends z.ZodObject> {

@@ -9,7 +9,8 @@ export function resolveWorkspaceRoot(configured: string = process.env.AGENT_WORK
   return realpathSync(absolute);
 }
 
-function isInside(root: string, candidate: string): boolean {
+/** Whether `candidate` is `root` or below it, judged lexically (no symlinks are followed). */
+export function isInside(root: string, candidate: string): boolean {
   const relative = path.relative(root, candidate);
   // `..` as a whole segment leaves the root; a name like `..notes` does not.
   const leaves = relative === '..' || relative.startsWith(`..${path.sep}`);

@@ -2,6 +2,8 @@
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { createProcessRunner, type ProcessRunner } from '../../src/tools/sandbox/process-runner';
+import { resolveSandboxMode } from '../../src/tools/sandbox/sandbox-mode';
 import type { ToolContext } from '../../src/tools/tool-definition';
 
 const created: string[] = [];
@@ -18,6 +20,28 @@ export async function removeTempDirs(): Promise<void> {
   await Promise.all(created.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 }
 
-export function toolContext(workspaceRoot: string, signal = new AbortController().signal): ToolContext {
-  return { workspaceRoot, signal, heartbeat: () => undefined };
+let defaultRunner: ProcessRunner | undefined;
+
+/**
+ * The runner a worker on this machine would build (AGENT_SANDBOX, else bwrap when found). Built on
+ * first use, so tests of tools that start no process never probe for bwrap.
+ */
+export function testProcessRunner(): ProcessRunner {
+  defaultRunner ??= createProcessRunner({ mode: resolveSandboxMode(process.env), envAllowList: [], sourceEnv: process.env });
+  return defaultRunner;
+}
+
+export function toolContext(workspaceRoot: string, signal = new AbortController().signal, overrides: Partial<ToolContext> = {}): ToolContext {
+  return {
+    workspaceRoot,
+    signal,
+    heartbeat: () => undefined,
+    idempotencyKey: 'test-workflow/test-call',
+    get processes() {
+      return testProcessRunner();
+    },
+    network: false,
+    hiddenPaths: [],
+    ...overrides,
+  };
 }

@@ -2,11 +2,16 @@ import { access, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { shellTool } from '../../../src/tools/builtin/shell';
+import type { ToolContext } from '../../../src/tools/tool-definition';
+import { helloServer, runnerFor, workerSecrets } from '../sandbox/sandbox-test-support';
 import { removeTempDirs, tempDir, toolContext } from '../tool-test-context';
 
-describe('shell', () => {
+type Input = Parameters<typeof shellTool.execute>[0];
+
+describe.each(['bwrap', 'none'] as const)('shell (sandbox %s)', (mode) => {
   let root: string;
-  const run = (input: Parameters<typeof shellTool.execute>[0], signal?: AbortSignal) => shellTool.execute(input, toolContext(root, signal));
+  const processes = runnerFor(mode);
+  const run = (input: Input, signal?: AbortSignal) => shellTool.execute(input, toolContext(root, signal, { processes }));
 
   beforeEach(async () => {
     root = await tempDir();
@@ -31,7 +36,7 @@ describe('shell', () => {
     expect(result.success).toBe(false);
     expect(result.output).toMatch(/^Command timed out after 1s and was killed/);
     expect(result.output).not.toContain('never');
-    // The background child was in the killed process group: it never gets to write.
+    // The background child was killed with the command: it never gets to write.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     await expect(access(path.join(root, 'late.txt'))).rejects.toThrow(/ENOENT/);
   });
@@ -53,7 +58,52 @@ describe('shell', () => {
     expect(result).toMatchObject({ success: false, output: expect.stringMatching(/^exit code SIGKILL/) });
   });
 
-  it('refuses a timeout beyond the maximum through its schema', () => {
+  it("does not show the worker's secrets to the command", async () => {
+    const { output } = await run({ command: 'env' });
+    for (const [name, value] of Object.entries(workerSecrets)) expect(output).not.toContain(`${name}=${value}`);
+  });
+});
+
+describe('shell under bwrap', () => {
+  let root: string;
+  const processes = runnerFor('bwrap');
+  const run = (input: Input, context: Partial<ToolContext> = {}) =>
+    shellTool.execute(input, toolContext(root, undefined, { processes, ...context }));
+
+  beforeEach(async () => {
+    root = await tempDir();
+  });
+  afterAll(removeTempDirs);
+
+  it('uses the network only when the context allows it', async () => {
+    const { server, port } = await helloServer();
+    try {
+      const command = `bash -c 'exec 3<>/dev/tcp/127.0.0.1/${port} && head -n1 <&3'`;
+      expect((await run({ command })).success).toBe(false);
+      expect(await run({ command }, { network: true })).toMatchObject({ success: true, output: 'exit code 0\nhello\n' });
+    } finally {
+      server.close();
+    }
+  });
+
+  it("hides the context's hidden paths from the command", async () => {
+    const result = await run({ command: 'mkdir -p other && ls -A other' }, { hiddenPaths: [path.join(root, 'other')] });
+    expect(result).toMatchObject({ success: true, output: 'exit code 0\n' });
+  });
+
+  it('cannot write outside the workspace', async () => {
+    const result = await run({ command: 'touch /etc/shell-tool-probe' });
+    expect(result).toMatchObject({ success: false, output: expect.stringContaining('Read-only file system') });
+  });
+
+  it('tells the model that commands run sandboxed and offline unless allowed', () => {
+    expect(shellTool.description).toMatch(/sandboxed/);
+    expect(shellTool.description).toMatch(/no network access unless it was allowed/);
+  });
+});
+
+describe('shell schema', () => {
+  it('refuses a timeout beyond the maximum', () => {
     expect(shellTool.inputSchema.safeParse({ command: 'ls', timeoutSeconds: 601 }).success).toBe(false);
   });
 });

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { WorkspaceEscapeError } from '../../../src/errors';
+import { bwrapArgs, type BwrapCommand } from '../../../src/tools/sandbox/bwrap-args';
+
+const base: BwrapCommand = {
+  command: 'echo hi',
+  workspace: '/tmp/ws',
+  env: { PATH: '/usr/bin', HOME: '/tmp/ws' },
+  network: false,
+  hiddenPaths: [],
+  system: [{ path: '/usr' }, { path: '/bin', symlinkTo: 'usr/bin' }, { path: '/etc' }],
+};
+
+/** The index of the first occurrence of `flag` followed by `value` (for mounts: the destination). */
+function indexOf(args: string[], ...sequence: string[]): number {
+  return args.findIndex((_, i) => sequence.every((s, j) => args[i + j] === s));
+}
+
+describe('bwrapArgs', () => {
+  it('unshares everything, drops capabilities, dies with its parent and ends with sh -c <command>', () => {
+    const args = bwrapArgs(base);
+    expect(args).toEqual(expect.arrayContaining(['--unshare-all', '--die-with-parent', '--new-session', '--clearenv']));
+    expect(indexOf(args, '--cap-drop', 'ALL')).toBeGreaterThanOrEqual(0);
+    expect(args).not.toContain('--share-net');
+    expect(args.slice(-4)).toEqual(['--', '/bin/sh', '-c', 'echo hi']);
+  });
+
+  it('shares the network only when asked', () => {
+    expect(bwrapArgs({ ...base, network: true })).toContain('--share-net');
+  });
+
+  it('sets exactly the given environment after clearing it', () => {
+    const args = bwrapArgs(base);
+    expect(indexOf(args, '--setenv', 'PATH', '/usr/bin')).toBeGreaterThan(args.indexOf('--clearenv'));
+    expect(args.filter((a) => a === '--setenv')).toHaveLength(2);
+  });
+
+  it('binds system folders read-only and recreates symlinked ones as symlinks', () => {
+    const args = bwrapArgs(base);
+    expect(indexOf(args, '--ro-bind-try', '/usr', '/usr')).toBeGreaterThanOrEqual(0);
+    expect(indexOf(args, '--symlink', 'usr/bin', '/bin')).toBeGreaterThanOrEqual(0);
+    expect(indexOf(args, '--ro-bind-try', '/etc', '/etc')).toBeGreaterThanOrEqual(0);
+  });
+
+  it('binds the workspace writable after the private /tmp, and hides paths after that', () => {
+    const args = bwrapArgs({ ...base, hiddenPaths: ['runs/other', '/tmp/ws/runs/third'] });
+    const tmp = indexOf(args, '--tmpfs', '/tmp');
+    const workspace = indexOf(args, '--bind', '/tmp/ws', '/tmp/ws');
+    expect(tmp).toBeGreaterThanOrEqual(0);
+    expect(workspace).toBeGreaterThan(tmp);
+    expect(indexOf(args, '--tmpfs', '/tmp/ws/runs/other')).toBeGreaterThan(workspace);
+    expect(indexOf(args, '--tmpfs', '/tmp/ws/runs/third')).toBeGreaterThan(workspace);
+    expect(indexOf(args, '--chdir', '/tmp/ws')).toBeGreaterThan(workspace);
+    // The workspace is the only --bind (writable) mount.
+    expect(args.filter((a) => a === '--bind')).toHaveLength(1);
+  });
+
+  it('refuses a hidden path outside the workspace, or the workspace itself', () => {
+    expect(() => bwrapArgs({ ...base, hiddenPaths: ['../elsewhere'] })).toThrow(WorkspaceEscapeError);
+    expect(() => bwrapArgs({ ...base, hiddenPaths: ['/tmp/ws'] })).toThrow(WorkspaceEscapeError);
+  });
+});

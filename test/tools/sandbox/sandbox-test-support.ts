@@ -1,0 +1,62 @@
+// Shared pieces of the sandbox tests: runners for each mode and ways to look at the host from outside.
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { createProcessRunner, type ProcessRunner, type ProcessRunSpec } from '../../../src/tools/sandbox/process-runner';
+import { resolveSandboxMode } from '../../../src/tools/sandbox/sandbox-mode';
+
+/** Variables a worker really has; none of them may reach a tool. */
+export const workerSecrets = {
+  ANTHROPIC_API_KEY: 'sk-ant-test-must-not-leak',
+  TEMPORAL_ADDRESS: 'temporal.internal:7233',
+  [`SECRET_${Math.random().toString(36).slice(2, 10).toUpperCase()}`]: 'random-secret-value',
+};
+
+/** A runner in the given mode whose worker environment holds the secrets plus one allowed variable. */
+export function runnerFor(mode: 'bwrap' | 'none'): ProcessRunner {
+  const sourceEnv = { ...process.env, ...workerSecrets, TOOL_ALLOWED: 'allowed-value', TOOL_EXTRA: 'extra-value' };
+  return createProcessRunner({
+    // Explicit, so a host without a working bwrap fails these tests instead of skipping them.
+    mode: resolveSandboxMode({ ...process.env, AGENT_SANDBOX: mode }),
+    envAllowList: ['TOOL_ALLOWED'],
+    sourceEnv,
+  });
+}
+
+/** The defaults of one run, so each test states only what it is about. */
+export function runIn(runner: ProcessRunner, workspace: string, command: string, extra: Partial<ProcessRunSpec> = {}) {
+  return runner.run({ command, workspace, timeoutMs: 20_000, signal: new AbortController().signal, outputLimit: 20_000, ...extra });
+}
+
+/** A TCP server on 127.0.0.1 that answers every connection with "hello"; resolves to it and its port. */
+export async function helloServer(): Promise<{ server: Server; port: number }> {
+  const server = createServer((socket) => socket.end('hello\n'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (typeof address !== 'object' || address === null) throw new TypeError('server has no port');
+  return { server, port: address.port };
+}
+
+/** PIDs of live host processes whose command line contains `marker` (zombies have none). */
+export function processesWith(marker: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      if (cmdline.includes(marker)) found.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return found;
+}
+
+/** Polls `check` every 100 ms until it holds or `timeoutMs` passes; returns whether it held. */
+export async function eventually(check: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (check()) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
