@@ -18,6 +18,7 @@ import { exitCodeOf } from '../src/client/run-outcome';
 import { startRun } from '../src/client/start-run';
 import { temporalSettings } from '../src/config/worker-config';
 import { DEMO_LABEL, startDemoModelServer } from '../src/demo/demo-model-server';
+import { auditLogPathFromEnv } from '../src/audit/audit-path';
 import { createBuiltinHandlers } from '../src/lifecycle/builtin-handlers';
 import { ConsoleLifecycleLogger } from '../src/lifecycle/console-logger';
 import { createAgentWorker } from '../src/worker-setup/create-agent-worker';
@@ -142,7 +143,8 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
     const builtins = await createBuiltinHandlers(workerEnv, [{ handle: (e) => (e.workflowId === followed ? undefined : logger.handle(e)) }]);
     cleanups.push(() => builtins.close());
     say('Starting the worker (bundling the workflow code takes a few seconds)...');
-    const { worker, client, close } = await createAgentWorker({ address, env: workerEnv, lifecycleHandlers: builtins.handlers });
+    const auditFile = auditLogPathFromEnv(workerEnv);
+    const { worker, client, close } = await createAgentWorker({ address, env: workerEnv, lifecycleHandlers: builtins.handlers, auditLog: auditFile });
     const running = worker.run();
     cleanups.push(async () => {
       if (worker.getState() === 'RUNNING') worker.shutdown();
@@ -150,7 +152,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
       await close();
     });
     const { taskQueue } = temporalSettings(workerEnv);
-    say(`Worker running in this process on task queue "${taskQueue}".${builtins.auditFile ? ` Audit log: ${builtins.auditFile}` : ''}`);
+    say(`Worker running in this process on task queue "${taskQueue}".${auditFile ? ` Audit log: ${auditFile}` : ''}`);
     await reportWaitingRuns(client);
     if (stop.signal.aborted) return 130;
 

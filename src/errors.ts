@@ -91,3 +91,13 @@ export class SandboxUnavailableError extends Error {
 export class ProcessStartError extends Error {
   override readonly name = 'ProcessStartError';
 }
+
+/** `AGENT_CONVERSATION_STORE` names no store this worker knows, or one it cannot use. Raised at worker start. */
+export class ConversationStoreConfigError extends Error {
+  override readonly name = 'ConversationStoreConfigError';
+}
+
+/** The audit log (or another worker-side file) was configured inside the workspace, where tools could change it. */
+export class AuditLogPlacementError extends Error {
+  override readonly name = 'AuditLogPlacementError';
+}

@@ -28,7 +28,9 @@ export type { LifecycleHandler } from './lifecycle/lifecycle-handler';
 export { ConsoleLifecycleLogger } from './lifecycle/console-logger';
 export { MetricsCollector, type AgentMetrics, type ToolMetrics } from './lifecycle/metrics-collector';
 export { startMetricsServer, MetricsServerError, type MetricsServer } from './lifecycle/metrics-server';
-export { AuditLog, type AuditRecord } from './lifecycle/audit-log';
+export { AuditChain } from './audit/audit-chain';
+export { verifyAuditFile } from './audit/verify-audit';
+export type { AuditRecord } from './audit/audit-record';
 export { EventDeduper } from './lifecycle/event-dedupe';
 export { createBuiltinHandlers, type BuiltinHandlers } from './lifecycle/builtin-handlers';
 export {
@@ -40,7 +42,7 @@ export {
 } from './workflows/definitions';
 export { AgentRunInputSchema, type AgentRunInput } from './workflows/run-input';
 export type { AgentRunResult } from './workflows/run-result';
-export type { RunStatus } from './workflows/run-status';
+export type { RunStatus } from './workflows/run-machine/run-status';
 export { startRun, AGENT_RUN_WORKFLOW_TYPE } from './client/start-run';
 export { connectClient } from './client/connect';
 export {

@@ -1,3 +1,4 @@
+import { auditLogPathFromEnv } from './audit/audit-path';
 import { temporalSettings } from './config/worker-config';
 import { createBuiltinHandlers } from './lifecycle/builtin-handlers';
 import { ConsoleLifecycleLogger } from './lifecycle/console-logger';
@@ -12,12 +13,13 @@ async function run(): Promise<void> {
   const settings = temporalSettings();
   const builtins = await createBuiltinHandlers(process.env, [new ConsoleLifecycleLogger({ includeTimestamps: true })]);
   try {
-    const { worker, registry, close } = await createAgentWorker({ lifecycleHandlers: builtins.handlers });
+    const auditFile = auditLogPathFromEnv();
+    const { worker, registry, close } = await createAgentWorker({ lifecycleHandlers: builtins.handlers, auditLog: auditFile });
     console.log(
       `Worker polling task queue "${settings.taskQueue}" on ${settings.address} (namespace ${settings.namespace}); agents: ${[...registry.agents.keys()].join(', ')}`,
     );
     if (builtins.metricsServer) console.log(`Metrics: ${builtins.metricsServer.url}`);
-    if (builtins.auditFile) console.log(`Audit log: ${builtins.auditFile}`);
+    if (auditFile) console.log(`Audit log: ${auditFile}`);
     try {
       await worker.run();
     } finally {

@@ -1,7 +1,9 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Client } from '@temporalio/client';
 import type { AgentRegistry } from '../agents/agent-registry';
+import type { AuditChain } from '../audit/audit-chain';
 import type { ConversationStore } from '../conversation/conversation-store';
+import type { ProcessRunner } from '../tools/sandbox/process-runner';
 
 /** What activities need from the worker process; built once in `createActivities`. */
 export interface ActivityDeps {
@@ -10,7 +12,15 @@ export interface ActivityDeps {
   conversations: ConversationStore;
   /** Built lazily: a worker without ANTHROPIC_API_KEY can still serve everything but model calls. */
   anthropic: () => Anthropic;
+  /** Model ids per tier come from here (AGENT_MODEL_*), so `createAgentWorker({ env })` is honoured. */
+  env: NodeJS.ProcessEnv;
   /** Used by the preference activities to reach the per-person preferences workflow. */
   temporal: () => Client;
   taskQueue: string;
+  /** Starts every tool process: clean environment, sandboxed when the worker can (see tools/sandbox). */
+  processes: ProcessRunner;
+  /** The approver registry (AGENT_APPROVERS_FILE), name → Ed25519 public key (hex); undefined without one. */
+  approverKeys?: Record<string, string>;
+  /** The hash-chained audit log (AGENT_AUDIT_LOG), unless it is off. */
+  audit?: AuditChain;
 }

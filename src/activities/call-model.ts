@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type Anthropic from '@anthropic-ai/sdk';
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import { buildSystemPrompt } from '../agents/system-prompt';
+import type { ShellAnalysis } from '../approvals/shell/shell-analysis';
 import { ConversationRefSchema } from '../conversation/conversation-ref';
 import type { ContentBlock, ConversationMessage, TokenUsage } from '../conversation/messages';
 import { FailureType } from '../errors';
 import { modelIdForTier } from '../model/model-tiers';
-import { toModelFailure } from '../model/model-errors';
+import { streamMessage } from '../model/stream-message';
 import { usageFrom } from '../model/usage';
 import type { ActivityDeps } from './activity-deps';
 import { materialize } from './conversation-sync';
@@ -30,9 +32,41 @@ export interface CallModelResult {
   storedTag: string;
   /** Characters of the prompt's messages, to calibrate the workflow's token estimate. */
   promptChars: number;
+  /** The worker's reading of the reply's tool calls (parsed shell commands), by tool_use id. */
+  analyses: Record<string, ShellAnalysis>;
 }
 
-/** One model turn: rebuild the conversation, call the Messages API with the agent's tools, keep the reply. */
+/** A stream that sends nothing for this long is abandoned and the call retried (`AGENT_MODEL_IDLE_SECONDS`). */
+const DEFAULT_IDLE_SECONDS = 120;
+
+export function idleMsFromEnv(env: NodeJS.ProcessEnv): number {
+  const seconds = Number(env.AGENT_MODEL_IDLE_SECONDS);
+  return (Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_IDLE_SECONDS) * 1000;
+}
+
+/** Runs each tool's `analyze` on the calls it made (for `shell`: the parsed command the rules judge). */
+async function analyzeCalls(deps: ActivityDeps, content: ContentBlock[]): Promise<Record<string, ShellAnalysis>> {
+  const analyses: Record<string, ShellAnalysis> = {};
+  for (const block of content) {
+    if (block.type !== 'tool_use') continue;
+    const tool = deps.registry.tools.get(block.name);
+    if (!tool?.analyze) continue;
+    const parsed = tool.inputSchema.safeParse(block.input);
+    if (!parsed.success) continue;
+    try {
+      analyses[block.id] = await tool.analyze(parsed.data, { workspaceRoot: deps.workspaceRoot });
+    } catch (error) {
+      analyses[block.id] = { understood: false, problems: [`the worker could not analyse it: ${(error as Error).message}`], commands: [], writes: [] };
+    }
+  }
+  return analyses;
+}
+
+/**
+ * One model turn: rebuild the conversation, stream the Messages API's answer with the agent's tools
+ * (heartbeating as it arrives, with the text so far as heartbeat details for live output), keep the
+ * reply, and read the calls it makes.
+ */
 export function createCallModel(deps: ActivityDeps) {
   return async function callModel(raw: CallModelInput): Promise<CallModelResult> {
     const input = CallModelInputSchema.parse(raw);
@@ -41,19 +75,18 @@ export function createCallModel(deps: ActivityDeps) {
       throw ApplicationFailure.nonRetryable(`Agent "${input.agent}" is not registered on this worker.`, FailureType.UnknownAgent);
     }
     const messages = await materialize(deps.conversations, input.conversation);
-    const model = modelIdForTier(agent.modelTier);
-    let response: Anthropic.Message;
-    try {
-      response = await deps.anthropic().messages.create({
-        model,
+    const context = Context.current();
+    const response = await streamMessage(
+      deps.anthropic(),
+      {
+        model: modelIdForTier(agent.modelTier, deps.env),
         max_tokens: agent.maxTokens,
         system: buildSystemPrompt(agent.systemPrompt),
         tools: deps.registry.modelTools(agent.name) as Anthropic.Tool[],
         messages: messages as Anthropic.MessageParam[],
-      });
-    } catch (error) {
-      throw toModelFailure(error);
-    }
+      },
+      { progress: (p) => context.heartbeat(p), signal: context.cancellationSignal, idleMs: idleMsFromEnv(deps.env), attempt: context.info.attempt },
+    );
     const content: ContentBlock[] = [];
     for (const block of response.content) {
       if (block.type === 'text') content.push({ type: 'text', text: block.text });
@@ -63,7 +96,7 @@ export function createCallModel(deps: ActivityDeps) {
     if (content.length === 0) content.push({ type: 'text', text: '(no content)' });
     const message: ConversationMessage = { role: 'assistant', content };
     const tag = randomUUID();
-    await deps.conversations.save(input.conversation.key, { messages: [...messages, message], tag });
+    await deps.conversations.save(input.conversation.key, { messages: [...messages, message], tag }, input.conversation.owner);
     return {
       message,
       stopReason: response.stop_reason,
@@ -72,6 +105,7 @@ export function createCallModel(deps: ActivityDeps) {
       storedCount: messages.length + 1,
       storedTag: tag,
       promptChars: JSON.stringify(messages).length,
+      analyses: await analyzeCalls(deps, content),
     };
   };
 }

@@ -11,7 +11,7 @@ import { FailureType } from '../errors';
  */
 export async function materialize(store: ConversationStore, ref: ConversationRef): Promise<ConversationMessage[]> {
   if (ref.baseCount === 0) return ref.append as ConversationMessage[];
-  const stored = await store.load(ref.key);
+  const stored = await store.load(ref.key, ref.owner);
   if (!stored || stored.tag !== ref.tag || stored.messages.length < ref.baseCount) {
     throw ApplicationFailure.create({
       type: FailureType.ConversationStoreMiss,

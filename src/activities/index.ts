@@ -1,6 +1,8 @@
 import type { ActivityDeps } from './activity-deps';
 import { createCallModel } from './call-model';
 import { createLoadPreferences, createSavePreference } from './preferences';
+import { createRecordAudit } from './record-audit';
+import { createReleaseConversation } from './release-conversation';
 import { createResolveAgent } from './resolve-agent';
 import { createRunTool } from './run-tool';
 import { createSummarizeConversation } from './summarize-conversation';
@@ -14,6 +16,8 @@ export function createActivities(deps: ActivityDeps) {
     runTool: createRunTool(deps),
     loadPreferences: createLoadPreferences(deps),
     savePreference: createSavePreference(deps),
+    releaseConversation: createReleaseConversation(deps),
+    recordAudit: createRecordAudit(deps),
   };
 }
 

@@ -1,12 +1,6 @@
 import { z } from 'zod';
-import type { ToolPreferences } from '../approvals/approval-policy';
-import {
-  changePreferenceSignal,
-  PREFERENCES_WORKFLOW_TYPE,
-  PreferenceChangeSchema,
-  preferencesWorkflowId,
-  toToolPreferences,
-} from '../approvals/preference-messages';
+import { changePreferenceSignal, PREFERENCES_WORKFLOW_TYPE, PreferenceChangeSchema, preferencesWorkflowId } from '../approvals/preference-messages';
+import type { PreferenceRule } from '../approvals/preference-rules';
 import { readPreferences } from '../approvals/read-preferences';
 import type { ActivityDeps } from './activity-deps';
 
@@ -14,13 +8,19 @@ export const LoadPreferencesInputSchema = z.object({ user: z.string().min(1) });
 export type LoadPreferencesInput = z.infer<typeof LoadPreferencesInputSchema>;
 
 export const SavePreferenceInputSchema = z.object({ user: z.string().min(1), change: PreferenceChangeSchema });
-export type SavePreferenceInput = z.infer<typeof SavePreferenceInputSchema>;
+export type SavePreferenceInput = z.input<typeof SavePreferenceInputSchema>;
+
+/** The person's remembered choices, and the worker's approver registry (refreshed at every run link). */
+export interface LoadPreferencesResult {
+  rules: PreferenceRule[];
+  approverKeys?: Record<string, string>;
+}
 
 /** Reads a person's remembered choices; a person without any has none, not an error. */
 export function createLoadPreferences(deps: ActivityDeps) {
-  return async function loadPreferences(raw: LoadPreferencesInput): Promise<ToolPreferences> {
+  return async function loadPreferences(raw: LoadPreferencesInput): Promise<LoadPreferencesResult> {
     const { user } = LoadPreferencesInputSchema.parse(raw);
-    return toToolPreferences(await readPreferences(deps.temporal(), user));
+    return { rules: await readPreferences(deps.temporal(), user), approverKeys: deps.approverKeys };
   };
 }
 

@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import * as path from 'node:path';
 import { Context } from '@temporalio/activity';
 import { z } from 'zod';
 import { WorkspaceEscapeError } from '../errors';
@@ -11,45 +13,100 @@ export const RunToolInputSchema = z.object({
   tool: z.string(),
   callId: z.string(),
   input: z.unknown(),
+  /** The run; its per-run workspace and the call's idempotency key derive from it. */
+  workflowId: z.string().optional(),
+  /** Whether this call's processes may reach the network. */
+  network: z.boolean().default(false),
+  /** Who let the call run, for the audit line written when it ends. */
+  approval: z.object({ decision: z.string(), approver: z.string().optional(), verified: z.boolean().optional(), via: z.string() }).optional(),
+  iteration: z.number().int().optional(),
 });
-export type RunToolInput = z.infer<typeof RunToolInputSchema>;
+export type RunToolInput = z.input<typeof RunToolInputSchema>;
 
 /** How often the wrapper heartbeats, so a dead worker is noticed within the heartbeat timeout. */
 const HEARTBEAT_MS = 2_000;
 
+/** The folder of per-run workspaces, inside the workspace root. Shared-workspace runs never see it. */
+export const RUNS_FOLDER = 'runs';
+
+/** A workflow id as one folder name: itself when it is a plain name, otherwise URI-encoded. */
+function folderName(workflowId: string): string {
+  return /^[A-Za-z0-9._:@-]+$/.test(workflowId) && workflowId !== '.' && workflowId !== '..' ? workflowId : encodeURIComponent(workflowId);
+}
+
+/** Where a call's tools work, and which folders they must not see. */
+export function workspaceFor(root: string, mode: 'shared' | 'per-run', workflowId: string | undefined): { workspaceRoot: string; hiddenPaths: string[] } {
+  const runs = path.join(root, RUNS_FOLDER);
+  if (mode === 'shared' || workflowId === undefined) return { workspaceRoot: root, hiddenPaths: [runs] };
+  const own = path.join(runs, folderName(workflowId));
+  mkdirSync(own, { recursive: true });
+  return { workspaceRoot: own, hiddenPaths: [] };
+}
+
 /**
  * Runs one tool call. Every failure a model can act on (bad arguments, an unknown tool, a refused
  * path, a thrown error) comes back as an error ToolResult instead of failing the activity, so the
- * loop goes on and the model can try something else. Only a dead worker or a timeout fails it.
+ * loop goes on and the model can try something else. Only a dead worker or a timeout fails it. The
+ * call's audit line is written (and fsynced) before the activity reports back.
  */
 export function createRunTool(deps: ActivityDeps) {
   return async function runTool(raw: RunToolInput): Promise<ToolResult> {
     const input = RunToolInputSchema.parse(raw);
-    const tool = deps.registry.tools.get(input.tool);
-    const agent = deps.registry.agents.get(input.agent);
-    if (!tool || !agent?.tools.includes(input.tool)) {
-      return ToolResult.error(`Unknown tool "${input.tool}" for agent "${input.agent}".`);
-    }
-    const parsed = tool.inputSchema.safeParse(input.input);
-    if (!parsed.success) {
-      return ToolResult.error(
-        `Invalid arguments for ${tool.name}:\n${describeZodError(parsed.error)}\nExpected schema: ${JSON.stringify(tool.jsonSchema)}`,
-      );
-    }
     const context = Context.current();
-    const beat = setInterval(() => context.heartbeat(), HEARTBEAT_MS);
-    try {
-      const result = await tool.execute(parsed.data, {
-        workspaceRoot: deps.workspaceRoot,
-        signal: context.cancellationSignal,
-        heartbeat: (details) => context.heartbeat(details),
-      });
-      return { ...result, output: capOutput(result.output) };
-    } catch (error) {
-      if (error instanceof WorkspaceEscapeError) return ToolResult.error(error.message);
-      return ToolResult.error(`${tool.name} failed: ${(error as Error)?.message ?? String(error)}`);
-    } finally {
-      clearInterval(beat);
-    }
+    const started = Date.now();
+    const result = await execute(deps, input, context);
+    const workflowId = input.workflowId ?? context.info.workflowExecution?.workflowId ?? 'standalone';
+    await deps.audit?.append({
+      at: new Date().toISOString(),
+      kind: 'call',
+      run: workflowId,
+      runId: context.info.workflowExecution?.runId,
+      agent: input.agent,
+      iteration: input.iteration ?? 0,
+      tool: input.tool,
+      callId: input.callId,
+      arguments: input.input,
+      decision: input.approval?.decision ?? 'policy_allow',
+      approver: input.approval?.approver,
+      verified: input.approval?.verified,
+      via: input.approval?.via ?? 'policy',
+      outcome: result.success ? 'success' : 'error',
+      durationMs: Date.now() - started,
+      idempotencyKey: `${workflowId}/${input.callId}`,
+    });
+    return result;
   };
+}
+
+async function execute(deps: ActivityDeps, input: z.output<typeof RunToolInputSchema>, context: Context): Promise<ToolResult> {
+  const tool = deps.registry.tools.get(input.tool);
+  const agent = deps.registry.agents.get(input.agent);
+  if (!tool || !agent?.tools.includes(input.tool)) {
+    return ToolResult.error(`Unknown tool "${input.tool}" for agent "${input.agent}".`);
+  }
+  const parsed = tool.inputSchema.safeParse(input.input);
+  if (!parsed.success) {
+    return ToolResult.error(`Invalid arguments for ${tool.name}:\n${describeZodError(parsed.error)}\nExpected schema: ${JSON.stringify(tool.jsonSchema)}`);
+  }
+  const workflowId = input.workflowId ?? context.info.workflowExecution?.workflowId ?? 'standalone';
+  const { workspaceRoot, hiddenPaths } = workspaceFor(deps.workspaceRoot, agent.workspace, workflowId);
+  const beat = setInterval(() => context.heartbeat(), HEARTBEAT_MS);
+  try {
+    const result = await tool.execute(parsed.data, {
+      workspaceRoot,
+      signal: context.cancellationSignal,
+      heartbeat: (details) => context.heartbeat(details),
+      idempotencyKey: `${workflowId}/${input.callId}`,
+      processes: deps.processes,
+      network: input.network || agent.network,
+      hiddenPaths,
+    });
+    return { ...result, output: capOutput(result.output) };
+  } catch (error) {
+    if (context.cancellationSignal.aborted) throw error;
+    if (error instanceof WorkspaceEscapeError) return ToolResult.error(error.message);
+    return ToolResult.error(`${tool.name} failed: ${(error as Error)?.message ?? String(error)}`);
+  } finally {
+    clearInterval(beat);
+  }
 }

@@ -1,9 +1,10 @@
-import type Anthropic from '@anthropic-ai/sdk';
+import { Context } from '@temporalio/activity';
 import { z } from 'zod';
 import { ConversationRefSchema } from '../conversation/conversation-ref';
 import type { ConversationMessage, TokenUsage } from '../conversation/messages';
 import { modelIdForTier } from '../model/model-tiers';
-import { toModelFailure } from '../model/model-errors';
+import { streamMessage } from '../model/stream-message';
+import { idleMsFromEnv } from './call-model';
 import { usageFrom } from '../model/usage';
 import type { ActivityDeps } from './activity-deps';
 import { materialize } from './conversation-sync';
@@ -48,10 +49,11 @@ export function createSummarizeConversation(deps: ActivityDeps) {
   return async function summarizeConversation(raw: SummarizeInput): Promise<SummarizeResult> {
     const input = SummarizeInputSchema.parse(raw);
     const messages = (await materialize(deps.conversations, input.conversation)).slice(input.from, input.to);
-    let response: Anthropic.Message;
-    try {
-      response = await deps.anthropic().messages.create({
-        model: modelIdForTier('fast'),
+    const context = Context.current();
+    const response = await streamMessage(
+      deps.anthropic(),
+      {
+        model: modelIdForTier('fast', deps.env),
         max_tokens: 2_048,
         system: INSTRUCTIONS,
         messages: [
@@ -60,10 +62,9 @@ export function createSummarizeConversation(deps: ActivityDeps) {
             content: `The task: ${input.task}\n\nThe part of the run to summarize:\n${transcript(messages)}`,
           },
         ],
-      });
-    } catch (error) {
-      throw toModelFailure(error);
-    }
+      },
+      { progress: (p) => context.heartbeat(p), signal: context.cancellationSignal, idleMs: idleMsFromEnv(deps.env), attempt: context.info.attempt },
+    );
     const summary = response.content
       .map((b) => (b.type === 'text' ? b.text : ''))
       .join('\n')

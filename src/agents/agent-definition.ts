@@ -22,6 +22,14 @@ export const AgentDefinitionSchema = z.object({
   maxIterations: z.number().int().positive(),
   maxTokens: z.number().int().positive().default(4_096),
   approval: ToolApprovalSchema.optional(),
+  /** Who may decide this agent's parked calls (names as decisions carry them); absent means anyone. */
+  approvers: z.array(z.string().min(1).max(200)).min(1).optional(),
+  /** `per-run` gives each run its own folder, `<AGENT_WORKSPACE>/runs/<workflowId>`; `shared` uses the root. */
+  workspace: z.enum(['shared', 'per-run']).default('shared'),
+  /** Lets tool commands reach the network (off by default; a run may also allow it). */
+  network: z.boolean().default(false),
+  /** Environment variables (names) tool processes of this agent may see, besides PATH, HOME, LANG and TERM. */
+  env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'environment variable names are letters, digits and _')).default([]),
   context: ContextBudgetSchema.default({ windowTokens: 200_000, targetShare: 0.6, keepRecentTurns: 6 }),
 });
 export type AgentDefinitionInput = z.input<typeof AgentDefinitionSchema>;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { controlToolNames, controlTools } from '../control-tools';
 import { AgentDefinitionError } from '../errors';
 import type { ToolScope } from '../tools/tool-scope';
+import type { ResolvedTool } from '../workflows/run-machine/run-state';
 import type { Tool } from '../tools/tool-definition';
 import { describeZodError, toInputJsonSchema } from '../tools/tool-definition';
 import { AgentDefinitionSchema, type AgentDefinition, type AgentDefinitionInput } from './agent-definition';
@@ -19,6 +20,8 @@ export interface AgentRegistry {
   /** The tool specs (agent tools, then control tools) sent with each model call, built once. */
   modelTools(agent: string): ModelToolSpec[];
   scopes(agent: string): Record<string, ToolScope>;
+  /** What the workflow needs to know of each of the agent's tools. */
+  toolInfo(agent: string): Record<string, ResolvedTool>;
 }
 
 /**
@@ -78,6 +81,14 @@ export function createAgentRegistry(definitions: AgentDefinitionInput[], tools: 
     agents,
     tools: toolMap,
     modelTools: (agent) => specCache.get(agent) ?? [],
+    toolInfo: (agentName) => {
+      const out: Record<string, ResolvedTool> = {};
+      for (const name of agents.get(agentName)?.tools ?? []) {
+        const tool = toolMap.get(name);
+        if (tool) out[name] = { scope: tool.scope, idempotent: tool.idempotent ?? tool.scope === 'read', subjectArgument: tool.subjectArgument };
+      }
+      return out;
+    },
     scopes: (agentName) => {
       const agent = agents.get(agentName);
       const out: Record<string, ToolScope> = {};

@@ -6,11 +6,13 @@ import {
   WorkflowUpdateRPCTimeoutOrCancelledError,
   type WorkflowHandle,
 } from '@temporalio/client';
-import type { ApprovalDecision, DecisionOutcome } from '../approvals/approval-decision';
+import { decisionScopeText, type ApprovalDecision, type DecisionOutcome } from '../approvals/approval-decision';
+import { decisionSigningText } from '../approvals/signatures/decision-signature';
+import { signWithApproverKey } from './approver-keys';
 import { type CliContext } from './cli-context';
 import { approvalSignal, decideApprovalUpdate, statusQuery, submitReplyUpdate } from '../workflows/definitions';
-import type { PendingApproval, PendingQuestion } from '../workflows/run-state';
-import type { RunStatus } from '../workflows/run-status';
+import type { PendingQuestion } from '../workflows/run-machine/run-state';
+import type { PendingApproval, RunStatus } from '../workflows/run-machine/run-status';
 import { AmbiguousApprovalError, DecisionRefusedError, NoPendingApprovalError, NoWorkerAnsweredError, UsageError } from './errors';
 import { terminalSafe } from './terminal-safe';
 
@@ -91,9 +93,21 @@ async function executeUpdate(handle: WorkflowHandle, what: string, call: () => P
   return outcome;
 }
 
+/**
+ * The decision signed with the approver's key when this person has one (`agentctl keys create`); a
+ * worker with an approver registry refuses unsigned decisions. Without a key it goes unsigned.
+ */
+export function signed(workflowId: string, decision: ApprovalDecision): ApprovalDecision {
+  if (decision.signature || !decision.approver) return decision;
+  const text = decisionSigningText({ workflowId, ...decision, approver: decision.approver, scope: decisionScopeText(decision) });
+  const signature = signWithApproverKey(decision.approver, text);
+  return signature ? { ...decision, signature } : decision;
+}
+
 /** Sends a decision with the `decideApproval` update, so the caller learns whether it was applied. */
 export function sendDecision(handle: WorkflowHandle, decision: ApprovalDecision): Promise<DecisionOutcome> {
-  return executeUpdate(handle, 'the approval', () => handle.executeUpdate(decideApprovalUpdate, { args: [decision] }));
+  const payload = signed(handle.workflowId, decision);
+  return executeUpdate(handle, 'the approval', () => handle.executeUpdate(decideApprovalUpdate, { args: [payload] }));
 }
 
 /** Sends a reply with the `submitReply` update; refused when no question is waiting. */
@@ -143,6 +157,11 @@ export function stringFlag(ctx: CliContext, name: string): string | undefined {
 export async function decideFromCli(ctx: CliContext, decision: ApprovalDecision['decision']): Promise<number> {
   const [workflowId, named] = ctx.args.positionals;
   if (!workflowId) throw new UsageError(`${decision.startsWith('approve') ? 'approve' : 'reject'} needs a workflow id`);
+  const sweeping = decision === 'approve_always' || decision === 'reject_always';
+  const toolWide = Boolean(ctx.args.flags['always-tool'] || ctx.args.flags['never-tool']);
+  const prefix = stringFlag(ctx, 'prefix');
+  if (prefix !== undefined && !sweeping) throw new UsageError('--prefix goes with --always or --never');
+  if (prefix !== undefined && toolWide) throw new UsageError('give either --prefix or --always-tool/--never-tool, not both');
   const handle = (await ctx.client()).workflow.getHandle(workflowId);
   const callId = named ?? resolveCallId(await queryStatus(handle).catch((error: unknown) => {
     if (!(error instanceof NoWorkerAnsweredError)) throw error;
@@ -151,8 +170,10 @@ export async function decideFromCli(ctx: CliContext, decision: ApprovalDecision[
   const payload: ApprovalDecision = { callId, decision, approver: stringFlag(ctx, 'approver') ?? defaultApprover() };
   const reason = stringFlag(ctx, 'reason');
   if (reason) payload.reason = reason;
+  if (toolWide) payload.scope = 'tool';
+  if (prefix !== undefined) payload.prefix = prefix;
   if (ctx.args.flags.signal) {
-    await handle.signal(approvalSignal, payload);
+    await handle.signal(approvalSignal, signed(workflowId, payload));
     ctx.print({ workflowId, ...payload, via: 'signal', applied: null }, () => `Sent ${decision} for ${callId} to ${workflowId} as a signal (not confirmed; see \`agentctl pending\`).`);
     return 0;
   }

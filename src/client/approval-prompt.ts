@@ -4,8 +4,8 @@
 import readline from 'node:readline';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { ApprovalDecision } from '../approvals/approval-decision';
-import type { PendingQuestion } from '../workflows/run-state';
-import type { RunStatus } from '../workflows/run-status';
+import type { PendingQuestion } from '../workflows/run-machine/run-state';
+import type { RunStatus } from '../workflows/run-machine/run-status';
 import { defaultApprover, queryStatus, renderPendingApproval, renderQuestion, sendDecision, sendReply } from './approval-helpers';
 import { DecisionRefusedError } from './errors';
 import { terminalSafe } from './terminal-safe';

@@ -4,8 +4,7 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { formatEvent } from '../lifecycle/console-logger';
-import type { PendingApproval } from '../workflows/run-state';
-import type { RunStatus } from '../workflows/run-status';
+import type { PendingApproval, RunStatus } from '../workflows/run-machine/run-status';
 import { queryStatus } from './approval-helpers';
 import { isQuietCall, renderDecision, renderOutcome, renderProgress, renderToolCall } from './render-status';
 import { awaitOutcome, type RunOutcome } from './run-outcome';

@@ -2,13 +2,13 @@
 // data to lines, shared by `status`, `run`, `watch`, `result` and `npm start`.
 import type { Task } from '../control-tools';
 import type { TokenUsage } from '../conversation/messages';
-import type { DecisionRecord, ToolCallRecord } from '../workflows/run-state';
-import type { RunStatus } from '../workflows/run-status';
-import { taskProgress } from '../workflows/task-progress';
+import type { DecisionRecord, ToolCallRecord } from '../workflows/run-machine/run-state';
+import type { RunStatus } from '../workflows/run-machine/run-status';
+import { taskProgress } from '../workflows/run-machine/task-progress';
 import type { RunOutcome } from './run-outcome';
 import { terminalSafe } from './terminal-safe';
 
-const OUTCOME_MARKS: Record<ToolCallRecord['outcome'], string> = { success: '✓', error: '✗', rejected: '⊘', waiting: '⏸' };
+const OUTCOME_MARKS: Record<ToolCallRecord['outcome'], string> = { success: '✓', error: '✗', rejected: '⊘', waiting: '⏸', running: '…', unknown: '?' };
 
 /** Control tools whose success is shown another way (progress, the question, the final summary). */
 const QUIET_TOOLS = new Set(['update_tasks', 'complete_task', 'need_more_information']);

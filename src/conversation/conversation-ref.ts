@@ -1,14 +1,16 @@
 import { z } from 'zod';
 
+export const ToolResultBlockSchema = z.object({
+  type: z.literal('tool_result'),
+  tool_use_id: z.string(),
+  content: z.string(),
+  is_error: z.boolean().optional(),
+});
+
 const BlockSchema = z.union([
   z.object({ type: z.literal('text'), text: z.string() }),
   z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown() }),
-  z.object({
-    type: z.literal('tool_result'),
-    tool_use_id: z.string(),
-    content: z.string(),
-    is_error: z.boolean().optional(),
-  }),
+  ToolResultBlockSchema,
 ]);
 
 export const ConversationMessageSchema = z.object({
@@ -22,6 +24,8 @@ export const ConversationMessageSchema = z.object({
  */
 export const ConversationRefSchema = z.object({
   key: z.string().min(1),
+  /** The run the conversation belongs to (its workflow id), so its entries can be deleted when it closes. */
+  owner: z.string().optional(),
   baseCount: z.number().int().min(0),
   /** The tag of the write the first `baseCount` messages must come from (required when baseCount > 0). */
   tag: z.string().optional(),

@@ -1,6 +1,7 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
+import { ConversationStoreConfigError } from '../errors';
 import type { ConversationMessage } from './messages';
 
 /**
@@ -8,11 +9,14 @@ import type { ConversationMessage } from './messages';
  * changed instead of the whole conversation on every turn (which makes history grow with the square
  * of the run length). The store is a cache, not the source of truth: the workflow holds the
  * conversation, and when a store does not have what the workflow expects (another machine, a restart)
- * the activity says so and the workflow sends everything once.
+ * the activity says so and the workflow sends everything once. Entries belong to a run (`owner`, its
+ * workflow id) and are deleted when the run closes.
  */
 export interface ConversationStore {
-  load(key: string): Promise<StoredConversation | undefined>;
-  save(key: string, conversation: StoredConversation): Promise<void>;
+  load(key: string, owner?: string): Promise<StoredConversation | undefined>;
+  save(key: string, conversation: StoredConversation, owner?: string): Promise<void>;
+  /** Forgets every entry of a run. */
+  deleteRun(owner: string): Promise<void>;
 }
 
 /**
@@ -27,7 +31,7 @@ export interface StoredConversation {
 
 /** A per-process LRU: correct everywhere, efficient when one worker (or a sticky one) serves a run. */
 export class MemoryConversationStore implements ConversationStore {
-  private readonly entries = new Map<string, StoredConversation>();
+  private readonly entries = new Map<string, StoredConversation & { owner?: string }>();
   constructor(private readonly capacity = 500) {}
 
   async load(key: string) {
@@ -39,43 +43,65 @@ export class MemoryConversationStore implements ConversationStore {
     return found;
   }
 
-  async save(key: string, conversation: StoredConversation) {
+  async save(key: string, conversation: StoredConversation, owner?: string) {
     this.entries.delete(key);
-    this.entries.set(key, conversation);
+    this.entries.set(key, { ...conversation, owner });
     while (this.entries.size > this.capacity) {
       const oldest = this.entries.keys().next().value as string;
       this.entries.delete(oldest);
     }
   }
-}
 
-/** A folder of JSON files: share it (a network volume) between workers on several machines. */
-export class DirectoryConversationStore implements ConversationStore {
-  constructor(private readonly dir: string) {}
-
-  private file(key: string) {
-    return path.join(this.dir, `${createHash('sha256').update(key).digest('hex')}.json`);
+  async deleteRun(owner: string) {
+    for (const [key, entry] of this.entries) if (entry.owner === owner) this.entries.delete(key);
   }
 
-  async load(key: string) {
+  /** How many conversations are kept (for tests). */
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** A folder of JSON files, one folder per run: share it (a network volume) between workers on several machines. */
+export class DirectoryConversationStore implements ConversationStore {
+  constructor(readonly dir: string) {}
+
+  private file(key: string, owner?: string) {
+    return owner === undefined ? path.join(this.dir, `${sha(key)}.json`) : path.join(this.dir, sha(owner), `${sha(key)}.json`);
+  }
+
+  async load(key: string, owner?: string) {
     try {
-      return JSON.parse(await readFile(this.file(key), 'utf8')) as StoredConversation;
+      return JSON.parse(await readFile(this.file(key, owner), 'utf8')) as StoredConversation;
     } catch {
       return undefined;
     }
   }
 
-  async save(key: string, conversation: StoredConversation) {
-    await mkdir(this.dir, { recursive: true });
-    const target = this.file(key);
+  async save(key: string, conversation: StoredConversation, owner?: string) {
+    const target = this.file(key, owner);
+    await mkdir(path.dirname(target), { recursive: true });
     const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
     await writeFile(temp, JSON.stringify(conversation));
     await rename(temp, target);
   }
+
+  async deleteRun(owner: string) {
+    await rm(path.join(this.dir, sha(owner)), { recursive: true, force: true });
+  }
 }
 
-/** `AGENT_CONVERSATION_STORE`: `memory` (default) or `dir:/path/to/shared/folder`. */
+/**
+ * `AGENT_CONVERSATION_STORE`: `memory` (the default) or `dir:/path/to/shared/folder`. Anything else is
+ * refused with what is accepted, rather than silently falling back to memory.
+ */
 export function conversationStoreFromEnv(value = process.env.AGENT_CONVERSATION_STORE): ConversationStore {
-  if (value?.startsWith('dir:')) return new DirectoryConversationStore(value.slice(4));
-  return new MemoryConversationStore();
+  const setting = value?.trim() ?? '';
+  if (setting === '' || setting === 'memory') return new MemoryConversationStore();
+  if (setting.startsWith('dir:') && setting.length > 4) return new DirectoryConversationStore(path.resolve(setting.slice(4)));
+  throw new ConversationStoreConfigError(
+    `AGENT_CONVERSATION_STORE="${value}" is not a store this worker knows. Use "memory" (one worker, the default) or "dir:/shared/folder" (a folder every worker can reach).`,
+  );
 }

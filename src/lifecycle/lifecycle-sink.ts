@@ -1,5 +1,5 @@
 import type { InjectedSinks } from '@temporalio/worker';
-import type { LifecycleSinks } from '../workflows/lifecycle-emitter';
+import type { LifecycleSinks } from '../workflows/run-driver';
 import type { LifecycleEvent } from './lifecycle-event';
 import type { LifecycleHandler } from './lifecycle-handler';
 

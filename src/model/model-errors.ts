@@ -55,7 +55,8 @@ export function toModelFailure(error: unknown): Error {
       type: FailureType.ModelUnavailable,
       message: `Model API answered ${status} (${detail}); retrying${delay !== undefined ? ` after ${delay} ms as retry-after asks` : ''}.`,
       nextRetryDelay: delay,
-      details: [{ status }],
+      // The workflow waits out an unavailable API itself and reads the delay from here.
+      details: [{ status, retryAfterMs: delay }],
     });
   }
   return error instanceof Error ? error : new Error(String(error));

@@ -3,6 +3,7 @@ import { ToolDefinitionError } from '../errors';
 import type { ProcessRunner } from './sandbox/process-runner';
 import type { ToolResult } from './tool-result';
 import type { ToolScope } from './tool-scope';
+import type { ShellAnalysis } from '../approvals/shell/shell-analysis';
 
 /** What a running tool gets from the worker besides its arguments. */
 export interface ToolContext {
@@ -31,6 +32,22 @@ export interface ToolSpec<S extends z.ZodObject> {
   scope: ToolScope;
   inputSchema: S;
   execute: (input: z.infer<S>, context: ToolContext) => Promise<ToolResult>;
+  /**
+   * Safe to run again after a worker died mid-call (default: true for read tools, false otherwise).
+   * A call of a tool that is not runs at most once: if its worker dies, the model is told the outcome
+   * is unknown instead of the call running twice.
+   */
+  idempotent?: boolean;
+  /**
+   * The argument that says what a call touches (`path` for file tools, `command` for `shell`), so a
+   * person's "always"/"never" covers that, not the whole tool.
+   */
+  subjectArgument?: string;
+  /**
+   * Reads a call right after the model made it, on the worker, for the approval rules (for `shell`,
+   * the parsed command). The result is recorded with the call in the run's history.
+   */
+  analyze?: (input: z.infer<S>, context: { workspaceRoot: string }) => Promise<ShellAnalysis>;
 }
 
 /** A tool after its definition was checked: the JSON Schema the model sees is derived once, here. */

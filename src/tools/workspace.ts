@@ -35,8 +35,11 @@ function isDanglingLink(candidate: string): boolean {
  * a dangling symlink on the way is refused, because writing through it would create its target
  * wherever that is.
  */
-export function resolveInWorkspace(root: string, requested: string): string {
+export function resolveInWorkspace(root: string, requested: string, hidden: readonly string[] = []): string {
   const target = path.resolve(root, requested);
+  if (hidden.some((h) => target === h || isInside(h, target))) {
+    throw new WorkspaceEscapeError(`Path "${requested}" belongs to another run's workspace; this run cannot see it.`);
+  }
   if (!isInside(root, target)) {
     throw new WorkspaceEscapeError(
       `Path "${requested}" is outside the workspace (${root}). Use a path relative to the workspace root, without ".." leaving it.`,

@@ -5,12 +5,18 @@ import { createActivities } from '../activities';
 import { createAgentRegistry, type AgentRegistry } from '../agents/agent-registry';
 import { builtinAgents } from '../agents/builtin-agents';
 import type { AgentDefinitionInput } from '../agents/agent-definition';
+import { validateCommandPatterns } from '../agents/validate-patterns';
+import { approverRegistryFromEnv } from '../approvals/signatures/approver-registry';
+import { AuditChain } from '../audit/audit-chain';
+import { assertOutsideWorkspace } from '../audit/audit-path';
 import { temporalSettings } from '../config/worker-config';
-import { conversationStoreFromEnv, type ConversationStore } from '../conversation/conversation-store';
+import { conversationStoreFromEnv, DirectoryConversationStore, type ConversationStore } from '../conversation/conversation-store';
 import type { LifecycleHandler } from '../lifecycle/lifecycle-handler';
 import { lifecycleSinks } from '../lifecycle/lifecycle-sink';
 import { createAnthropicClient } from '../model/anthropic-client';
 import { builtinTools } from '../tools/builtin';
+import { createProcessRunner, type ProcessRunner } from '../tools/sandbox/process-runner';
+import { resolveSandboxMode, sandboxWarning } from '../tools/sandbox/sandbox-mode';
 import type { Tool } from '../tools/tool-definition';
 import { resolveWorkspaceRoot } from '../tools/workspace';
 import { ensureSearchAttributes } from './search-attributes-setup';
@@ -26,8 +32,14 @@ export interface AgentWorkerOptions {
   workspaceRoot?: string;
   conversations?: ConversationStore;
   lifecycleHandlers?: LifecycleHandler[];
-  /** Environment for the model client (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, AGENT_MODEL_*). */
+  /**
+   * The worker's settings (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, AGENT_MODEL_*, AGENT_SANDBOX,
+   * AGENT_APPROVERS_FILE, AGENT_TOOL_ENV, ...). Default: `process.env`. Tool processes never see it:
+   * they get a clean environment (see tools/sandbox/tool-environment.ts).
+   */
   env?: NodeJS.ProcessEnv;
+  /** Write the hash-chained audit log here (`npm run worker` uses AGENT_AUDIT_LOG); off when unset. */
+  auditLog?: string;
   /** A prebuilt workflow bundle (tests and benchmarks share one to start workers quickly). */
   workflowBundle?: WorkerOptions['workflowBundle'];
   workerOptions?: Partial<WorkerOptions>;
@@ -37,38 +49,65 @@ export interface AgentWorker {
   worker: Worker;
   registry: AgentRegistry;
   client: Client;
-  /** Closes the connections; call after `worker.run()` has returned. */
+  /** How tool processes run here: `bwrap`, or `none` (unsandboxed; a warning was printed). */
+  processes: ProcessRunner;
+  /** Closes the connections and the audit log; call after `worker.run()` has returned. */
   close(): Promise<void>;
 }
 
 export const WORKFLOWS_PATH = path.join(__dirname, '..', 'workflows', 'index.ts');
 
+/** Names of environment variables tool processes may see, from `AGENT_TOOL_ENV` (comma-separated). */
+function toolEnvAllowList(env: NodeJS.ProcessEnv): string[] {
+  return (env.AGENT_TOOL_ENV ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+}
+
 /**
- * Builds a worker for the agent task queue. The agent registry is checked first, so a bad agent or
- * tool definition throws before anything connects; then the search attributes are registered.
+ * Builds a worker for the agent task queue. Everything that can be wrong with the configuration is
+ * checked before anything connects: agent and tool definitions (and their command rules), the
+ * sandbox (never silently downgraded), the approver registry, the conversation store and where the
+ * audit log lives. Then the search attributes are registered.
  */
 export async function createAgentWorker(options: AgentWorkerOptions = {}): Promise<AgentWorker> {
+  const env = options.env ?? process.env;
   const registry = createAgentRegistry(options.agents ?? builtinAgents, [...builtinTools, ...(options.tools ?? [])]);
-  const settings = temporalSettings(options.env ?? process.env);
+  await validateCommandPatterns(registry);
+  const workspaceRoot = resolveWorkspaceRoot(options.workspaceRoot);
+  // The sandbox needs PATH to find bwrap even when the caller's env is only the model settings.
+  const mode = resolveSandboxMode({ PATH: process.env.PATH, ...env });
+  const warning = sandboxWarning(mode);
+  if (warning) console.warn(`WARNING: ${warning}`);
+  const processes = createProcessRunner({ mode, envAllowList: toolEnvAllowList(env), sourceEnv: process.env });
+  const approverKeys = approverRegistryFromEnv(env);
+  const conversations = options.conversations ?? conversationStoreFromEnv(env.AGENT_CONVERSATION_STORE);
+  if (conversations instanceof DirectoryConversationStore) assertOutsideWorkspace(conversations.dir, workspaceRoot);
+  if (options.auditLog) assertOutsideWorkspace(options.auditLog, workspaceRoot);
+
+  const settings = temporalSettings(env);
   const address = options.address ?? settings.address;
   const namespace = options.namespace ?? settings.namespace;
   const taskQueue = options.taskQueue ?? settings.taskQueue;
-  const workspaceRoot = resolveWorkspaceRoot(options.workspaceRoot);
-
   const clientConnection = await Connection.connect({ address });
   await ensureSearchAttributes(clientConnection, namespace);
   const client = new Client({ connection: clientConnection, namespace });
   const connection = await NativeConnection.connect({ address });
-  const env = options.env ?? process.env;
+  const audit = options.auditLog ? await AuditChain.open(options.auditLog) : undefined;
   let anthropic: ReturnType<typeof createAnthropicClient> | undefined;
 
   const activities = createActivities({
     registry,
     workspaceRoot,
-    conversations: options.conversations ?? conversationStoreFromEnv(env.AGENT_CONVERSATION_STORE),
+    conversations,
     anthropic: () => (anthropic ??= createAnthropicClient(env)),
+    env,
     temporal: () => client,
     taskQueue,
+    processes,
+    approverKeys,
+    audit,
   });
 
   const worker = await Worker.create({
@@ -78,6 +117,9 @@ export async function createAgentWorker(options: AgentWorkerOptions = {}): Promi
     activities,
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     sinks: lifecycleSinks(options.lifecycleHandlers ?? []),
+    // Heartbeats of a streaming model call carry its text so far; sent this often, a client
+    // watching the run sees it within about a second.
+    maxHeartbeatThrottleInterval: '500 milliseconds',
     ...options.workerOptions,
   });
 
@@ -85,9 +127,11 @@ export async function createAgentWorker(options: AgentWorkerOptions = {}): Promi
     worker,
     registry,
     client,
+    processes,
     async close() {
       await connection.close();
       await clientConnection.close();
+      await audit?.close();
     },
   };
 }

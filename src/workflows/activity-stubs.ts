@@ -1,4 +1,4 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { FailureType } from '../errors';
 
@@ -62,3 +62,13 @@ export const setup = proxyActivities<Pick<Activities, 'resolveAgent' | 'loadPref
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10, nonRetryableErrorTypes: [FailureType.UnknownAgent, FailureType.InvalidRunInput] },
 });
 
+
+/**
+ * The audit log's decision lines, written inside the workflow task that made the decision (see
+ * activities/record-audit.ts). Retried until written: no tool a decision allowed starts before its
+ * line is on disk.
+ */
+export const audit = proxyLocalActivities<Pick<Activities, 'recordAudit'>>({
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '10 seconds' },
+});

@@ -51,7 +51,7 @@ export async function agentRun(rawInput: AgentRunInput): Promise<AgentRunResult>
   let input: ParsedRunInput;
   try {
     input = parseInput(rawInput);
-    driver = await start(input);
+    driver = await start(input, features);
   } catch (error) {
     const failure = asRunFailure(error);
     startupFailure = failure.message;
@@ -62,6 +62,7 @@ export async function agentRun(rawInput: AgentRunInput): Promise<AgentRunResult>
   driver.dispatch({ type: 'started' });
 
   try {
+    await driver.flushAudit();
     return await drive(driver, input, features);
   } catch (error) {
     // Continue-as-new travels as a thrown ContinueAsNew: it ends this link, it is not a failure.
@@ -77,10 +78,10 @@ export async function agentRun(rawInput: AgentRunInput): Promise<AgentRunResult>
   }
 }
 
-async function start(input: ParsedRunInput): Promise<RunDriver> {
-  if (input.checkpoint === undefined) return new RunDriver(await newRunState(input));
+async function start(input: ParsedRunInput, features: Features): Promise<RunDriver> {
+  if (input.checkpoint === undefined) return new RunDriver(await newRunState(input), features.auditDecisions);
   const { state, stored, facts } = await stateFromCheckpoint(input);
-  const driver = new RunDriver(state);
+  const driver = new RunDriver(state, features.auditDecisions);
   driver.dispatch({ type: 'preferences_reloaded', stored, approverKeys: facts.approverKeys });
   return driver;
 }
@@ -115,6 +116,8 @@ async function drive(driver: RunDriver, input: ParsedRunInput, features: Feature
         await callModelStep(driver, features);
         break;
     }
+    // Decisions the step made (a policy refusal, a timeout, an unknown outcome) are on disk before the next one.
+    await driver.flushAudit();
   }
 }
 

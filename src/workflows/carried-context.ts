@@ -1,6 +1,6 @@
 import type { SavedSummary, Task } from '../control-tools';
 import type { ResumeContext } from './run-input';
-import { taskProgress } from './task-progress';
+import { taskProgress } from './run-machine/task-progress';
 
 /**
  * The text that keeps what must never be lost in front of the model: the saved key points, the task

@@ -21,16 +21,18 @@ const malformed = (issues: { path: PropertyKey[]; message: string }[]) => issues
  * anything is written to history, and the caller gets the reason.
  */
 export function installMessageHandlers(driver: RunDriver, options: { toolWideChoices: boolean }): void {
-  const decide = (decision: ApprovalDecision, via: 'signal' | 'update'): DecisionOutcome => {
+  // The decision's audit line is on disk before the update answers (and before any tool it allows starts).
+  const decide = async (decision: ApprovalDecision, via: 'signal' | 'update'): Promise<DecisionOutcome> => {
     const verified = driver.state.approverKeys !== undefined;
     const before = driver.state.decisions.length;
     driver.dispatch({ type: 'decision', decision, via, verified, toolWide: options.toolWideChoices });
+    await driver.flushAudit();
     const settled = driver.state.decisions.length - before;
     const others = settled > 1 ? ` (and ${settled - 1} other pending call(s) it covers)` : '';
     return { applied: true, message: `${decision.decision} applied to ${decision.callId}${others}` };
   };
 
-  setHandler(approvalSignal, (raw: unknown) => {
+  setHandler(approvalSignal, async (raw: unknown) => {
     const parsed = ApprovalDecisionSchema.safeParse(raw);
     if (!parsed.success) {
       driver.dispatch({ type: 'ignored', kind: 'approval', reason: `malformed approval payload: ${malformed(parsed.error.issues)}`, payload: payloadText(raw) });
@@ -38,7 +40,7 @@ export function installMessageHandlers(driver: RunDriver, options: { toolWideCho
     }
     const refusal = decisionRefusal(driver.state, parsed.data);
     if (refusal) driver.dispatch({ type: 'ignored', kind: 'approval', reason: refusal, payload: payloadText(raw) });
-    else decide(parsed.data, 'signal');
+    else await decide(parsed.data, 'signal');
   });
 
   setHandler(decideApprovalUpdate, (decision) => decide(ApprovalDecisionSchema.parse(decision), 'update'), {

@@ -18,9 +18,11 @@ export const Patches = {
   concurrentReadTools: 'concurrent-read-tools',
   /** A closed run's conversation is deleted from the model activity's store (was: left behind). */
   releaseConversation: 'release-conversation-on-close',
+  /** Decisions are written to the audit log by a local activity before they take effect (was: a best-effort sink). */
+  auditDecisions: 'audit-decisions',
 } as const;
 
-export type Features = { [K in keyof typeof Patches]: boolean };
+export type Features = { -readonly [K in keyof typeof Patches]: boolean };
 
 /**
  * The behaviour of this execution, decided once at its start: a run keeps one behaviour for a whole

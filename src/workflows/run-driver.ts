@@ -1,5 +1,7 @@
 import { proxySinks, setCurrentDetails, upsertSearchAttributes, workflowInfo, type Sinks } from '@temporalio/workflow';
+import type { AuditEntry } from '../audit/audit-record';
 import type { LifecycleEvent } from '../lifecycle/lifecycle-event';
+import { audit } from './activity-stubs';
 import type { RunEvent } from './run-machine/run-events';
 import type { RunState } from './run-machine/run-state';
 import { runDetails } from './run-machine/run-details';
@@ -13,17 +15,46 @@ export interface LifecycleSinks extends Sinks {
 
 const { lifecycle } = proxySinks<LifecycleSinks>();
 
+/** The audit line a lifecycle event stands for, if any: decisions, and calls whose outcome is unknown. */
+function auditEntryOf(event: LifecycleEvent, before: RunState, after: RunState): AuditEntry | undefined {
+  const d = event.data;
+  const callId = String(d.callId ?? '');
+  const call = (after.turn ?? before.turn)?.calls.find((c) => c.id === callId) ?? before.turn?.calls.find((c) => c.id === callId);
+  const base = { at: event.at, run: event.workflowId, runId: event.runId, agent: event.agent, iteration: event.iteration, tool: String(d.tool), callId };
+  if (event.name === 'approvalDecided') {
+    return {
+      ...base,
+      kind: 'decision',
+      arguments: call?.input ?? d.arguments,
+      decision: String(d.decision),
+      approver: typeof d.approver === 'string' ? d.approver : undefined,
+      verified: typeof d.verified === 'boolean' ? d.verified : undefined,
+      via: String(d.via),
+      reason: typeof d.reason === 'string' ? d.reason : undefined,
+    };
+  }
+  if (event.name === 'toolEnded' && d.outcome === 'unknown') {
+    return { ...base, kind: 'call', arguments: call?.input ?? d.arguments, decision: 'outcome_unknown', outcome: 'unknown', durationMs: Number(d.durationMs) || undefined, idempotencyKey: `${event.workflowId}/${callId}` };
+  }
+  return undefined;
+}
+
 /**
  * Holds the run's state and is the only way to change it: every outcome goes through `dispatch`,
  * which runs the pure transition and then publishes what follows from the new state, in one place:
- * the `AgentStatus` search attribute when the phase changed, the Web UI's current details, and the
- * lifecycle events for the worker's handlers (a sink: not re-fired when a history is replayed).
+ * the `AgentStatus` search attribute when the phase changed, the Web UI's current details, the
+ * lifecycle events for the worker's handlers (a sink: not re-fired when a history is replayed), and
+ * the audit lines of decisions, written by `flushAudit` before anything acts on them.
  */
 export class RunDriver {
   /** Bumped by every dispatch, so a wait can tell that something happened. */
   version = 0;
+  private unaudited: AuditEntry[] = [];
 
-  constructor(public state: RunState) {}
+  constructor(
+    public state: RunState,
+    private readonly auditing: boolean,
+  ) {}
 
   dispatch(event: RunEvent): void {
     const before = this.state;
@@ -32,6 +63,18 @@ export class RunDriver {
     this.version += 1;
     if (state.phase !== before.phase) upsertSearchAttributes([{ key: AgentStatusKey, value: state.phase }]);
     setCurrentDetails(runDetails(state));
-    for (const e of emitted) lifecycle.emit(e);
+    for (const e of emitted) {
+      lifecycle.emit(e);
+      const entry = this.auditing ? auditEntryOf(e, before, state) : undefined;
+      if (entry) this.unaudited.push(entry);
+    }
+  }
+
+  /** Writes the audit lines of decisions made so far (a local activity; nothing when there are none). */
+  async flushAudit(): Promise<void> {
+    if (this.unaudited.length === 0) return;
+    const entries = this.unaudited;
+    this.unaudited = [];
+    await audit.recordAudit(entries);
   }
 }

@@ -5,7 +5,7 @@ import { model, onceTools, setup, summarizer, tools } from './activity-stubs';
 import { historyIsFull } from './history-budget';
 import type { Features } from './patches';
 import type { RunDriver } from './run-driver';
-import { callSummary } from './run-machine/call-records';
+import { approvalOf, callSummary } from './run-machine/call-records';
 import type { CompactionPlan } from './run-machine/compaction-plan';
 import { nextStep, type NextStep } from './run-machine/next-step';
 import type { RunState, TurnCall } from './run-machine/run-state';
@@ -86,7 +86,16 @@ export async function runToolStep(driver: RunDriver, call: TurnCall): Promise<vo
   const started = Date.now();
   try {
     const result = await stub.runTool.executeWithOptions({ summary: callSummary(call.name, call.input) }, [
-      { agent: state.agent.name, tool: call.name, callId: call.id, input: call.input, workflowId: state.workflowId, network: state.input.network ?? state.agent.network },
+      {
+        agent: state.agent.name,
+        tool: call.name,
+        callId: call.id,
+        input: call.input,
+        workflowId: state.workflowId,
+        network: state.input.network ?? state.agent.network,
+        approval: approvalOf(state, call.id),
+        iteration: state.turn?.iteration,
+      },
     ]);
     driver.dispatch({ type: 'tool_finished', callId: call.id, result, durationMs: Date.now() - started });
   } catch (error) {

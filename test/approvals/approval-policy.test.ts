@@ -1,17 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_SCOPE_POLICY,
-  evaluatePolicy,
-  ruleMatches,
-  ToolApprovalSchema,
-  type ToolApproval,
-  type ToolPreferences,
-} from '../../src/approvals/approval-policy';
+import { DEFAULT_SCOPE_POLICY, evaluatePolicy, ruleMatches as matches, ToolApprovalSchema, type ApprovalRule, type ToolApproval } from '../../src/approvals/approval-policy';
+import type { PreferenceRule } from '../../src/approvals/preference-rules';
 import type { ToolScope } from '../../src/tools/tool-scope';
 
-const none: ToolPreferences = { alwaysApproved: [], alwaysRejected: [] };
-const action = (args: { tool: string; scope: ToolScope; input?: unknown; run?: ToolApproval; agent?: ToolApproval; preferences?: ToolPreferences }) =>
+/** Tool-wide choices, as a person makes them with --always-tool / --never-tool (or the first release did). */
+const prefs = (lists: { alwaysApproved: string[]; alwaysRejected: string[] }): PreferenceRule[] => [
+  ...lists.alwaysApproved.map((tool) => ({ tool, preference: 'always' as const, match: { kind: 'tool' as const } })),
+  ...lists.alwaysRejected.map((tool) => ({ tool, preference: 'never' as const, match: { kind: 'tool' as const } })),
+];
+const none = prefs({ alwaysApproved: [], alwaysRejected: [] });
+const action = (args: { tool: string; scope: ToolScope; input?: unknown; run?: ToolApproval; agent?: ToolApproval; preferences?: PreferenceRule[] }) =>
   evaluatePolicy({ input: {}, ...args }).action;
+/** Whole-call matching, as for every tool that is not a shell. */
+const ruleMatches = (rule: ApprovalRule, tool: string, input: unknown) => matches(rule, { tool, input }, 'allow');
 
 describe('evaluatePolicy', () => {
   describe('defaults', () => {
@@ -38,7 +39,7 @@ describe('evaluatePolicy', () => {
         input: { command: 'ls' },
         run: { ...everyAllow, alwaysRejected: ['shell'] },
         agent: everyAllow,
-        preferences: { alwaysApproved: ['shell'], alwaysRejected: [] },
+        preferences: prefs({ alwaysApproved: ['shell'], alwaysRejected: [] }),
       });
       expect(verdict).toEqual({ action: 'reject', reason: 'rejected by rule "shell"' });
     });
@@ -54,7 +55,7 @@ describe('evaluatePolicy', () => {
         input: {},
         run: { alwaysApproved: ['write_file'] },
         agent: { alwaysApproved: ['*'] },
-        preferences: { alwaysApproved: [], alwaysRejected: ['write_file'] },
+        preferences: prefs({ alwaysApproved: [], alwaysRejected: ['write_file'] }),
       });
       expect(verdict).toEqual({ action: 'reject', reason: 'you chose "never" for write_file' });
     });
@@ -67,7 +68,7 @@ describe('evaluatePolicy', () => {
   describe('precedence below the rejects', () => {
     it('run requiresApproval beats run alwaysApproved and a personal "always"', () => {
       const run = { requiresApproval: ['write_file'], alwaysApproved: ['write_file'] };
-      expect(action({ tool: 'write_file', scope: 'write', run, preferences: { alwaysApproved: ['write_file'], alwaysRejected: [] } })).toBe('approve');
+      expect(action({ tool: 'write_file', scope: 'write', run, preferences: prefs({ alwaysApproved: ['write_file'], alwaysRejected: [] }) })).toBe('approve');
     });
 
     it('run alwaysApproved beats agent requiresApproval', () => {
@@ -75,7 +76,7 @@ describe('evaluatePolicy', () => {
     });
 
     it('a personal "always" beats agent requiresApproval, but not the run\'s', () => {
-      const preferences = { alwaysApproved: ['shell'], alwaysRejected: [] };
+      const preferences = prefs({ alwaysApproved: ['shell'], alwaysRejected: [] });
       expect(evaluatePolicy({ tool: 'shell', scope: 'execute', input: {}, agent: { requiresApproval: ['shell'] }, preferences })).toEqual({
         action: 'allow',
         reason: 'you chose "always" for shell',
@@ -89,7 +90,7 @@ describe('evaluatePolicy', () => {
     });
 
     it('a personal choice is by tool name and leaves other tools to the policy', () => {
-      expect(action({ tool: 'write_file', scope: 'write', preferences: { alwaysApproved: ['shell'], alwaysRejected: [] } })).toBe('approve');
+      expect(action({ tool: 'write_file', scope: 'write', preferences: prefs({ alwaysApproved: ['shell'], alwaysRejected: [] }) })).toBe('approve');
       expect(action({ tool: 'write_file', scope: 'write', preferences: none })).toBe('approve');
     });
   });
@@ -133,14 +134,15 @@ describe('evaluatePolicy', () => {
     });
 
     it('lets a pattern approve only some calls of a tool', () => {
-      const run = { alwaysApproved: [{ tool: 'shell', argument: 'command', argumentsMatch: '^ls( |$)' }] };
-      expect(action({ tool: 'shell', scope: 'execute', input: { command: 'ls -la' }, run })).toBe('allow');
-      expect(action({ tool: 'shell', scope: 'execute', input: { command: 'lsblk; rm x' }, run })).toBe('approve');
+      const run = { alwaysApproved: [{ tool: 'write_file', argumentsMatch: '"path":"notes/' }] };
+      expect(action({ tool: 'write_file', scope: 'write', input: { path: 'notes/a.md' }, run })).toBe('allow');
+      expect(action({ tool: 'write_file', scope: 'write', input: { path: 'src/a.ts' }, run })).toBe('approve');
     });
 
-    it('treats a broken regular expression as a literal substring instead of never matching', () => {
-      expect(ruleMatches({ tool: 'shell', argument: 'command', argumentsMatch: 'rm (' }, 'shell', { command: 'echo rm (x' })).toBe(true);
-      expect(ruleMatches({ tool: 'shell', argument: 'command', argumentsMatch: 'rm (' }, 'shell', { command: 'ls' })).toBe(false);
+    it('refuses a broken regular expression when the rules are validated, naming the rule', () => {
+      const parsed = ToolApprovalSchema.safeParse({ alwaysRejected: [{ tool: 'shell', argument: 'command', argumentsMatch: 'rm (' }] });
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues[0]?.message).toMatch(/rule for shell: \/rm \(\/ is not a valid regular expression/);
     });
 
     it('matches a non-string argument through its JSON', () => {

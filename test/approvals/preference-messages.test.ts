@@ -1,35 +1,41 @@
 import { describe, expect, it } from 'vitest';
-import { toToolPreferences, withChoice } from '../../src/approvals/preference-messages';
+import { applyChange, toRules } from '../../src/approvals/preference-messages';
+import { describeScope, type PreferenceRule } from '../../src/approvals/preference-rules';
 
-describe('withChoice', () => {
-  const none = { alwaysApproved: [], alwaysRejected: [] };
+const npmTest: PreferenceRule = { tool: 'shell', preference: 'always', match: { kind: 'command', pattern: { pattern: 'npm test', words: ['npm', 'test'] } } };
 
-  it('adds a tool to the list of its choice once', () => {
-    expect(withChoice(none, 'shell', 'always')).toEqual({ alwaysApproved: ['shell'], alwaysRejected: [] });
-    expect(withChoice(withChoice(none, 'shell', 'always'), 'shell', 'always')).toEqual({ alwaysApproved: ['shell'], alwaysRejected: [] });
+describe('applyChange', () => {
+  it('keeps one choice per scope: a later choice for the same scope replaces the earlier one', () => {
+    const once = applyChange([], { ...npmTest });
+    const again = applyChange(once, { ...npmTest, preference: 'never' });
+    expect(again).toHaveLength(1);
+    expect(again[0]!.preference).toBe('never');
   });
 
-  it('lets the latest choice win: "always" after "never" moves the tool, and the reverse', () => {
-    const never = withChoice({ alwaysApproved: ['write_file'], alwaysRejected: [] }, 'shell', 'never');
-    expect(never).toEqual({ alwaysApproved: ['write_file'], alwaysRejected: ['shell'] });
-    expect(withChoice(never, 'shell', 'always')).toEqual({ alwaysApproved: ['write_file', 'shell'], alwaysRejected: [] });
-    expect(withChoice(never, 'write_file', 'never')).toEqual({ alwaysApproved: [], alwaysRejected: ['shell', 'write_file'] });
+  it('keeps choices for different scopes of one tool side by side', () => {
+    const build: PreferenceRule = { ...npmTest, match: { kind: 'command', pattern: { pattern: 'npm run build', words: ['npm', 'run', 'build'] } } };
+    expect(applyChange(applyChange([], npmTest), build).map(describeScope)).toEqual(['shell: npm test', 'shell: npm run build']);
   });
 
-  it('does not change the preferences it is given', () => {
-    const given = { alwaysApproved: ['shell'], alwaysRejected: [] };
-    withChoice(given, 'shell', 'never');
-    expect(given).toEqual({ alwaysApproved: ['shell'], alwaysRejected: [] });
+  it('revokes one scope, or every choice of a tool when no scope is named', () => {
+    const rules = applyChange(applyChange([], npmTest), { tool: 'write_file', preference: 'always', match: { kind: 'argument', name: 'path', value: 'a.md', prefix: false } });
+    expect(applyChange(rules, { tool: 'shell', preference: 'revoke', match: npmTest.match }).map((r) => r.tool)).toEqual(['write_file']);
+    expect(applyChange(rules, { tool: 'shell', preference: 'revoke' }).map((r) => r.tool)).toEqual(['write_file']);
+  });
+
+  it('makes a change without a scope tool-wide, the only kind the first release knew', () => {
+    expect(applyChange([], { tool: 'shell', preference: 'always' })[0]!.match).toEqual({ kind: 'tool' });
   });
 });
 
-describe('toToolPreferences', () => {
-  it('splits stored entries into the lists the policy reads', () => {
-    expect(
-      toToolPreferences([
-        { tool: 'shell', preference: 'never' },
-        { tool: 'write_file', preference: 'always', by: 'alice' },
-      ]),
-    ).toEqual({ alwaysApproved: ['write_file'], alwaysRejected: ['shell'] });
+describe('toRules', () => {
+  it('reads stored entries of the first release as tool-wide rules, marked as migrated', () => {
+    expect(toRules([{ tool: 'shell', preference: 'never', by: 'alice' }])).toEqual([
+      { tool: 'shell', preference: 'never', by: 'alice', match: { kind: 'tool' }, migrated: true },
+    ]);
+  });
+
+  it('keeps current rules as they are and drops what is not an entry', () => {
+    expect(toRules([npmTest, { nonsense: true }])).toEqual([npmTest]);
   });
 });

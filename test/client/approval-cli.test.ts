@@ -11,7 +11,7 @@ import type { PendingRun } from '../../src/client/commands/pending';
 import { preferencesWorkflowId } from '../../src/approvals/preference-messages';
 import type { agentRun } from '../../src/workflows/agent-run';
 import { statusQuery } from '../../src/workflows/definitions';
-import type { RunStatus } from '../../src/workflows/run-status';
+import type { RunStatus } from '../../src/workflows/run-machine/run-status';
 import type { ToolResultBlock } from '../../src/conversation/messages';
 import { ensureTemporalCli } from '../../scripts/install-temporal.js';
 import { waitFor, withAgentWorker } from '../support/agent-run-harness';

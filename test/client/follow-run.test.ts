@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RunPrinter } from '../../src/client/follow-run';
-import type { ToolCallRecord } from '../../src/workflows/run-state';
-import type { RunStatus } from '../../src/workflows/run-status';
-import { taskProgress } from '../../src/workflows/task-progress';
+import type { ToolCallRecord } from '../../src/workflows/run-machine/run-state';
+import type { RunStatus } from '../../src/workflows/run-machine/run-status';
+import { taskProgress } from '../../src/workflows/run-machine/task-progress';
 
 function status(iteration: number, recentToolCalls: ToolCallRecord[], extra: Partial<RunStatus> = {}): RunStatus {
   const tasks = extra.tasks ?? [];
@@ -24,6 +24,9 @@ function status(iteration: number, recentToolCalls: ToolCallRecord[], extra: Par
     events: [],
     compactions: 0,
     continueAsNewLinks: 0,
+    sandboxed: true,
+    signedDecisions: false,
+    warnings: [],
     ...extra,
   };
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { listPendingCalls, renderPendingApproval, renderQuestion } from '../../src/client/approval-helpers';
 import { renderDecision, renderOutcome, renderProgress, renderStatus, renderToolCall } from '../../src/client/render-status';
-import type { RunStatus } from '../../src/workflows/run-status';
-import { taskProgress } from '../../src/workflows/task-progress';
+import type { RunStatus } from '../../src/workflows/run-machine/run-status';
+import { taskProgress } from '../../src/workflows/run-machine/task-progress';
 import type { Task } from '../../src/control-tools';
 
 const TASKS: Task[] = [
@@ -34,6 +34,9 @@ function status(overrides: Partial<RunStatus> = {}): RunStatus {
     events: [],
     compactions: 0,
     continueAsNewLinks: 0,
+    sandboxed: true,
+    signedDecisions: false,
+    warnings: [],
     ...overrides,
   };
 }
@@ -66,7 +69,7 @@ describe('renderStatus', () => {
       status({
         phase: 'waiting_approval',
         tasks: TASKS,
-        pendingApprovals: [{ callId: 'toolu_1', tool: 'write_file', input: { path: 'a.md' }, requestedAt: '', iteration: 2, reason: 'write tools: approve' }],
+        pendingApprovals: [{ callId: 'toolu_1', tool: 'write_file', input: { path: 'a.md' }, requestedAt: '', iteration: 2, reason: 'write tools: approve', workflowId: 'run-1' }],
         recentToolCalls: [
           { iteration: 1, callId: 'u', tool: 'update_tasks', summary: 'update_tasks: {...}', outcome: 'success' },
           { iteration: 1, callId: 'l', tool: 'list_files', summary: 'list_files: .', outcome: 'success', durationMs: 9 },
@@ -104,7 +107,7 @@ describe('renderOutcome', () => {
 describe('model-written text in the renderings', () => {
   const evil = 'ok\x1b]0;title\x07\x1b[2K\r\u202eevil\u009b';
   const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
-  const pending = { callId: 'toolu_1', tool: `shell${evil}`, input: { command: evil }, requestedAt: '', iteration: 1, reason: 'ask', context: evil };
+  const pending = { callId: 'toolu_1', tool: `shell${evil}`, input: { command: evil }, requestedAt: '', iteration: 1, reason: 'ask', context: evil, workflowId: 'run-1' };
   const tasks = [{ id: '1', description: evil, status: 'in_progress' as const }];
 
   it('is shown escaped (terminalSafe), never obeyed by the terminal', () => {

@@ -6,13 +6,14 @@ import * as path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { Worker, type InjectedSinks, type WorkflowBundle } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuditLog, type AuditRecord } from '../../src/lifecycle/audit-log';
+import type { AuditRecord } from '../../src/audit/audit-record';
+import { verifyAuditFile } from '../../src/audit/verify-audit';
 import type { LifecycleEvent } from '../../src/lifecycle/lifecycle-event';
 import { lifecycleSinks } from '../../src/lifecycle/lifecycle-sink';
 import { MetricsCollector } from '../../src/lifecycle/metrics-collector';
 import type { agentRun } from '../../src/workflows/agent-run';
 import { approvalSignal } from '../../src/workflows/definitions';
-import type { LifecycleSinks } from '../../src/workflows/lifecycle-emitter';
+import type { LifecycleSinks } from '../../src/workflows/run-driver';
 import { fail, reply, startFakeAnthropic, toolCall, type FakeAnthropic } from '../support/fake-anthropic';
 import { bundleAgentWorkflows, waitFor, withAgentWorker } from '../support/agent-run-harness';
 import { uniqueId } from '../support/temporal';
@@ -23,7 +24,6 @@ describe('lifecycle events on a real worker', () => {
   let dir: string;
   const events: LifecycleEvent[] = [];
   const metrics = new MetricsCollector();
-  let audit: AuditLog;
   let auditFile: string;
   let approvedRun: WorkflowHandle<typeof agentRun>;
   let failedRun: WorkflowHandle<typeof agentRun>;
@@ -35,7 +35,6 @@ describe('lifecycle events on a real worker', () => {
     [fake, workflowBundle] = await Promise.all([startFakeAnthropic(), bundleAgentWorkflows()]);
     dir = await mkdtemp(path.join(tmpdir(), 'lifecycle-'));
     auditFile = path.join(dir, 'audit.log');
-    audit = new AuditLog({ file: auditFile });
     const approvedTask = uniqueId('approved');
     const failingTask = uniqueId('failing');
     fake.script(approvedTask, [
@@ -45,7 +44,7 @@ describe('lifecycle events on a real worker', () => {
     fake.script(failingTask, [fail(400)]);
 
     await withAgentWorker(
-      { fake, workflowBundle, workspace: dir, lifecycleHandlers: [{ handle: (e) => void events.push(e) }, metrics, audit], workerOptions: { maxCachedWorkflows: 0 } },
+      { fake, workflowBundle, workspace: dir, lifecycleHandlers: [{ handle: (e) => void events.push(e) }, metrics], auditLog: auditFile, workerOptions: { maxCachedWorkflows: 0 } },
       async ({ start }) => {
         approvedRun = await start({ agent: 'general', task: approvedTask });
         // Waits on the delivered event rather than polling the status query: with no cache, every
@@ -63,7 +62,6 @@ describe('lifecycle events on a real worker', () => {
         await new Promise((resolve) => setTimeout(resolve, 300));
       },
     );
-    await audit.flush();
   });
 
   afterAll(async () => {
@@ -141,7 +139,7 @@ describe('lifecycle events on a real worker', () => {
     expect(seenAnyway.map((e) => e.key)).toEqual(firstOfEachKey(of(approvedRun)).map((e) => e.key));
   });
 
-  it('feeds the metrics collector and the audit log from the real events', async () => {
+  it('feeds the metrics collector from the real events, and the worker writes a verifiable audit log', async () => {
     const m = metrics.getMetrics();
     expect(m.toolCalls).toBe(2);
     expect(m.tools.write_file).toMatchObject({ calls: 1, successes: 1 });
@@ -150,18 +148,14 @@ describe('lifecycle events on a real worker', () => {
     expect(m.errors.byType).toEqual({ ModelRequestRejected: 1 });
     expect(m.runsEnded).toEqual({ completed: 1, failed: 1 });
 
+    expect(await verifyAuditFile(auditFile)).toMatchObject({ ok: true });
     const records = (await readFile(auditFile, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as AuditRecord);
-    expect(records).toEqual([
-      expect.objectContaining({ run: approvedRun.workflowId, tool: 'list_files', arguments: { path: '.' }, decision: 'allowed_by_policy', outcome: 'success' }),
-      expect.objectContaining({
-        run: approvedRun.workflowId,
-        tool: 'write_file',
-        arguments: { path: 'out.txt', content: 'hello' },
-        decision: 'approved',
-        approver: 'alice',
-        outcome: 'success',
-      }),
+    const mine = records.filter((r) => r.run === approvedRun.workflowId);
+    expect(mine).toEqual([
+      expect.objectContaining({ kind: 'call', tool: 'list_files', arguments: { path: '.' }, decision: 'policy_allow', via: 'policy', outcome: 'success' }),
+      expect.objectContaining({ kind: 'decision', tool: 'write_file', arguments: { path: 'out.txt', content: 'hello' }, decision: 'approve', approver: 'alice', via: 'signal' }),
+      expect.objectContaining({ kind: 'call', tool: 'write_file', decision: 'approve', approver: 'alice', outcome: 'success', idempotencyKey: expect.stringContaining(approvedRun.workflowId) }),
     ]);
-    expect(typeof records[1]!.durationMs).toBe('number');
+    expect(typeof mine[2]!.durationMs).toBe('number');
   });
 });

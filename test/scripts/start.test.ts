@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_LABEL, DEMO_NOTES_FILE, startDemoModelServer, type DemoModelServer } from '../../src/demo/demo-model-server';
-import type { AuditRecord } from '../../src/lifecycle/audit-log';
+import type { AuditRecord } from '../../src/audit/audit-record';
 import { approvalSignal } from '../../src/workflows/definitions';
 import { bundleAgentWorkflows, tempWorkspace, waitForPhase, withAgentWorker } from '../support/agent-run-harness';
 import { newClient, temporalAddress } from '../support/temporal';
@@ -73,7 +73,7 @@ describe('npm start (scripts/start.js) against TEMPORAL_ADDRESS', () => {
       expect(await readFile(path.join(workspace, DEMO_NOTES_FILE), 'utf8')).toContain(DEMO_LABEL);
 
       const audit = (await readFile(auditFile, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as AuditRecord);
-      expect(audit).toContainEqual(expect.objectContaining({ tool: 'write_file', decision: 'approved', approver: 'npm-start-auto', outcome: 'success' }));
+      expect(audit).toContainEqual(expect.objectContaining({ kind: 'call', tool: 'write_file', decision: 'approve', approver: 'npm-start-auto', outcome: 'success' }));
 
       // The run approved while no worker ran was finished by npm start's worker.
       expect((await client.workflow.getHandle(approved.workflowId).describe()).status.name).toBe('COMPLETED');

@@ -10,8 +10,8 @@ import { startRun } from '../../src/client/start-run';
 import type { agentRun } from '../../src/workflows/agent-run';
 import type { AgentRunInput } from '../../src/workflows/run-input';
 import { statusQuery } from '../../src/workflows/definitions';
-import type { RunPhase } from '../../src/workflows/run-state';
-import type { RunStatus } from '../../src/workflows/run-status';
+import type { RunPhase } from '../../src/workflows/run-machine/run-state';
+import type { RunStatus } from '../../src/workflows/run-machine/run-status';
 import { createAgentWorker, WORKFLOWS_PATH, type AgentWorkerOptions } from '../../src/worker-setup/create-agent-worker';
 import type { FakeAnthropic } from './fake-anthropic';
 import { temporalAddress, uniqueId } from './temporal';
@@ -43,7 +43,9 @@ export interface RunHarness {
   start(input: AgentRunInput): Promise<WorkflowHandle<typeof agentRun>>;
 }
 
-export interface HarnessOptions extends Pick<AgentWorkerOptions, 'agents' | 'tools' | 'lifecycleHandlers' | 'conversations' | 'workerOptions'> {
+export interface HarnessOptions extends Pick<AgentWorkerOptions, 'agents' | 'tools' | 'lifecycleHandlers' | 'conversations' | 'workerOptions' | 'auditLog'> {
+  /** Worker settings besides the fake model's (AGENT_SANDBOX, AGENT_APPROVERS_FILE, AGENT_MODEL_*...). */
+  env?: NodeJS.ProcessEnv;
   /** The model the worker calls: the fake Messages API, or anything else serving it (the demo model). */
   fake: Pick<FakeAnthropic, 'baseUrl'>;
   workflowBundle: WorkflowBundle;
@@ -59,7 +61,8 @@ export async function withAgentWorker<T>(options: HarnessOptions, body: (harness
     address: temporalAddress(),
     taskQueue,
     workspaceRoot: workspace,
-    env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: options.fake.baseUrl },
+    env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: options.fake.baseUrl, ...options.env },
+    auditLog: options.auditLog,
     workflowBundle: options.workflowBundle,
     agents: options.agents,
     tools: options.tools,

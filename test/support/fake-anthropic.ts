@@ -26,14 +26,18 @@ export interface FakeRequest {
   body: MessagesBody;
   headers: http.IncomingHttpHeaders;
   at: number;
+  /** When the whole answer was sent (undefined while it is being sent, or if the client went away). */
+  answeredAt?: number;
 }
 
 interface ReplySpec {
   blocks?: ReplyBlock[];
   build?: (request: FakeRequest) => Reply;
-  usage: { input_tokens: number; output_tokens: number };
+  usage: { input_tokens: number; output_tokens: number; cache_creation_input_tokens?: number; cache_read_input_tokens?: number };
   stopReason?: Anthropic.StopReason;
   delayMs: number;
+  /** When streamed, text goes out in pieces of `chars` characters, `delayMs` apart. */
+  chunks?: { chars: number; delayMs: number };
 }
 
 /** One assistant message. Modifiers return a copy, so a shared step is never changed in place. */
@@ -46,6 +50,10 @@ export class Reply {
   }
   withUsage(usage: Partial<ReplySpec['usage']>): Reply {
     return new Reply({ ...this.spec, usage: { ...this.spec.usage, ...usage } });
+  }
+  /** Streams text in pieces of `chars` characters, `delayMs` apart (for live-output tests). */
+  chunked(chars: number, delayMs: number): Reply {
+    return new Reply({ ...this.spec, chunks: { chars, delayMs } });
   }
   /** Overrides the stop reason derived from the blocks, e.g. to test `max_tokens`. */
   withStopReason(stopReason: Anthropic.StopReason): Reply {
@@ -177,7 +185,6 @@ export async function startFakeAnthropic(opts: { countTokens?: boolean } = {}) {
   };
 
   async function answerMessages(body: MessagesBody, headers: http.IncomingHttpHeaders, res: http.ServerResponse) {
-    if (body.stream) return sendError(res, 400, 'fake-anthropic: streaming is not supported; send stream: false');
     const task = firstUserText(body);
     const script = scripts.find((s) => task.includes(s.match));
     const index = (body.messages ?? []).filter((m) => m.role === 'assistant').length;
@@ -201,14 +208,13 @@ export async function startFakeAnthropic(opts: { countTokens?: boolean } = {}) {
     if (!slot?.reply) return sendError(res, 500, `fake-anthropic: script for "${script.match}" has no reply #${index}`);
     const outer = slot.reply.spec;
     const built = outer.build?.(request).spec;
-    const spec = built ? { ...built, delayMs: built.delayMs || outer.delayMs } : outer;
-    if (spec.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, spec.delayMs));
+    const spec = built ? { ...built, delayMs: built.delayMs || outer.delayMs, chunks: built.chunks ?? outer.chunks } : outer;
     let toolNo = 0;
     // Ids derive from the position, so a retried request sees the same tool_use ids.
     const content = (spec.blocks ?? []).map((b) =>
       b.type === 'tool_use' ? { ...b, id: b.id ?? `toolu_${index}_${toolNo++}` } : b.type === 'text' ? { citations: null, ...b } : b,
     );
-    send(res, 200, {
+    const message = {
       id: `msg_fake_${scripts.indexOf(script)}_${index}`,
       type: 'message',
       role: 'assistant',
@@ -216,8 +222,53 @@ export async function startFakeAnthropic(opts: { countTokens?: boolean } = {}) {
       content,
       stop_reason: spec.stopReason ?? (content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn'),
       stop_sequence: null,
-      usage: { ...spec.usage, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
-    });
+      usage: { cache_creation_input_tokens: 0, cache_read_input_tokens: 0, ...spec.usage },
+    };
+    if (body.stream) return stream(res, message, spec, request);
+    if (spec.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, spec.delayMs));
+    send(res, 200, message);
+    request.answeredAt = Date.now();
+  }
+
+  /**
+   * The answer as the Messages API streams it (server-sent events): message_start, then each block's
+   * start, deltas and stop, then message_delta and message_stop. A delay is spent after
+   * message_start, with a ping every second, as the real API does while the model thinks.
+   */
+  async function stream(res: http.ServerResponse, message: { content: RawBlock[]; usage: ReplySpec['usage'] } & Record<string, unknown>, spec: ReplySpec, request: FakeRequest) {
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const event = (type: string, data: Record<string, unknown>) => {
+      if (!res.destroyed) res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+    };
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'request-id': `req_fake_${++served}` });
+    const { content, usage, stop_reason, ...rest } = message;
+    event('message_start', { message: { ...rest, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } } });
+    for (let waited = 0; waited < spec.delayMs && !res.destroyed; waited += 1_000) {
+      await sleep(Math.min(1_000, spec.delayMs - waited));
+      event('ping', {});
+    }
+    for (const [index, block] of content.entries()) {
+      if (res.destroyed) return;
+      if (block.type === 'text') {
+        event('content_block_start', { index, content_block: { type: 'text', text: '', citations: null } });
+        const text = String(block.text);
+        const size = spec.chunks?.chars ?? Math.max(1, text.length);
+        for (let at = 0; at < text.length; at += size) {
+          if (spec.chunks && at > 0) await sleep(spec.chunks.delayMs);
+          event('content_block_delta', { index, delta: { type: 'text_delta', text: text.slice(at, at + size) } });
+        }
+      } else if (block.type === 'tool_use') {
+        event('content_block_start', { index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } });
+        event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input ?? {}) } });
+      } else {
+        event('content_block_start', { index, content_block: block });
+      }
+      event('content_block_stop', { index });
+    }
+    event('message_delta', { delta: { stop_reason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
+    event('message_stop', {});
+    request.answeredAt = Date.now();
+    res.end();
   }
 
   const server = http.createServer(async (req, res) => {

@@ -19,7 +19,7 @@ import { createAgentWorker } from '../../src/worker-setup/create-agent-worker';
 import type { agentRun } from '../../src/workflows/agent-run';
 import { approvalSignal, decideApprovalUpdate, statusQuery, submitReplyUpdate, userReplySignal } from '../../src/workflows/definitions';
 import type { AgentRunInput } from '../../src/workflows/run-input';
-import type { RunStatus } from '../../src/workflows/run-status';
+import type { RunStatus } from '../../src/workflows/run-machine/run-status';
 import { startDevServer } from '../../scripts/temporal-dev-server';
 import { tempWorkspace, waitFor, withAgentWorker } from '../support/agent-run-harness';
 import { reply, text, toolCall, type FakeRequest } from '../support/fake-anthropic';

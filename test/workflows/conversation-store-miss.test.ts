@@ -16,6 +16,7 @@ class ForgetfulStore implements ConversationStore {
   async save() {
     this.saves += 1;
   }
+  async deleteRun() {}
 }
 
 const agent: AgentDefinitionInput = {

@@ -6,7 +6,7 @@ import type { AgentDefinitionInput } from '../../src/agents/agent-definition';
 import { startRun } from '../../src/client/start-run';
 import { FailureType } from '../../src/errors';
 import { statusQuery } from '../../src/workflows/definitions';
-import type { RunStateV1 } from '../../src/workflows/run-state-migrations';
+import type { RunStateV1 } from '../../src/workflows/migrations/run-state-v1';
 import { withAgentWorker } from '../support/agent-run-harness';
 import { reply, toolCall } from '../support/fake-anthropic';
 import { useFakeModel } from '../support/agent-testbed';

@@ -2,7 +2,7 @@ import type { Command } from '../cli-context';
 import { UsageError } from '../errors';
 import { terminalSafe } from '../terminal-safe';
 import { verifyAuditFile } from '../../audit/verify-audit';
-import { auditLogPathFromEnv } from '../../lifecycle/audit-log';
+import { auditLogPathFromEnv } from '../../audit/audit-path';
 
 /**
  * `agentctl audit verify [file]`: checks the audit log's hash chain and head. It reads only the file,

@@ -2,7 +2,7 @@ import type { WorkflowExecutionInfo } from '@temporalio/client';
 import { type Command } from '../cli-context';
 import { stringFlag } from '../approval-helpers';
 import { AGENT_RUN_WORKFLOW_TYPE } from '../start-run';
-import type { RunPhase } from '../../workflows/run-state';
+import type { RunPhase } from '../../workflows/run-machine/run-state';
 import { AgentNameKey, AgentStatusKey } from '../../workflows/search-attributes';
 import { UsageError } from '../errors';
 

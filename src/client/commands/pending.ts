@@ -3,7 +3,7 @@ import type { Command } from '../cli-context';
 import { listPendingCalls, queryStatus, stringFlag } from '../approval-helpers';
 import { AGENT_RUN_WORKFLOW_TYPE } from '../start-run';
 import { AgentStatusKey } from '../../workflows/search-attributes';
-import type { RunStatus } from '../../workflows/run-status';
+import type { RunStatus } from '../../workflows/run-machine/run-status';
 import { terminalSafe } from '../terminal-safe';
 
 /** Runs parked on a person, found through the search attribute every run keeps up to date. */

@@ -1,43 +1,62 @@
 import { type Command } from '../cli-context';
 import { defaultApprover, stringFlag } from '../approval-helpers';
-import { changePreferenceSignal, preferencesWorkflowId, type PreferenceEntry } from '../../approvals/preference-messages';
+import { changePreferenceSignal, preferencesWorkflowId } from '../../approvals/preference-messages';
+import { describeScope, scopeKey, type PreferenceRule } from '../../approvals/preference-rules';
 import { readPreferences } from '../../approvals/read-preferences';
 import { NoSuchPreferenceError, UsageError } from '../errors';
+import { terminalSafe } from '../terminal-safe';
 
-const render = (user: string, entries: PreferenceEntry[]) =>
-  entries.length === 0
+const render = (user: string, rules: PreferenceRule[]) =>
+  rules.length === 0
     ? `${user} has no remembered approval choices.`
     : [
         `Remembered approval choices of ${user}:`,
-        ...entries.map((e) => `  ${e.tool.padEnd(20)} ${e.preference.padEnd(6)} ${e.at ?? ''}${e.fromWorkflowId ? `  (from ${e.fromWorkflowId})` : ''}`),
+        ...rules.map(
+          (r, i) =>
+            `  #${i + 1}  ${r.preference.padEnd(6)} ${terminalSafe(describeScope(r))}  ${r.at ?? ''}${r.fromWorkflowId ? `  (from ${r.fromWorkflowId})` : ''}`,
+        ),
+        'Revoke one with --revoke #N (or its scope text), or every choice for a tool with --revoke TOOL.',
       ].join('\n');
 
-/** `agentctl preferences <user> [--revoke TOOL]`: lists or forgets "always"/"never" choices. */
+/** The choices `--revoke` names: `#N`, a scope as listed (or its key), or a tool (all of its choices). */
+function selected(rules: PreferenceRule[], what: string): PreferenceRule[] {
+  const number = /^#(\d+)$/.exec(what);
+  if (number) {
+    const rule = rules[Number(number[1]) - 1];
+    return rule ? [rule] : [];
+  }
+  const exact = rules.filter((r) => describeScope(r) === what || scopeKey(r) === what);
+  return exact.length > 0 ? exact : rules.filter((r) => r.tool === what);
+}
+
+/** `agentctl preferences <user> [--revoke WHAT]`: lists or forgets "always"/"never" choices, with their scope. */
 export const preferencesCommand: Command = {
   name: 'preferences',
-  usage: 'agentctl preferences <user> [--revoke TOOL] [--json]',
-  summary: 'list or revoke a person\'s remembered always/never choices',
+  usage: 'agentctl preferences <user> [--revoke #N|SCOPE|TOOL] [--json]',
+  summary: 'list a person\'s remembered always/never choices with their scope, or revoke one',
   async run(ctx) {
     const [user] = ctx.args.positionals;
     if (!user) throw new UsageError('preferences needs a user (the approver name the choices were made under)');
     const client = await ctx.client();
     const handle = client.workflow.getHandle(preferencesWorkflowId(user));
-    const entries = await readPreferences(client, user);
-    const tool = stringFlag(ctx, 'revoke');
-    if (!tool) {
-      ctx.print({ user, entries }, () => render(user, entries));
+    const rules = await readPreferences(client, user);
+    const what = stringFlag(ctx, 'revoke');
+    if (!what) {
+      ctx.print({ user, entries: rules.map((r) => ({ ...r, scope: describeScope(r) })) }, () => render(user, rules));
       return 0;
     }
-    const entry = entries.find((e) => e.tool === tool);
-    if (!entry) {
-      const known = entries.map((e) => e.tool).join(', ') || 'none';
-      throw new NoSuchPreferenceError(`${user} has no remembered choice for ${tool} (remembered: ${known}).`);
+    const revoked = selected(rules, what);
+    if (revoked.length === 0) {
+      const known = rules.map((r, i) => `#${i + 1} ${describeScope(r)}`).join('; ') || 'none';
+      throw new NoSuchPreferenceError(`${user} has no remembered choice matching "${what}" (remembered: ${known}).`);
     }
-    await handle.signal(changePreferenceSignal, { tool, preference: 'revoke', by: defaultApprover(), at: new Date().toISOString() });
-    const remaining = entries.filter((e) => e !== entry);
+    for (const rule of revoked) {
+      await handle.signal(changePreferenceSignal, { tool: rule.tool, preference: 'revoke', match: rule.match, by: defaultApprover(), at: new Date().toISOString() });
+    }
+    const remaining = rules.filter((r) => !revoked.includes(r));
     ctx.print(
-      { user, revoked: entry, entries: remaining },
-      () => `Revoked "${entry.preference}" for ${tool} (${user}). Runs that start from now on ask again.`,
+      { user, revoked, entries: remaining },
+      () => `Revoked ${revoked.map((r) => `"${r.preference}" for ${terminalSafe(describeScope(r))}`).join(', ')} (${user}). Runs that start from now on ask again.`,
     );
     return 0;
   },

@@ -11,6 +11,7 @@ export const readFileTool = defineTool({
     'Read a text file in the workspace. By default returns a preview (the first ~1,000 characters) and the file size; ' +
     'pass full: true for the whole file, or offset/length (in characters) for a range. Use search_files to find text in large files.',
   scope: 'read',
+  subjectArgument: 'path',
   inputSchema: z.object({
     path: z.string().min(1).describe('File path relative to the workspace root'),
     full: z.boolean().optional().describe('Return the whole file (capped) instead of a preview'),
@@ -18,7 +19,7 @@ export const readFileTool = defineTool({
     length: z.number().int().min(1).optional().describe('Length of the character range (default 4,000)'),
   }),
   async execute(input, context) {
-    const absolute = resolveInWorkspace(context.workspaceRoot, input.path);
+    const absolute = resolveInWorkspace(context.workspaceRoot, input.path, context.hiddenPaths);
     const info = await stat(absolute).catch(() => undefined);
     if (!info) return ToolResult.error(`File not found: ${input.path}. Use list_files to see what exists.`);
     if (info.isDirectory()) return ToolResult.error(`${input.path} is a directory; use list_files on it.`);

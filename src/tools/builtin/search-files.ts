@@ -17,6 +17,7 @@ export const searchFilesTool = defineTool({
     'Search text files in the workspace for a string (or a regular expression with regex: true). ' +
     'Returns matching lines as path:line: text, not whole files.',
   scope: 'read',
+  subjectArgument: 'path',
   inputSchema: z.object({
     query: z.string().min(1).describe('Text to look for'),
     path: z.string().optional().describe('Folder or file to search (default: the whole workspace)'),
@@ -31,7 +32,7 @@ export const searchFilesTool = defineTool({
     } catch (error) {
       return ToolResult.error(`Invalid regular expression: ${(error as Error).message}`);
     }
-    const start = resolveInWorkspace(context.workspaceRoot, input.path ?? '.');
+    const start = resolveInWorkspace(context.workspaceRoot, input.path ?? '.', context.hiddenPaths);
     const info = await stat(start).catch(() => undefined);
     if (!info) return ToolResult.error(`Not found: ${input.path}`);
     const files: string[] = [];
@@ -39,7 +40,7 @@ export const searchFilesTool = defineTool({
       files.push(start);
     } else {
       // The walk lists symlinks without following them, but reading one would: skip those that lead out.
-      for await (const entry of walk(start, true, MAX_FILES)) {
+      for await (const entry of walk(start, true, MAX_FILES, context.hiddenPaths)) {
         if (!entry.isDirectory && staysInWorkspace(context.workspaceRoot, entry.absolute)) files.push(entry.absolute);
       }
     }

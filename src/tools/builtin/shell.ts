@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { analyzeShellCommand } from '../../approvals/shell/analyze-shell';
 import { ProcessStartError } from '../../errors';
 import { defineTool } from '../tool-definition';
 import { ToolResult } from '../tool-result';
@@ -24,6 +25,11 @@ export const shellTool = defineTool({
     'processes are stopped when the command ends. ' +
     `Times out after timeoutSeconds (default ${DEFAULT_TIMEOUT_SECONDS}, max ${MAX_TIMEOUT_SECONDS}).`,
   scope: 'execute',
+  // A command may do anything once; after a crash it is never started a second time.
+  idempotent: false,
+  subjectArgument: 'command',
+  // The parsed command is what the approval rules judge: every simple command in it, not a string.
+  analyze: (input, context) => analyzeShellCommand(input.command, { workspaceRoot: context.workspaceRoot }),
   inputSchema: z.object({
     command: z.string().min(1).describe('The command line to run'),
     timeoutSeconds: z.number().int().min(1).max(MAX_TIMEOUT_SECONDS).optional(),

@@ -13,7 +13,7 @@ export interface WalkEntry {
  * Walks a folder breadth-first, yielding at most `limit` entries. Symlinks are listed but never
  * followed, so a link out of the workspace cannot drag the walk outside it.
  */
-export async function* walk(root: string, recursive: boolean, limit: number): AsyncGenerator<WalkEntry> {
+export async function* walk(root: string, recursive: boolean, limit: number, hidden: readonly string[] = []): AsyncGenerator<WalkEntry> {
   const queue = [root];
   let yielded = 0;
   while (queue.length > 0) {
@@ -23,6 +23,8 @@ export async function* walk(root: string, recursive: boolean, limit: number): As
     for (const entry of entries) {
       if (yielded >= limit) return;
       const absolute = path.join(dir, entry.name);
+      // Other runs' folders (per-run workspaces) are not this run's to see.
+      if (hidden.includes(absolute)) continue;
       const isDirectory = entry.isDirectory();
       yielded += 1;
       yield { absolute, isDirectory };

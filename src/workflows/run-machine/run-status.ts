@@ -88,7 +88,7 @@ export function toStatus(state: RunState): RunStatus {
     completion: state.completion,
     decisions: state.decisions.slice(-10),
     ignored: state.ignored,
-    events: state.events,
+    events: state.events as LifecycleEvent[],
     compactions: state.compactions,
     continueAsNewLinks: state.chain.link,
     resumedFrom: state.chain.resumedFrom,

@@ -1,4 +1,4 @@
-import type { Task, TaskStatus } from '../control-tools';
+import type { Task, TaskStatus } from '../../control-tools';
 
 export interface TaskProgress {
   completed: number;
