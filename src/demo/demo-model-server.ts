@@ -7,6 +7,7 @@
 // step is the number of assistant messages already in the conversation, so a retried request gets
 // the same answer, as a Temporal activity needs.
 import http from 'node:http';
+import { sendMessageAsSse } from './message-sse';
 import type { AddressInfo } from 'node:net';
 import type Anthropic from '@anthropic-ai/sdk';
 
@@ -115,9 +116,8 @@ export function startDemoModelServer(options: { port?: number; delayMs?: number 
     if (req.method !== 'POST' || path !== '/v1/messages' || !Array.isArray(body.messages)) {
       return send(404, { type: 'error', error: { type: 'not_found_error', message: `demo model: no ${req.method} ${path}` } });
     }
-    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     const content = demoReply(body).map((b) => (b.type === 'text' ? { ...b, citations: null } : b));
-    send(200, {
+    const message = {
       id: `msg_demo_${served}`,
       type: 'message',
       role: 'assistant',
@@ -126,7 +126,11 @@ export function startDemoModelServer(options: { port?: number; delayMs?: number 
       stop_reason: content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn',
       stop_sequence: null,
       usage: { input_tokens: Math.ceil(JSON.stringify(body.messages).length / 4), output_tokens: Math.ceil(JSON.stringify(content).length / 4), cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
-    });
+    };
+    // The worker streams every model call; the demo text arrives in small pieces, so it reads as live output.
+    if (body.stream) return sendMessageAsSse(res, message, { delayMs, chunks: { chars: 12, delayMs: 15 }, requestId: `req_demo_${++served}` });
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    send(200, message);
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);

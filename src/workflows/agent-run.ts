@@ -89,6 +89,7 @@ async function start(input: ParsedRunInput, features: Features): Promise<RunDriv
 async function drive(driver: RunDriver, input: ParsedRunInput, features: Features): Promise<AgentRunResult> {
   const running = new Map<string, Promise<void>>();
   for (;;) {
+    driver.publish();
     const step = nextStep(driver.state, { now: Date.now(), historyFull: historyIsFull(driver.state.input.historyBudget), features });
     switch (step.kind) {
       case 'finish':

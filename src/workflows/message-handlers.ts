@@ -12,6 +12,9 @@ const payloadText = (payload: unknown): string => {
   }
 };
 
+/** Handlers change the state; the main loop publishes the phase when it picks the change up (see RunDriver). */
+const quiet = { publish: false };
+
 const malformed = (issues: { path: PropertyKey[]; message: string }[]) => issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ');
 
 /**
@@ -25,7 +28,7 @@ export function installMessageHandlers(driver: RunDriver, options: { toolWideCho
   const decide = async (decision: ApprovalDecision, via: 'signal' | 'update'): Promise<DecisionOutcome> => {
     const verified = driver.state.approverKeys !== undefined;
     const before = driver.state.decisions.length;
-    driver.dispatch({ type: 'decision', decision, via, verified, toolWide: options.toolWideChoices });
+    driver.dispatch({ type: 'decision', decision, via, verified, toolWide: options.toolWideChoices }, quiet);
     await driver.flushAudit();
     const settled = driver.state.decisions.length - before;
     const others = settled > 1 ? ` (and ${settled - 1} other pending call(s) it covers)` : '';
@@ -35,11 +38,11 @@ export function installMessageHandlers(driver: RunDriver, options: { toolWideCho
   setHandler(approvalSignal, async (raw: unknown) => {
     const parsed = ApprovalDecisionSchema.safeParse(raw);
     if (!parsed.success) {
-      driver.dispatch({ type: 'ignored', kind: 'approval', reason: `malformed approval payload: ${malformed(parsed.error.issues)}`, payload: payloadText(raw) });
+      driver.dispatch({ type: 'ignored', kind: 'approval', reason: `malformed approval payload: ${malformed(parsed.error.issues)}`, payload: payloadText(raw) }, quiet);
       return;
     }
     const refusal = decisionRefusal(driver.state, parsed.data);
-    if (refusal) driver.dispatch({ type: 'ignored', kind: 'approval', reason: refusal, payload: payloadText(raw) });
+    if (refusal) driver.dispatch({ type: 'ignored', kind: 'approval', reason: refusal, payload: payloadText(raw) }, quiet);
     else await decide(parsed.data, 'signal');
   });
 
@@ -55,16 +58,16 @@ export function installMessageHandlers(driver: RunDriver, options: { toolWideCho
   setHandler(userReplySignal, (raw: unknown) => {
     const parsed = UserReplySchema.safeParse(raw);
     if (!parsed.success) {
-      driver.dispatch({ type: 'ignored', kind: 'userReply', reason: 'malformed reply payload: expected { "text": "..." }', payload: payloadText(raw) });
+      driver.dispatch({ type: 'ignored', kind: 'userReply', reason: 'malformed reply payload: expected { "text": "..." }', payload: payloadText(raw) }, quiet);
       return;
     }
-    driver.dispatch({ type: 'reply', text: parsed.data.text, via: 'signal' });
+    driver.dispatch({ type: 'reply', text: parsed.data.text, via: 'signal' }, quiet);
   });
 
   setHandler(
     submitReplyUpdate,
     (reply) => {
-      driver.dispatch({ type: 'reply', text: reply.text, via: 'update' });
+      driver.dispatch({ type: 'reply', text: reply.text, via: 'update' }, quiet);
       return { applied: true, message: 'reply delivered to the agent' };
     },
     {

@@ -47,27 +47,40 @@ function auditEntryOf(event: LifecycleEvent, before: RunState, after: RunState):
  * the audit lines of decisions, written by `flushAudit` before anything acts on them.
  */
 export class RunDriver {
-  /** Bumped by every dispatch, so a wait can tell that something happened. */
-  version = 0;
   private unaudited: AuditEntry[] = [];
+  /** The phase the `AgentStatus` search attribute holds. */
+  private publishedPhase: string;
 
   constructor(
     public state: RunState,
     private readonly auditing: boolean,
-  ) {}
+  ) {
+    this.publishedPhase = state.phase;
+  }
 
-  dispatch(event: RunEvent): void {
+  /**
+   * Applies one event. The search attribute follows at once for events of the workflow's own steps;
+   * a message handler passes `publish: false` and the main loop publishes when it picks the change
+   * up, so the attribute changes after the wait that ended, as it always has (replays depend on it).
+   */
+  dispatch(event: RunEvent, options: { publish?: boolean } = {}): void {
     const before = this.state;
     const { state, emitted } = transition(before, event, { now: Date.now(), runId: workflowInfo().runId });
     this.state = state;
-    this.version += 1;
-    if (state.phase !== before.phase) upsertSearchAttributes([{ key: AgentStatusKey, value: state.phase }]);
+    if (options.publish !== false) this.publish();
     setCurrentDetails(runDetails(state));
     for (const e of emitted) {
       lifecycle.emit(e);
       const entry = this.auditing ? auditEntryOf(e, before, state) : undefined;
       if (entry) this.unaudited.push(entry);
     }
+  }
+
+  /** Brings the `AgentStatus` search attribute in line with the phase (an upsert only when it changed). */
+  publish(): void {
+    if (this.state.phase === this.publishedPhase) return;
+    this.publishedPhase = this.state.phase;
+    upsertSearchAttributes([{ key: AgentStatusKey, value: this.state.phase }]);
   }
 
   /** Writes the audit lines of decisions made so far (a local activity; nothing when there are none). */

@@ -135,14 +135,14 @@ describe('agentctl approval verbs', () => {
           const parsed = JSON.parse(out.stdout) as { entries: { tool: string; preference: string }[] };
           return parsed.entries.length > 0 ? parsed : undefined;
         }, 'the saved preference', CLI_WAIT_MS);
-        expect(listed).toEqual({ user: person, entries: [expect.objectContaining({ tool: 'shell', preference: 'never', by: person })] });
-        expect((await agentctl('preferences', person)).stdout).toMatch(/shell\s+never/);
+        expect(listed).toEqual({ user: person, entries: [expect.objectContaining({ tool: 'shell', preference: 'never', by: person, scope: 'shell: echo hi' })] });
+        expect((await agentctl('preferences', person)).stdout).toMatch(/#1\s+never\s+shell: echo hi/);
 
         const revoked = await agentctl('preferences', person, '--revoke', 'shell');
-        expect(revoked).toMatchObject({ code: 0, stdout: `Revoked "never" for shell (${person}). Runs that start from now on ask again.\n` });
+        expect(revoked).toMatchObject({ code: 0, stdout: `Revoked "never" for shell: echo hi (${person}). Runs that start from now on ask again.\n` });
         await waitFor(async () => ((await agentctl('preferences', person, '--json')).stdout.includes('"entries": []') ? true : undefined), 'the revocation', CLI_WAIT_MS);
         const again = await agentctl('preferences', person, '--revoke', 'shell');
-        expect(again).toMatchObject({ code: 1, stderr: `${person} has no remembered choice for shell (remembered: none).\n` });
+        expect(again).toMatchObject({ code: 1, stderr: `${person} has no remembered choice matching "shell" (remembered: none).\n` });
       } finally {
         await client.workflow.getHandle(preferencesWorkflowId(person)).terminate('test cleanup').catch(() => undefined);
       }

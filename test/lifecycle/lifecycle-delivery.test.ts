@@ -34,7 +34,8 @@ describe('lifecycle events on a real worker', () => {
   beforeAll(async () => {
     [fake, workflowBundle] = await Promise.all([startFakeAnthropic(), bundleAgentWorkflows()]);
     dir = await mkdtemp(path.join(tmpdir(), 'lifecycle-'));
-    auditFile = path.join(dir, 'audit.log');
+    // Outside the workspace: a worker refuses an audit log its tools could change.
+    auditFile = path.join(await mkdtemp(path.join(tmpdir(), 'lifecycle-audit-')), 'audit.log');
     const approvedTask = uniqueId('approved');
     const failingTask = uniqueId('failing');
     fake.script(approvedTask, [
@@ -151,9 +152,10 @@ describe('lifecycle events on a real worker', () => {
     expect(await verifyAuditFile(auditFile)).toMatchObject({ ok: true });
     const records = (await readFile(auditFile, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as AuditRecord);
     const mine = records.filter((r) => r.run === approvedRun.workflowId);
+    // Every decision of the turn is in (and on disk) before any of its calls runs.
     expect(mine).toEqual([
-      expect.objectContaining({ kind: 'call', tool: 'list_files', arguments: { path: '.' }, decision: 'policy_allow', via: 'policy', outcome: 'success' }),
       expect.objectContaining({ kind: 'decision', tool: 'write_file', arguments: { path: 'out.txt', content: 'hello' }, decision: 'approve', approver: 'alice', via: 'signal' }),
+      expect.objectContaining({ kind: 'call', tool: 'list_files', arguments: { path: '.' }, decision: 'policy_allow', via: 'policy', outcome: 'success' }),
       expect.objectContaining({ kind: 'call', tool: 'write_file', decision: 'approve', approver: 'alice', outcome: 'success', idempotencyKey: expect.stringContaining(approvedRun.workflowId) }),
     ]);
     expect(typeof mine[2]!.durationMs).toBe('number');

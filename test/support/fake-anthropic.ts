@@ -10,6 +10,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type Anthropic from '@anthropic-ai/sdk';
+import { sendMessageAsSse, type SseMessage } from '../../src/demo/message-sse';
 
 export type TextBlock = { type: 'text'; text: string };
 export type ToolCallBlock = { type: 'tool_use'; name: string; input: unknown; id?: string };
@@ -230,45 +231,9 @@ export async function startFakeAnthropic(opts: { countTokens?: boolean } = {}) {
     request.answeredAt = Date.now();
   }
 
-  /**
-   * The answer as the Messages API streams it (server-sent events): message_start, then each block's
-   * start, deltas and stop, then message_delta and message_stop. A delay is spent after
-   * message_start, with a ping every second, as the real API does while the model thinks.
-   */
-  async function stream(res: http.ServerResponse, message: { content: RawBlock[]; usage: ReplySpec['usage'] } & Record<string, unknown>, spec: ReplySpec, request: FakeRequest) {
-    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    const event = (type: string, data: Record<string, unknown>) => {
-      if (!res.destroyed) res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
-    };
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'request-id': `req_fake_${++served}` });
-    const { content, usage, stop_reason, ...rest } = message;
-    event('message_start', { message: { ...rest, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } } });
-    for (let waited = 0; waited < spec.delayMs && !res.destroyed; waited += 1_000) {
-      await sleep(Math.min(1_000, spec.delayMs - waited));
-      event('ping', {});
-    }
-    for (const [index, block] of content.entries()) {
-      if (res.destroyed) return;
-      if (block.type === 'text') {
-        event('content_block_start', { index, content_block: { type: 'text', text: '', citations: null } });
-        const text = String(block.text);
-        const size = spec.chunks?.chars ?? Math.max(1, text.length);
-        for (let at = 0; at < text.length; at += size) {
-          if (spec.chunks && at > 0) await sleep(spec.chunks.delayMs);
-          event('content_block_delta', { index, delta: { type: 'text_delta', text: text.slice(at, at + size) } });
-        }
-      } else if (block.type === 'tool_use') {
-        event('content_block_start', { index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } });
-        event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input ?? {}) } });
-      } else {
-        event('content_block_start', { index, content_block: block });
-      }
-      event('content_block_stop', { index });
-    }
-    event('message_delta', { delta: { stop_reason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
-    event('message_stop', {});
-    request.answeredAt = Date.now();
-    res.end();
+  async function stream(res: http.ServerResponse, message: SseMessage, spec: ReplySpec, request: FakeRequest) {
+    await sendMessageAsSse(res, message, { delayMs: spec.delayMs, chunks: spec.chunks, requestId: `req_fake_${++served}` });
+    if (!res.destroyed) request.answeredAt = Date.now();
   }
 
   const server = http.createServer(async (req, res) => {

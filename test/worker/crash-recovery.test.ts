@@ -1,17 +1,19 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+// Workers killed with SIGKILL at the worst moments, against a real server: during a command that
+// must not run twice, during a tool that may, and during a model call. Every side effect is counted.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { Client } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRun } from '../../src/client/start-run';
-import { statusQuery } from '../../src/workflows/definitions';
+import type { ToolResultBlock } from '../../src/conversation/messages';
+import { OUTCOME_UNKNOWN_PREFIX } from '../../src/workflows/run-machine/on-tool';
+import type { AgentRunInput } from '../../src/workflows/run-input';
 import { tempWorkspace, waitFor } from '../support/agent-run-harness';
-import { reply, startFakeAnthropic, toolCall, type FakeAnthropic } from '../support/fake-anthropic';
+import { reply, startFakeAnthropic, toolCall, type FakeAnthropic, type FakeRequest } from '../support/fake-anthropic';
 import { newClient, temporalAddress, uniqueId } from '../support/temporal';
 
 const repoRoot = path.resolve(__dirname, '../..');
-const STARTED = temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED;
 
 interface WorkerProcess {
   child: ChildProcess;
@@ -19,11 +21,11 @@ interface WorkerProcess {
 }
 
 /**
- * `npm run worker` as a real process. Detached, so it leads its own process group: tsx runs the
- * worker in a child node process, and killing only tsx's pid would leave that child polling.
+ * The crash worker (support/crash-worker.ts) as a real process. Detached, so it leads its own process
+ * group: tsx runs the worker in a child node process, and killing only tsx's pid would leave it polling.
  */
 function spawnWorker(env: NodeJS.ProcessEnv): WorkerProcess {
-  const child = spawn(path.join(repoRoot, 'node_modules/.bin/tsx'), ['src/worker.ts'], {
+  const child = spawn(path.join(repoRoot, 'node_modules/.bin/tsx'), ['test/worker/support/crash-worker.ts'], {
     cwd: repoRoot,
     env: { ...process.env, ...env },
     detached: true,
@@ -52,25 +54,35 @@ async function killGroup(worker: WorkerProcess): Promise<void> {
   await waitFor(async () => (groupAlive(pid) ? undefined : true), `worker group ${pid} to die`, 5_000);
 }
 
-describe('a worker process killed during a tool call', () => {
+/** Processes whose command line contains `marker` (pgrep -f), excluding pgrep itself. */
+function processesWith(marker: string): string[] {
+  try {
+    return execFileSync('pgrep', ['-af', marker], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => line.trim() && !line.includes('pgrep'));
+  } catch {
+    return [];
+  }
+}
+
+const resultsOf = (request: FakeRequest | undefined) => (request?.body.messages.at(-1)?.content ?? []) as unknown as ToolResultBlock[];
+
+describe('a worker process killed', () => {
   let fake: FakeAnthropic;
   let client: Client;
+  const cleanups: (() => Promise<void>)[] = [];
 
   beforeAll(async () => {
     [fake, client] = await Promise.all([startFakeAnthropic(), newClient()]);
   });
   afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
     await client.connection.close();
     await fake.close();
   });
 
-  it('is replaced by a new worker that finishes the run without repeating completed steps', async () => {
-    const task = uniqueId('crash');
-    fake.script(task, [
-      reply(toolCall('shell', { command: 'echo step1 >> marks.txt' })),
-      reply(toolCall('shell', { command: 'sleep 6; echo step2 >> marks.txt' })),
-      reply(toolCall('complete_task', { summary: 'both steps ran', status: 'success' })),
-    ]);
+  /** One worker process now, another after `kill()`; everything is stopped and removed after the test. */
+  async function scene(run: AgentRunInput) {
     const [workspace, logs] = await Promise.all([tempWorkspace(), tempWorkspace()]);
     const env = {
       TEMPORAL_ADDRESS: temporalAddress(),
@@ -78,62 +90,113 @@ describe('a worker process killed during a tool call', () => {
       ANTHROPIC_API_KEY: 'test',
       ANTHROPIC_BASE_URL: fake.baseUrl,
       AGENT_WORKSPACE: workspace,
-      // The worker's audit log defaults to its working directory, the repository: keep it out.
       AGENT_AUDIT_LOG: path.join(logs, 'audit.log'),
     };
     const workers: WorkerProcess[] = [spawnWorker(env)];
-    try {
-      const handle = await startRun(
-        client,
-        { agent: 'general', task, toolApproval: { alwaysApproved: ['shell'] } },
-        { taskQueue: env.TEMPORAL_TASK_QUEUE, workflowId: uniqueId('crash-run') },
-      );
-      // The turn-2 shell call is running on the worker: the run is in iteration 2 (so turn 1's call is
-      // done) and a tool activity has been picked up.
-      await waitFor(
-        async () => {
-          if ((await handle.query(statusQuery)).iteration < 2) return undefined;
-          const pending = (await handle.describe()).raw.pendingActivities ?? [];
-          return pending.some((a) => a.activityType?.name === 'runTool' && a.state === STARTED) ? true : undefined;
-        },
-        'the slow shell call to start',
-        60_000,
-      );
-      const before = await handle.query(statusQuery);
-      expect(before.iteration).toBe(2);
-      expect(before.recentToolCalls).toMatchObject([{ tool: 'shell', summary: 'shell: echo step1 >> marks.txt', outcome: 'success' }]);
-
-      await killGroup(workers[0]!);
-      workers.push(spawnWorker(env));
-
-      const result = await handle.result();
-      expect(result.status).toBe('completed');
-      expect(result.completion?.summary).toBe('both steps ran');
-      expect(result.iterations).toBe(3);
-
-      const marks = (await readFile(path.join(workspace, 'marks.txt'), 'utf8')).trim().split('\n');
-      expect(marks.filter((m) => m === 'step1')).toHaveLength(1);
-      expect(marks[0]).toBe('step1');
-      expect(marks).toContain('step2');
-      // Model calls that had completed before the kill were not made again.
-      const requests = fake.requestsFor(task);
-      expect(requests.filter((r) => r.index === 0)).toHaveLength(1);
-      expect(requests.filter((r) => r.index === 1)).toHaveLength(1);
-      expect(fake.errors).toEqual([]);
-
-      // The retried tool call ran on the new worker (attempt 2), not again on the dead one.
-      const events = (await handle.fetchHistory()).events ?? [];
-      const toolCalls = events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runTool');
-      expect(toolCalls).toHaveLength(2);
-      const slowCallId = String(toolCalls[1]!.eventId);
-      const slowStart = events.find((e) => String(e.activityTaskStartedEventAttributes?.scheduledEventId) === slowCallId);
-      expect(slowStart?.activityTaskStartedEventAttributes?.attempt).toBe(2);
-    } catch (error) {
-      workers.forEach((w, i) => console.error(`--- worker ${i + 1} output ---\n${w.output.join('')}`));
-      throw error;
-    } finally {
+    cleanups.push(async () => {
       for (const worker of workers) await killGroup(worker);
       await Promise.all([workspace, logs].map((dir) => rm(dir, { recursive: true, force: true })));
+    });
+    const handle: WorkflowHandle = await startRun(client, run, { taskQueue: env.TEMPORAL_TASK_QUEUE, workflowId: uniqueId('crash-run') });
+    return {
+      handle,
+      workspace,
+      workers,
+      async kill() {
+        await killGroup(workers.at(-1)!);
+        workers.push(spawnWorker(env));
+      },
+      /** The worker output, shown when a test fails. */
+      dump: () => workers.forEach((w, i) => console.error(`--- worker ${i + 1} output ---\n${w.output.join('')}`)),
+    };
+  }
+
+  it('during a command that must not run twice: it ran once or not at all, the model hears "outcome unknown", no process outlives the worker', async () => {
+    const task = uniqueId('once');
+    const marker = `crash-marker-${uniqueId('m')}`;
+    fake.script(task, [
+      reply(toolCall('shell', { command: `echo start >> once.log; sleep 45 # ${marker}\necho end >> once.log` })),
+      reply(toolCall('complete_task', { summary: 'went on after the unknown outcome', status: 'partial' })),
+    ]);
+    const s = await scene({ agent: 'general', task, toolApproval: { alwaysApproved: ['shell'] } });
+    try {
+      await waitFor(async () => (processesWith(marker).length > 0 ? true : undefined), 'the command to be running', 60_000);
+      await s.kill();
+      // The sandboxed command died with its worker: nothing is left running.
+      await waitFor(async () => (processesWith(marker).length === 0 ? true : undefined), 'the command to die with its worker', 10_000).catch((error: unknown) => {
+        throw new Error(`${String(error)}; still running: ${processesWith(marker).join(' | ')}`);
+      });
+
+      const result = await s.handle.result();
+      expect(result).toMatchObject({ status: 'completed', completion: { status: 'partial' } });
+      const log = (await readFile(path.join(s.workspace, 'once.log'), 'utf8').catch(() => '')).trim().split('\n').filter(Boolean);
+      expect(log.filter((l) => l === 'start').length).toBeLessThanOrEqual(1);
+      expect(log).not.toContain('end');
+      // Exactly one tool activity, never retried.
+      const scheduled = ((await s.handle.fetchHistory()).events ?? []).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runTool');
+      expect(scheduled).toHaveLength(1);
+      const [told] = resultsOf(fake.requestsFor(task).find((r) => r.index === 1));
+      expect(told?.is_error).toBe(true);
+      expect(told?.content.startsWith(`${OUTCOME_UNKNOWN_PREFIX}: the worker running this call stopped; it may or may not have taken effect; check before retrying`)).toBe(true);
+    } catch (error) {
+      s.dump();
+      throw error;
     }
-  }, 90_000);
+  }, 120_000);
+
+  it('during a tool that is safe to repeat: completed steps are not repeated, the interrupted one runs again and finishes once', async () => {
+    const task = uniqueId('again');
+    fake.script(task, [
+      reply(toolCall('slow_step', { n: 1, ms: 0 })),
+      reply(toolCall('slow_step', { n: 2, ms: 8_000 })),
+      reply(toolCall('complete_task', { summary: 'both steps ran', status: 'success' })),
+    ]);
+    const s = await scene({ agent: 'general', task, toolApproval: { alwaysApproved: ['slow_step'] } });
+    try {
+      await waitFor(async () => ((await readFile(path.join(s.workspace, 'steps.log'), 'utf8').catch(() => '')).includes('start 2') ? true : undefined), 'step 2 to start', 60_000);
+      await s.kill();
+      const result = await s.handle.result();
+      expect(result).toMatchObject({ status: 'completed', iterations: 3 });
+      const log = (await readFile(path.join(s.workspace, 'steps.log'), 'utf8')).trim().split('\n');
+      const count = (line: string) => log.filter((l) => l === line).length;
+      expect([count('start 1'), count('end 1')]).toEqual([1, 1]);
+      // Killed after it started: run again on the new worker, and it finished exactly once.
+      expect([count('start 2'), count('end 2')]).toEqual([2, 1]);
+      // Model calls that had completed before the kill were not made again.
+      const requests = fake.requestsFor(task);
+      expect([0, 1, 2].map((i) => requests.filter((r) => r.index === i).length)).toEqual([1, 1, 1]);
+      expect(resultsOf(requests.find((r) => r.index === 2))[0]).toMatchObject({ content: 'step 2 done' });
+    } catch (error) {
+      s.dump();
+      throw error;
+    }
+  }, 120_000);
+
+  it('during a model call: noticed within the heartbeat timeout, the call is made again once, and the run completes within 60 s of the kill', async () => {
+    const task = uniqueId('model');
+    let slowOnce = true;
+    fake.script(task, [
+      // The first attempt thinks for a long time (and the worker dies meanwhile); the retry answers at once.
+      reply(() => {
+        const answer = reply(toolCall('complete_task', { summary: 'answered after the crash', status: 'success' }));
+        if (!slowOnce) return answer;
+        slowOnce = false;
+        return answer.delay(40_000);
+      }),
+    ]);
+    const s = await scene({ agent: 'general', task });
+    try {
+      await waitFor(async () => (fake.requestsFor(task).length > 0 ? true : undefined), 'the model call to start', 30_000);
+      await s.kill();
+      const killedAt = Date.now();
+      const result = await s.handle.result();
+      const afterKill = Date.now() - killedAt;
+      expect(result).toMatchObject({ status: 'completed', completion: { summary: 'answered after the crash' } });
+      expect(afterKill).toBeLessThan(60_000);
+      expect(fake.requestsFor(task)).toHaveLength(2);
+    } catch (error) {
+      s.dump();
+      throw error;
+    }
+  }, 120_000);
 });

@@ -212,8 +212,8 @@ describe('agentRun', () => {
       expect(live.agent).toBe('general');
       expect(live.usage.inputTokens).toBe(100);
       expect(live.completion).toBeUndefined();
-      // The tool is still running: it has not been recorded with an outcome yet.
-      expect(live.recentToolCalls).toEqual([]);
+      // The tool is still running: it is listed as running, with no outcome yet.
+      expect(live.recentToolCalls).toMatchObject([{ tool: 'shell', outcome: 'running' }]);
 
       await handle.result();
       const closed = await handle.query(statusQuery);

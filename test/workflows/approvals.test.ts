@@ -95,6 +95,7 @@ describe('approvals', () => {
           iteration: 1,
           reason: 'write tools: approve',
           context: 'I will write the notes.',
+          workflowId: handle.workflowId,
         },
       ]);
       expect(existsSync(path.join(workspace, 'notes.md'))).toBe(false);
@@ -131,24 +132,46 @@ describe('approvals', () => {
     expect(denial?.content).toContain('The call to shell was not run: rejected: not in this repo');
   });
 
-  it('remembers approve_always: a later call of that tool runs without asking, and the choice is saved for the approver', async () => {
+  it('remembers approve_always for what the person saw: a later write to that path runs without asking, another path asks', async () => {
     const task = uniqueId('always');
     const approver = uniqueId('alice');
-    fake.script(task, [reply(write('a.txt')), reply(write('b.txt')), complete()]);
+    fake.script(task, [reply(write('a.txt', 'one')), reply(write('a.txt', 'two')), reply(write('b.txt')), complete()]);
     await withAgentWorker(harness(), async ({ start, client, workspace }) => {
       try {
         const handle = await start({ agent: 'general', task, user: approver });
         await parked(handle);
         await handle.signal(approvalSignal, { callId: 'toolu_0_0', decision: 'approve_always', approver });
+        const again = await parked(handle);
+        expect(again.pendingApprovals.map((p) => p.callId)).toEqual(['toolu_2_0']);
+        expect(await readFile(path.join(workspace, 'a.txt'), 'utf8')).toBe('two');
+        await handle.signal(approvalSignal, { callId: 'toolu_2_0', decision: 'approve', approver });
         expect((await handle.result()).status).toBe('completed');
-        expect(existsSync(path.join(workspace, 'b.txt'))).toBe(true);
         const status = await handle.query(statusQuery);
-        // Only the first call was ever parked or decided.
-        expect(status.events.filter((e) => e.name === 'approvalRequested').map((e) => e.data.callId)).toEqual(['toolu_0_0']);
-        expect(status.decisions.map((d) => d.callId)).toEqual(['toolu_0_0']);
+        expect(status.events.filter((e) => e.name === 'approvalRequested').map((e) => e.data.callId)).toEqual(['toolu_0_0', 'toolu_2_0']);
         expect(status.recentToolCalls.filter((c) => c.callId === 'toolu_1_0').map((c) => c.outcome)).toEqual(['success']);
         const saved = await client.workflow.getHandle(preferencesWorkflowId(approver)).query(preferencesQuery);
-        expect(saved).toEqual([expect.objectContaining({ tool: 'write_file', preference: 'always', by: approver, fromWorkflowId: handle.workflowId })]);
+        expect(saved).toEqual([
+          expect.objectContaining({ tool: 'write_file', preference: 'always', by: approver, fromWorkflowId: handle.workflowId, match: { kind: 'argument', name: 'path', value: 'a.txt', prefix: false } }),
+        ]);
+      } finally {
+        await endPreferences(client, approver);
+      }
+    });
+  });
+
+  it('remembers a tool-wide "always" only when asked for one (scope: tool)', async () => {
+    const task = uniqueId('always-tool');
+    const approver = uniqueId('tia');
+    fake.script(task, [reply(write('x.txt')), reply(write('y.txt')), complete()]);
+    await withAgentWorker(harness(), async ({ start, client, workspace }) => {
+      try {
+        const handle = await start({ agent: 'general', task, user: approver });
+        await parked(handle);
+        await handle.signal(approvalSignal, { callId: 'toolu_0_0', decision: 'approve_always', approver, scope: 'tool' });
+        expect((await handle.result()).status).toBe('completed');
+        expect(existsSync(path.join(workspace, 'y.txt'))).toBe(true);
+        const saved = await client.workflow.getHandle(preferencesWorkflowId(approver)).query(preferencesQuery);
+        expect(saved).toEqual([expect.objectContaining({ tool: 'write_file', preference: 'always', match: { kind: 'tool' } })]);
       } finally {
         await endPreferences(client, approver);
       }
@@ -158,13 +181,13 @@ describe('approvals', () => {
   it('lets one approve_always settle the other calls of that tool waiting in the same turn, but not other tools', async () => {
     const task = uniqueId('always-sweep');
     const approver = uniqueId('abe');
-    fake.script(task, [reply(write('s1.txt'), shell('echo asks-still'), write('s2.txt')), complete()]);
+    fake.script(task, [reply(write('s.txt', '1'), shell('echo asks-still'), write('s.txt', '2')), complete()]);
     await withAgentWorker(harness(), async ({ start, client }) => {
       try {
         const handle = await start({ agent: 'general', task, user: approver });
         await parked(handle, 3);
         const outcome = await handle.executeUpdate(decideApprovalUpdate, { args: [{ callId: 'toolu_0_0', decision: 'approve_always', approver }] });
-        expect(outcome.message).toBe('approve_always applied to toolu_0_0 (and 1 other pending write_file call(s))');
+        expect(outcome.message).toBe('approve_always applied to toolu_0_0 (and 1 other pending call(s) it covers)');
         expect((await handle.query(statusQuery)).pendingApprovals.map((p) => p.callId)).toEqual(['toolu_0_1']);
         await handle.signal(approvalSignal, { callId: 'toolu_0_1', decision: 'reject' });
         expect((await handle.result()).status).toBe('completed');
@@ -183,7 +206,7 @@ describe('approvals', () => {
     const task = uniqueId('always-can');
     const approver = uniqueId('gus');
     const look = reply(toolCall('list_files', {}));
-    fake.script(task, [reply(write('before.txt')), look, look, look, look, look, look, look, look, reply(write('after.txt')), complete()]);
+    fake.script(task, [reply(write('same.txt', 'before')), look, look, look, look, look, look, look, look, reply(write('same.txt', 'after')), complete()]);
     let handleId = '';
     await withAgentWorker(harness(), async ({ start, client, workspace }) => {
       try {
@@ -199,7 +222,7 @@ describe('approvals', () => {
         expect(end.pendingApprovals.map((p) => p.callId)).toEqual([]);
         expect(end.phase).toBe('completed');
         expect(end.continueAsNewLinks).toBeGreaterThan(0);
-        expect(existsSync(path.join(workspace, 'after.txt'))).toBe(true);
+        expect(await readFile(path.join(workspace, 'same.txt'), 'utf8')).toBe('after');
       } finally {
         await client.workflow.getHandle(handleId).terminate('test cleanup').catch(() => undefined);
         await endPreferences(client, approver);
@@ -207,10 +230,10 @@ describe('approvals', () => {
     });
   });
 
-  it('remembers reject_always: a later call of that tool is refused by the policy without asking', async () => {
+  it('remembers reject_always: a later call of that command is refused by the policy without asking', async () => {
     const task = uniqueId('never');
     const approver = uniqueId('bob');
-    fake.script(task, [reply(shell('echo one')), reply(shell('echo two')), complete()]);
+    fake.script(task, [reply(shell('echo one')), reply(shell('echo  one')), complete()]);
     await withAgentWorker(harness(), async ({ start, client }) => {
       try {
         const handle = await start({ agent: 'general', task, user: approver });
@@ -220,7 +243,7 @@ describe('approvals', () => {
         const status = await handle.query(statusQuery);
         expect(status.decisions).toEqual([
           expect.objectContaining({ callId: 'toolu_0_0', decision: 'reject_always', via: 'signal' }),
-          expect.objectContaining({ callId: 'toolu_1_0', decision: 'policy_reject', reason: 'you chose "never" for shell', via: 'policy' }),
+          expect.objectContaining({ callId: 'toolu_1_0', decision: 'policy_reject', reason: '"echo  one": you chose "never" for shell', via: 'policy' }),
         ]);
         expect(status.events.filter((e) => e.name === 'approvalRequested')).toHaveLength(1);
       } finally {
@@ -240,7 +263,7 @@ describe('approvals', () => {
       const handle = await start({ agent: 'general', task, toolApproval });
       const status = await parked(handle);
       expect(status.pendingApprovals.map((p) => p.callId)).toEqual(['toolu_0_1']);
-      expect(status.decisions).toEqual([expect.objectContaining({ callId: 'toolu_0_0', decision: 'policy_reject', reason: 'rejected by rule "shell /rm -rf //"' })]);
+      expect(status.decisions).toEqual([expect.objectContaining({ callId: 'toolu_0_0', decision: 'policy_reject', reason: expect.stringContaining('rejected by rule "shell /rm -rf //"') })]);
       await handle.signal(approvalSignal, { callId: 'toolu_0_1', decision: 'approve' });
       expect((await handle.result()).status).toBe('completed');
     });
@@ -475,7 +498,7 @@ describe('approvals', () => {
     const first = uniqueId('prefs-first');
     const second = uniqueId('prefs-second');
     fake.script(first, [reply(write('first.txt')), complete()]);
-    fake.script(second, [reply(write('second.txt')), complete()]);
+    fake.script(second, [reply(write('first.txt', 'second run')), complete()]);
     const opts = { taskQueue, workspace, address: server.address };
     try {
       await runWorker(opts, async (client) => {
@@ -500,7 +523,7 @@ describe('approvals', () => {
           expect.objectContaining({ tool: 'write_file', preference: 'always', fromWorkflowId: expect.any(String) }),
         ]);
       });
-      expect(existsSync(path.join(workspace, 'second.txt'))).toBe(true);
+      expect(await readFile(path.join(workspace, 'first.txt'), 'utf8')).toBe('second run');
     } finally {
       await server.stop();
       await rm(dir, { recursive: true, force: true });

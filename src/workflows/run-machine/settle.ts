@@ -21,7 +21,8 @@ export function settle(state: RunState, ctx: TransitionContext): void {
         if (call.verdict.kind !== 'control' || !onControlTool(state, call, ctx)) break;
       }
     }
-    if (turn.calls.every((c) => c.result)) finishTurn(state, ctx);
+    // The turn closes once every call has its result and the choices made in it are saved.
+    if (turn.calls.every((c) => c.result) && state.unsavedPreferences.length === 0) finishTurn(state, ctx);
   }
   if (!state.turn && !state.modelCall && !state.outcome && state.iteration >= state.input.maxIterations) {
     state.outcome = { kind: 'max_iterations' };

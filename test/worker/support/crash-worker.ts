@@ -1,0 +1,50 @@
+// A worker process for the crash tests: the built-in agents plus `slow_step`, a tool that is safe to
+// repeat and records every start and end of every call, so a test can count side effects exactly.
+// Run with tsx; configured by the same environment as `npm run worker`.
+import { appendFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { z } from 'zod';
+import { builtinAgents } from '../../../src/agents/builtin-agents';
+import { auditLogPathFromEnv } from '../../../src/audit/audit-path';
+import { defineTool } from '../../../src/tools/tool-definition';
+import { ToolResult } from '../../../src/tools/tool-result';
+import { createAgentWorker } from '../../../src/worker-setup/create-agent-worker';
+
+const slowStep = defineTool({
+  name: 'slow_step',
+  description: 'Does step n slowly; safe to repeat.',
+  scope: 'write',
+  idempotent: true,
+  inputSchema: z.object({ n: z.number().int(), ms: z.number().int().min(0) }),
+  async execute({ n, ms }, context) {
+    const log = path.join(context.workspaceRoot, 'steps.log');
+    await appendFile(log, `start ${n}\n`);
+    const started = Date.now();
+    while (Date.now() - started < ms) {
+      context.heartbeat();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    await appendFile(log, `end ${n}\n`);
+    return ToolResult.success(`step ${n} done`);
+  },
+});
+
+async function run(): Promise<void> {
+  const general = builtinAgents.find((a) => a.name === 'general')!;
+  const { worker, close } = await createAgentWorker({
+    agents: [{ ...general, tools: [...general.tools, 'slow_step'] }],
+    tools: [slowStep],
+    auditLog: auditLogPathFromEnv(),
+  });
+  console.log('crash worker polling');
+  try {
+    await worker.run();
+  } finally {
+    await close();
+  }
+}
+
+run().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
