@@ -1,0 +1,24 @@
+import { loadBashParser } from './bash-parser';
+import { collectCommands } from './collect-commands';
+import type { ShellAnalysis } from './shell-analysis';
+import { resolveWrites, type WriteTargetOptions } from './write-targets';
+
+export { parseCommandPattern } from './command-pattern';
+export type { WriteTargetOptions as AnalyzeShellOptions };
+
+/**
+ * Reads a `shell` tool command line with a real Bash parser and lists every simple command in it
+ * (including those inside `$(..)`, `sh -c '..'` and `eval`) and every file it writes by redirection.
+ * Runs on the worker (Node): the parser is WebAssembly, loaded once per process on first use. The
+ * result is plain data (`ShellAnalysis`) that workflow code can match rules against.
+ */
+export async function analyzeShellCommand(command: string, options: WriteTargetOptions): Promise<ShellAnalysis> {
+  const parser = await loadBashParser();
+  const line = collectCommands(parser, command);
+  return {
+    understood: line.problems.length === 0,
+    problems: line.problems,
+    commands: line.commands,
+    writes: resolveWrites(line.events, options),
+  };
+}

@@ -1,0 +1,85 @@
+import { realpathSync } from 'node:fs';
+import * as path from 'node:path';
+import { staysInWorkspace } from '../../tools/workspace';
+import type { LineEvent } from './collect-commands';
+import { programName, wrappedCommands } from './command-wrappers';
+import type { ShellWord, ShellWrite } from './shell-analysis';
+
+export interface WriteTargetOptions {
+  workspaceRoot: string;
+  /** Where the command starts; relative to the workspace root when relative. Default: the root. */
+  cwd?: string;
+}
+
+/** Files the shell itself provides; writing them touches nothing on disk. */
+const HARMLESS_DEVICES = /^\/dev\/(null|stdout|stderr|fd\/\d+)$/;
+
+/** Past this many possible directories the line is too tangled to follow; relative writes count as outside. */
+const MAX_DIRECTORIES = 64;
+
+/**
+ * Decides for every redirection target whether it stays in the workspace.
+ *
+ * A relative target depends on the directory at that moment, and `cd /etc && echo x > passwd` writes
+ * /etc/passwd. So the events are replayed in source order, keeping every directory the line could be
+ * in: each `cd DIR` adds DIR (resolved against each directory so far) without dropping the old ones,
+ * because `cd` may sit in a branch that does not run. A relative target must stay inside from all of
+ * them. A `cd` that cannot be followed (computed, `cd -`, in a loop or function, a sourced script)
+ * makes every later relative target count as outside.
+ */
+export function resolveWrites(events: readonly LineEvent[], options: WriteTargetOptions): ShellWrite[] {
+  const root = realOrSelf(path.resolve(options.workspaceRoot));
+  let directories: string[] | undefined = [realOrSelf(path.resolve(root, options.cwd ?? '.'))];
+  const writes: ShellWrite[] = [];
+  for (const event of events) {
+    if (event.kind === 'command') directories = afterDirectoryChange(directories, event.words, event.repeats);
+    else writes.push({ target: event.target.text, insideWorkspace: staysInside(root, directories, event.target) });
+  }
+  return writes;
+}
+
+function staysInside(root: string, directories: string[] | undefined, target: ShellWord): boolean {
+  if (!target.literal || target.text === '') return false;
+  if (path.isAbsolute(target.text)) return isInside(root, path.resolve(target.text));
+  return directories !== undefined && directories.every((directory) => isInside(root, path.resolve(directory, target.text)));
+}
+
+function isInside(root: string, absolute: string): boolean {
+  return HARMLESS_DEVICES.test(absolute) || staysInWorkspace(root, absolute);
+}
+
+function afterDirectoryChange(directories: string[] | undefined, words: ShellWord[], repeats: boolean): string[] | undefined {
+  const runs = [words, ...wrappedCommands(words).inner];
+  for (const command of runs) {
+    const name = command[0]?.literal === true ? programName(command[0]) : '';
+    // A sourced script can change directory in ways this line does not show.
+    if (name === 'source' || name === '.') return undefined;
+    if (name !== 'cd' && name !== 'pushd') continue;
+    // popd needs no case: it returns to a directory that is already among the possibilities.
+    const target = directoryOperand(command);
+    if (directories === undefined || repeats || target === undefined) return undefined;
+    const next = new Set([...directories, ...directories.map((directory) => path.resolve(directory, target))]);
+    return next.size > MAX_DIRECTORIES ? undefined : [...next];
+  }
+  return directories;
+}
+
+/** The literal directory `cd`/`pushd` goes to; undefined when it is computed, `-`, HOME or a stack entry. */
+function directoryOperand(words: ShellWord[]): string | undefined {
+  let index = 1;
+  while (words[index]?.literal === true && /^-[LPe@]+$/.test(words[index]!.text)) index += 1;
+  if (words[index]?.text === '--') index += 1;
+  const operand = words[index];
+  if (operand === undefined || !operand.literal || operand.glob) return undefined;
+  if (operand.text === '' || operand.text === '-' || /^[+-]\d+$/.test(operand.text)) return undefined;
+  return operand.text;
+}
+
+/** The workspace check compares real paths, so the root must be one too when it exists. */
+function realOrSelf(absolute: string): string {
+  try {
+    return realpathSync(absolute);
+  } catch {
+    return absolute;
+  }
+}
