@@ -19,7 +19,21 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/workflows/**/*.ts'],
+    // Workflow code, and the pure modules it bundles (the approval policy, shell rule matching, the
+    // signature check): all of it must be deterministic.
+    files: [
+      'src/workflows/**/*.ts',
+      'src/approvals/approval-policy.ts',
+      'src/approvals/approval-decision.ts',
+      'src/approvals/preference-rules.ts',
+      'src/approvals/preference-messages.ts',
+      'src/approvals/canonical-json.ts',
+      'src/approvals/shell/shell-analysis.ts',
+      'src/approvals/shell/match-command.ts',
+      'src/approvals/shell/command-wrappers.ts',
+      'src/approvals/signatures/decision-signature.ts',
+      'src/approvals/signatures/strict-base64.ts',
+    ],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

@@ -97,7 +97,8 @@ async function execute(deps: ActivityDeps, input: z.output<typeof RunToolInputSc
       signal: context.cancellationSignal,
       heartbeat: (details) => context.heartbeat(details),
       idempotencyKey: `${workflowId}/${input.callId}`,
-      processes: deps.processes,
+      // The agent's own allow-list (`env` in its definition) adds to the worker's (AGENT_TOOL_ENV).
+      processes: agent.env.length === 0 ? deps.processes : { ...deps.processes, run: (spec) => deps.processes.run({ ...spec, extraEnvAllow: [...(spec.extraEnvAllow ?? []), ...agent.env] }) },
       network: input.network || agent.network,
       hiddenPaths,
     });

@@ -135,3 +135,21 @@ export async function runFailure(result: Promise<unknown>, withinMs = 10_000): P
   expect(failure).toBeInstanceOf(ApplicationFailure);
   return { failure: failure as ApplicationFailure, elapsedMs: Date.now() - started };
 }
+
+/** Waits until the run is parked on at least `count` approvals, and returns that status. */
+export function waitForApprovals(handle: WorkflowHandle, count = 1, timeoutMs?: number): Promise<RunStatus> {
+  return waitFor(
+    async () => {
+      const status = await handle.query(statusQuery);
+      return status.phase === 'waiting_approval' && status.pendingApprovals.length >= count ? status : undefined;
+    },
+    `${handle.workflowId} to wait for ${count} approval(s)`,
+    timeoutMs,
+  );
+}
+
+/** The tool results a request carries in its last message, in order. */
+export function toolResultsIn(request: { body: { messages: unknown[] } } | undefined): { tool_use_id: string; content: string; is_error?: boolean }[] {
+  const last = request?.body.messages.at(-1) as { role?: string; content?: unknown } | undefined;
+  return Array.isArray(last?.content) ? (last.content as { tool_use_id: string; content: string; is_error?: boolean }[]) : [];
+}
