@@ -83,6 +83,7 @@ async function start(input: ParsedRunInput, features: Features): Promise<RunDriv
   const { state, stored, facts } = await stateFromCheckpoint(input);
   const driver = new RunDriver(state, features.auditDecisions);
   driver.dispatch({ type: 'preferences_reloaded', stored, approverKeys: facts.approverKeys });
+  if (input.resumedFrom) driver.dispatch({ type: 'resumed', from: input.resumedFrom });
   return driver;
 }
 

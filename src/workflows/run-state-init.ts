@@ -78,8 +78,6 @@ export async function stateFromCheckpoint(input: ParsedRunInput): Promise<{ stat
     state.chain = { link: 0, resumedFrom: input.resumedFrom };
     state.workflowId = workflowInfo().workflowId;
     state.conversation = { key: `${state.workflowId}/${workflowInfo().runId}`, generation: 0, syncedCount: 0 };
-    state.outcome = undefined;
-    state.phase = 'running';
   } else {
     state.chain.link += 1;
   }

@@ -11,6 +11,8 @@ import type { ToolResult } from '../../tools/tool-result';
 export type RunEvent =
   /** The workflow set the run up (a new run, or the next link of one). */
   | { type: 'started' }
+  /** This run continues the state of a run that failed or was cancelled (`agentctl resume`). */
+  | { type: 'resumed'; from: string }
   /** The workflow is about to call the model (a new iteration, or another attempt of the current one). */
   | { type: 'model_call_started' }
   | {

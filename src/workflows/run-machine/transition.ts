@@ -4,7 +4,7 @@ import type { LifecycleEvent } from '../../lifecycle/lifecycle-event';
 import { onCompacted } from './on-compacted';
 import { onDecision, onReply, onTimePassed, recordIgnored } from './on-decision';
 import { failRun, onModelCallStarted, onModelFailed, onModelReplied } from './on-model';
-import { onToolFinished, onToolOutcomeUnknown, onToolStarted } from './on-tool';
+import { onResumed, onToolFinished, onToolOutcomeUnknown, onToolStarted } from './on-tool';
 import type { RunEvent } from './run-events';
 import { pushBounded, StateLimits, type RunState } from './run-state';
 import { derivePhase, settle } from './settle';
@@ -64,6 +64,8 @@ function apply(state: RunState, event: RunEvent, ctx: TransitionContext): void {
     case 'started':
       if (state.chain.link === 0) ctx.emit(state, 'agentStarted', { task: state.input.task, user: state.input.user });
       return;
+    case 'resumed':
+      return onResumed(state, event.from, ctx);
     case 'failed':
       return failRun(state, event.errorType, event.message, ctx);
     case 'cancelled':
