@@ -78,9 +78,29 @@ describe('renderStatus', () => {
     );
     expect(text).toContain('Phase: waiting_approval · iteration 2/40');
     expect(text).toContain('Progress: 3/5 tasks (60%)\n  ✅ [1] Find sources');
-    expect(text).toContain('  toolu_1  write_file  {"path":"a.md"}\n  Approve: npx agentctl approve run-1');
+    expect(text).toContain('  toolu_1  write_file  {"path":"a.md"}\n    why: write tools: approve\n  Approve: npx agentctl approve run-1');
     // Task updates show as progress, not as tool lines.
     expect(text).toContain('Recent tool calls:\n  #1 ✓ list_files: . (9 ms)\n\nTokens: 1,234 in / 56 out');
+  });
+});
+
+describe('renderStatus, trust and faults', () => {
+  it('says when a run is unsandboxed, who may decide, and that it is waiting for the model API', () => {
+    const text = renderStatus(
+      status({
+        sandboxed: false,
+        approvers: ['ana'],
+        signedDecisions: true,
+        phase: 'waiting_for_model',
+        modelWait: { attempt: 3, lastError: 'Model API answered 529', nextAttemptAt: '2026-11-23T10:00:04.000Z' },
+        warnings: ['could not save "always"'],
+      }),
+    );
+    expect(text).toContain('Sandbox: none — tool commands of this run are NOT sandboxed');
+    expect(text).toContain('Approvers: ana (signed decisions required)');
+    expect(text).toContain('Waiting for the model API: attempt 3 failed (Model API answered 529); next attempt at 2026-11-23T10:00:04.000Z');
+    expect(text).toContain('Warning: could not save "always"');
+    expect(renderStatus(status())).not.toContain('Sandbox:');
   });
 });
 
