@@ -113,7 +113,16 @@ export async function newRunState(input: ParsedRunInput): Promise<RunState> {
       approvers: input.approvers,
       network: input.network,
       modelRetryMaxSeconds: input.modelRetryMaxSeconds ?? 300,
+      subAgents: input.subAgents ?? [],
+      followUps: input.followUps ?? false,
+      idleTimeoutSeconds: input.idleTimeoutSeconds ?? 7 * 24 * 60 * 60,
     },
+    lineage: input.parent
+      ? { depth: input.parent.depth, parentWorkflowId: input.parent.workflowId, rootWorkflowId: input.parent.rootWorkflowId }
+      : { depth: 0, rootWorkflowId: workflowId },
+    childWaiting: {},
+    guardrailsChecked: { input: false, output: false },
+    thread: { completions: [], iterationBase: 0, inbox: [], closeRequested: false },
     agent,
     phase: 'starting',
     iteration: 0,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { listPendingCalls, renderPendingApproval, renderQuestion } from '../../src/client/approval-helpers';
 import { renderDecision, renderOutcome, renderProgress, renderStatus, renderToolCall } from '../../src/client/render-status';
+import { runStatus } from '../support/status-factory';
 import type { RunStatus } from '../../src/workflows/run-machine/run-status';
 import { taskProgress } from '../../src/workflows/run-machine/task-progress';
 import type { Task } from '../../src/control-tools';
@@ -16,29 +17,7 @@ const TASKS: Task[] = [
 const usage = { inputTokens: 1234, outputTokens: 56, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 };
 
 function status(overrides: Partial<RunStatus> = {}): RunStatus {
-  return {
-    workflowId: 'run-1',
-    agent: 'general',
-    task: 'Write notes',
-    user: 'alice',
-    phase: 'running',
-    iteration: 2,
-    maxIterations: 40,
-    usage,
-    recentToolCalls: [],
-    pendingApprovals: [],
-    tasks: [],
-    progress: taskProgress([]),
-    decisions: [],
-    ignored: [],
-    events: [],
-    compactions: 0,
-    continueAsNewLinks: 0,
-    sandboxed: true,
-    signedDecisions: false,
-    warnings: [],
-    ...overrides,
-  };
+  return runStatus({ task: 'Write notes', user: 'alice', iteration: 2, maxIterations: 40, usage, ...overrides });
 }
 
 describe('renderProgress', () => {
