@@ -94,8 +94,8 @@ export function onChildFinished(state: RunState, callId: string, outcome: ChildO
 
 /** A sub-agent's run said what it waits for (empty: nothing any more). */
 export function onChildWaiting(state: RunState, workflowId: string, waiting: ChildWaiting): void {
-  const known = state.turn?.calls.some((c) => c.child?.workflowId === workflowId);
-  if (!known) return;
+  const running = state.turn?.calls.some((c) => c.child?.workflowId === workflowId && !c.result);
+  if (!running) return;
   if (waiting.approvals.length === 0 && waiting.questions.length === 0) delete state.childWaiting[workflowId];
   else state.childWaiting[workflowId] = waiting;
 }

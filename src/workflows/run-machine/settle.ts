@@ -49,6 +49,10 @@ export function derivePhase(state: RunState): RunPhase {
   if (state.compacting) return 'compacting';
   if (state.pendingQuestion) return 'waiting_input';
   if (pendingCalls(state).length > 0) return 'waiting_approval';
+  // A run whose sub-agents wait for a person waits for that person too.
+  const children = Object.values(state.childWaiting);
+  if (children.some((w) => w.approvals.length > 0)) return 'waiting_approval';
+  if (children.some((w) => w.questions.length > 0)) return 'waiting_input';
   if (state.modelCall?.nextAttemptAt) return 'waiting_for_model';
   return 'running';
 }
