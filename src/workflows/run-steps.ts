@@ -98,7 +98,8 @@ export async function runToolStep(driver: RunDriver, call: TurnCall): Promise<vo
   driver.dispatch({ type: 'tool_started', callId: call.id });
   const started = Date.now();
   try {
-    const result = await stub.runTool.executeWithOptions({ summary: callSummary(call.name, call.input) }, [
+    const timeout = tool.timeoutSeconds ? { startToCloseTimeout: `${tool.timeoutSeconds} seconds` } : {};
+    const result = await stub.runTool.executeWithOptions({ summary: callSummary(call.name, call.input), ...timeout }, [
       {
         agent: state.agent.name,
         tool: call.name,

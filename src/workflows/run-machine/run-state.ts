@@ -44,6 +44,8 @@ export const ResolvedToolSchema = z.object({
   idempotent: z.boolean(),
   /** The argument that identifies what a call touches, for scoped "always"/"never" (e.g. `path`). */
   subjectArgument: z.string().optional(),
+  /** How long one attempt may take (the activity's start-to-close timeout); 15 minutes when absent. */
+  timeoutSeconds: z.number().positive().optional(),
 });
 export type ResolvedTool = z.infer<typeof ResolvedToolSchema>;
 
