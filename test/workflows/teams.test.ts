@@ -1,12 +1,14 @@
 // Agents that work together and keep talking, on a real server: sub-agents as child runs whose
 // approvals reach the top, handoffs, guardrails, an approval handler, and threads.
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentDefinitionInput } from '../../src/agents/agent-definition';
 import { builtinAgents } from '../../src/agents/builtin-agents';
 import { approvalSignal, closeThreadUpdate, decideApprovalUpdate, sendMessageUpdate, statusQuery } from '../../src/workflows/definitions';
 import { toolResultsIn, waitFor, waitForApprovals, waitForPhase, withAgentWorker } from '../support/agent-run-harness';
 import { useAgentTestbed } from '../support/agent-testbed';
-import { reply, toolCall, type FakeRequest } from '../support/fake-anthropic';
+import { reply, text, toolCall, type FakeRequest } from '../support/fake-anthropic';
 import { uniqueId } from '../support/temporal';
 
 const general = builtinAgents.find((a) => a.name === 'general')!;
@@ -54,6 +56,23 @@ describe('agents that work together', () => {
     const told = toolResultsIn(fake.requestsFor(task)[1])[0];
     expect(told?.content).toMatch(/Sub-agent specialist .* ended success after 2 iteration\(s\): child wrote child.txt/);
     expect(toolNames(fake.requestsFor(task)[0])).toContain('delegate_task');
+  });
+
+  it('brings a grandchild\'s approval to the root, and applies the root\'s decision there', async () => {
+    const [task, mid, leaf] = [uniqueId('tree'), uniqueId('tree-mid'), uniqueId('tree-leaf')];
+    const middle: AgentDefinitionInput = { ...general, name: 'middle', description: 'Delegates again.', subAgents: ['specialist'] };
+    fake.script(task, [reply(toolCall('delegate_task', { agent: 'middle', task: mid })), done('root done')]);
+    fake.script(mid, [reply(toolCall('delegate_task', { agent: 'specialist', task: leaf })), done('middle done')]);
+    fake.script(leaf, [reply(toolCall('write_file', { path: 'leaf.txt', content: 'x' })), done('leaf done')]);
+    await withAgentWorker({ ...bed.harness(), agents: [{ ...coordinator, subAgents: ['middle'] }, middle, specialist] }, async ({ start, workspace }) => {
+      const root = await start({ agent: 'coordinator', task });
+      const parked = await waitForApprovals(root, 1, 30_000);
+      const leafId = `${root.workflowId}/sub-toolu_0_0/sub-toolu_0_0`;
+      expect(parked.pendingApprovals).toEqual([expect.objectContaining({ tool: 'write_file', workflowId: leafId })]);
+      await root.executeUpdate(decideApprovalUpdate, { args: [{ callId: 'toolu_0_0', decision: 'approve' }] });
+      expect((await root.result()).completion?.summary).toBe('root done');
+      expect(existsSync(path.join(workspace, 'leaf.txt'))).toBe(true);
+    });
   });
 
   it('runs two delegations of one turn at the same time', async () => {
@@ -115,6 +134,25 @@ describe('agents that work together', () => {
       expect((await handle.query(statusQuery)).phase).toBe('guardrail_tripped');
     });
     expect(fake.requestsFor(task)).toEqual([]);
+  });
+
+  it('asks a fast-tier model when a guardrail is instructions, and trips on its TRIP', async () => {
+    const task = uniqueId('model-guard');
+    const marker = uniqueId('off-topic');
+    const judged: AgentDefinitionInput = {
+      ...general,
+      name: 'judged-output',
+      guardrails: [{ name: 'on-topic', on: 'output', check: { model: { instructions: `Trip when the summary mentions ${marker}.` } } }],
+    };
+    // The judge's request quotes the completion, which carries the marker: its script answers TRIP.
+    fake.script(`"summary": "${marker}`, [reply(text('TRIP: the summary is off topic'))]);
+    fake.script(task, [reply(toolCall('complete_task', { summary: `${marker} and more`, status: 'success' }))]);
+    await withAgentWorker({ ...bed.harness(), agents: [judged] }, async ({ start }) => {
+      const result = await (await start({ agent: 'judged-output', task })).result();
+      expect(result).toMatchObject({ status: 'guardrail_tripped', guardrail: { name: 'on-topic', reason: 'the summary is off topic', step: 'output' } });
+    });
+    const judge = fake.requestsFor(`"summary": "${marker}`)[0]!;
+    expect(judge.body.system).toContain(`Trip when the summary mentions ${marker}.`);
   });
 
   it('lets a tool guardrail refuse one call while the run goes on', async () => {
