@@ -50,6 +50,8 @@ export interface HarnessOptions extends Pick<AgentWorkerOptions, 'agents' | 'too
   fake: Pick<FakeAnthropic, 'baseUrl'>;
   workflowBundle: WorkflowBundle;
   workspace?: string;
+  /** The Temporal frontend to use instead of the shared dev server (a test's own, e.g. to restart it). */
+  address?: string;
 }
 
 /** Starts a worker, runs `body` while it polls, and always shuts it down and closes its connections. */
@@ -58,7 +60,7 @@ export async function withAgentWorker<T>(options: HarnessOptions, body: (harness
   const taskQueue = uniqueId('q');
   const workspace = options.workspace ?? (await tempWorkspace());
   const agentWorker = await createAgentWorker({
-    address: temporalAddress(),
+    address: options.address ?? temporalAddress(),
     taskQueue,
     workspaceRoot: workspace,
     env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: options.fake.baseUrl, ...options.env },
