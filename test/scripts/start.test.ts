@@ -62,7 +62,7 @@ function portClosed(port: number): Promise<boolean> {
 async function parkTwoRuns(model: DemoModelServer) {
   const workflowBundle = await bundleAgentWorkflows();
   // Queries need a worker, so the parked call's id is read while this one still runs.
-  return withAgentWorker({ fake: model, workflowBundle }, async ({ start, taskQueue }) => {
+  return withAgentWorker({ fake: model, workflowBundle, keepRuns: true }, async ({ start, taskQueue }) => {
     const park = async () => {
       const handle = await start({ agent: 'general', task: 'earlier demo' });
       const status = await waitForPhase(handle, 'waiting_approval');
