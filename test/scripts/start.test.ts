@@ -127,6 +127,7 @@ describe('npm start (scripts/start.js) against TEMPORAL_ADDRESS', () => {
       START_DB_FILE: path.join(dir, 'dev.db'),
       TEMPORAL_TASK_QUEUE: taskQueue,
       AGENT_WORKSPACE: path.join(dir, 'workspace'),
+      AGENT_AUDIT_LOG: path.join(dir, 'audit.log'),
       START_DEMO_DELAY_MS: '0',
     };
     const first = spawnStart(env);
