@@ -13,7 +13,7 @@ const CLAIMS_FILE = path.join(repoRoot, 'docs/claims.md');
 /** Rows the list holds today, less a margin: a parser that silently drops rows must not pass. */
 const MIN_ROWS = 320;
 /** Rows that name a test, less a margin. */
-const MIN_ROWS_WITH_TESTS = 260;
+const MIN_ROWS_WITH_TESTS = 280;
 
 const NONE_YET = 'none yet';
 
