@@ -123,6 +123,7 @@ export function renderOutcome(outcome: RunOutcome): string {
           : [`⏹  Run ${id} stopped at the iteration cap (${r.iterations}) before the agent called complete_task.`];
       if (r.completion) lines.push(`Summary: ${terminalSafe(r.completion.summary)}`);
       if (r.completion?.next_steps) lines.push(`Next steps: ${terminalSafe(r.completion.next_steps)}`);
+      if (r.output !== undefined) lines.push(`Output: ${terminalSafe(JSON.stringify(r.output, null, 2))}`);
       lines.push(...renderProgress(r.tasks), renderTokens(r.usage));
       return lines.join('\n');
     }

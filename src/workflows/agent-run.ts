@@ -136,6 +136,7 @@ async function finish(state: RunState, features: Features): Promise<AgentRunResu
   return {
     status: outcome.kind,
     completion: state.completion,
+    ...(state.output !== undefined ? { output: state.output } : {}),
     iterations: state.iteration,
     usage: state.usage,
     tasks: state.tasks,

@@ -5,6 +5,8 @@ import type { TokenUsage } from '../conversation/messages';
 export interface AgentRunResult {
   status: 'completed' | 'max_iterations';
   completion?: Completion;
+  /** The typed result, when the run (or its agent) asked for one with an output schema. */
+  output?: unknown;
   iterations: number;
   usage: TokenUsage;
   tasks: Task[];

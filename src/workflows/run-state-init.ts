@@ -115,6 +115,7 @@ export async function newRunState(input: ParsedRunInput): Promise<RunState> {
       approvers: input.approvers,
       network: input.network,
       modelRetryMaxSeconds: input.modelRetryMaxSeconds ?? 300,
+      outputSchema: input.outputSchema,
     },
     agent,
     phase: 'starting',

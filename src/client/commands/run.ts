@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { type Command } from '../cli-context';
 import { defaultApprover, stringFlag } from '../approval-helpers';
 import { followFromCli } from '../follow-cli';
@@ -20,12 +21,25 @@ function positiveInt(flag: string, raw: string | undefined): number | undefined 
   return value;
 }
 
+/** `--output-schema FILE`: a JSON Schema the run's typed result must match. */
+function outputSchemaFlag(file: string | undefined): Record<string, unknown> | undefined {
+  if (file === undefined) return undefined;
+  let schema: unknown;
+  try {
+    schema = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`--output-schema must name a JSON file holding a JSON Schema (${file}: ${(error as Error).message})`);
+  }
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) throw new UsageError(`--output-schema: ${file} must hold a JSON Schema object`);
+  return schema as Record<string, unknown>;
+}
+
 /** `agentctl run <agent> <task...>`: starts a run and follows it live, or only starts it with --detach. */
 export const runCommand: Command = {
   name: 'run',
   usage:
     'agentctl run <agent> <task...> [--max-iterations N] [--user NAME] [--id WORKFLOW_ID] [--approval-timeout 30m] ' +
-    '[--interactive] [--detach] [--json]',
+    '[--output-schema FILE] [--interactive] [--detach] [--json]',
   summary: 'start a run and follow it live (iterations, tools, approvals, result); --detach only starts it',
   async run(ctx) {
     const [agent, ...words] = ctx.args.positionals;
@@ -39,6 +53,7 @@ export const runCommand: Command = {
       // The same identity `approve --always` records under, so a person's choices apply to their runs.
       user: stringFlag(ctx, 'user') ?? defaultApprover(),
       approvalTimeoutSeconds: timeout === undefined ? undefined : parseDuration('approval-timeout', timeout),
+      outputSchema: outputSchemaFlag(stringFlag(ctx, 'output-schema')),
     };
     const workflowId = stringFlag(ctx, 'id');
     const handle = await startRun(await ctx.client(), input, { taskQueue: ctx.settings.taskQueue, workflowId });

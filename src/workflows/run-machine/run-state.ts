@@ -3,9 +3,10 @@ import { ContextBudgetSchema } from '../../agents/agent-definition';
 import { ToolApprovalSchema } from '../../approvals/approval-policy';
 import { PreferenceRuleSchema } from '../../approvals/preference-rules';
 import { CommandPatternSchema, ShellAnalysisSchema } from '../../approvals/shell/shell-analysis';
-import { CompletionSchema, SavedSummarySchema, TaskSchema } from '../../control-tools';
+import { CompletionSchema, CompletionToolNameSchema, SavedSummarySchema, TaskSchema } from '../../control-tools';
 import { ConversationMessageSchema, ToolResultBlockSchema } from '../../conversation/conversation-ref';
 import { ModelTierSchema } from '../../model/model-tiers';
+import { JsonSchemaObjectSchema, OutputCheckSchema } from '../../structured-output/output-check';
 import { ToolScopeSchema } from '../../tools/tool-scope';
 
 /**
@@ -62,6 +63,8 @@ export const ResolvedAgentSchema = z.object({
   sandboxed: z.boolean().default(false),
   /** Command patterns of the agent's and the run's shell rules, split into words by the worker's parser. */
   commandPatterns: z.record(z.string(), CommandPatternSchema).default({}),
+  /** The tools that end a run for this agent (histories before `completionTools` had only complete_task). */
+  completionTools: z.array(CompletionToolNameSchema).default(() => ['complete_task' as const]),
 });
 export type ResolvedAgent = z.infer<typeof ResolvedAgentSchema>;
 
@@ -80,6 +83,8 @@ export const RunSettingsSchema = z.object({
   network: z.boolean().optional(),
   /** The longest wait between two attempts of a model call while the API is unavailable. */
   modelRetryMaxSeconds: z.number().positive().default(300),
+  /** The JSON Schema the completion's `output` must match (the run's own; the agent's lives on the worker). */
+  outputSchema: JsonSchemaObjectSchema.optional(),
 });
 export type RunSettings = z.infer<typeof RunSettingsSchema>;
 
@@ -99,6 +104,8 @@ export const TurnCallSchema = z.object({
   input: z.unknown(),
   /** The worker's reading of the call (for `shell`, the parsed command), used by the rules. */
   analysis: ShellAnalysisSchema.optional(),
+  /** For a completion call of a run with an output schema: whether its `output` matches. */
+  outputCheck: OutputCheckSchema.optional(),
   verdict: CallVerdictSchema,
   /** Set once the call has its result; the turn ends when every call has one. */
   result: ToolResultBlockSchema.optional(),
@@ -204,6 +211,8 @@ export const RunStateSchema = z.object({
   /** The approver registry (name → Ed25519 public key, hex) the worker had when this link started. */
   approverKeys: z.record(z.string(), z.string()).optional(),
   completion: CompletionSchema.optional(),
+  /** The typed result the completion carried, once it matched the run's output schema. */
+  output: z.unknown().optional(),
   outcome: OutcomeSchema.optional(),
   events: z.array(LifecycleEventSchema),
   chain: z.object({ link: z.number().int(), resumedFrom: z.string().optional() }),

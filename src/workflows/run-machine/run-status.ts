@@ -54,6 +54,23 @@ export interface RunStatus {
   /** Whether decisions must be signed (the worker has an approver registry). */
   signedDecisions: boolean;
   warnings: string[];
+  /**
+   * The text of the model's latest reply (its last 4,000 characters; `chars` in all), so a follower
+   * that streamed it from heartbeats can print the end the last heartbeat did not carry.
+   */
+  modelText?: { iteration: number; text: string; chars: number };
+}
+
+const MODEL_TEXT_CHARS = 4_000;
+
+/** The latest reply's text blocks as one string (as they streamed), and the iteration that made it. */
+function latestModelText(state: RunState): RunStatus['modelText'] {
+  const reply = [...state.messages].reverse().find((m) => m.role === 'assistant');
+  if (!reply || typeof reply.content === 'string') return undefined;
+  const text = reply.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+  // While a model call is under way, the latest reply is the previous iteration's.
+  const iteration = state.modelCall ? state.iteration - 1 : state.iteration;
+  return text ? { iteration, text: text.slice(-MODEL_TEXT_CHARS), chars: text.length } : undefined;
 }
 
 export function pendingApprovalsOf(state: RunState): PendingApproval[] {
@@ -98,5 +115,6 @@ export function toStatus(state: RunState): RunStatus {
     approvers: effectiveApprovers(state),
     signedDecisions: state.approverKeys !== undefined,
     warnings: state.warnings,
+    modelText: latestModelText(state),
   };
 }
