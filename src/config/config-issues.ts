@@ -32,6 +32,8 @@ export function describeConfigIssues(issues: readonly Issue[], prefix: readonly 
       const closest = [...issue.errors].sort((a, b) => a.length - b.length)[0]!;
       return [`- ${where}: ${issue.message}`, ...describeConfigIssues(closest, path).map((line) => `  ${line}`)];
     }
+    // A record key that does not fit (an MCP server's name): what is wrong with the key itself.
+    if (issue.code === 'invalid_key') return issue.issues.map((inner) => `- ${where}: ${inner.message}`);
     if (issue.code === 'unrecognized_keys') {
       const known = knownKeysAt(path);
       return issue.keys.map((key) => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { parseDocument } from 'yaml';
+import { LineCounter, parseDocument } from 'yaml';
 import { reservedToolNames } from '../control-tools';
 import { AgentConfigError } from '../errors';
 import { compileJsonSchema } from '../json-schema/json-schema-check';
@@ -18,11 +18,15 @@ function fail(file: string, problems: string[]): never {
 
 /** YAML 1.2 is a superset of JSON, so one parser reads both; its errors carry line and column. */
 function parse(file: string, text: string): unknown {
-  const doc = parseDocument(text, { prettyErrors: false });
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { prettyErrors: false, lineCounter: lines });
   if (doc.errors.length > 0) {
     fail(
       file,
-      doc.errors.map((e) => `- line ${e.linePos?.[0].line ?? '?'}, column ${e.linePos?.[0].col ?? '?'}: ${e.message.split('\n')[0]}`),
+      doc.errors.map((e) => {
+        const { line, col } = lines.linePos(e.pos[0]);
+        return `- line ${line}, column ${col}: ${e.message.split('\n')[0]}`;
+      }),
     );
   }
   return doc.toJS() ?? {};
