@@ -5,6 +5,7 @@ import type { AuditChain } from '../audit/audit-chain';
 import type { ConversationStore } from '../conversation/conversation-store';
 import type { McpPool } from '../mcp/mcp-pool';
 import type { ProcessRunner } from '../tools/sandbox/process-runner';
+import type { JudgeFunctions } from './guardrails';
 
 /** What activities need from the worker process; built once in `createActivities`. */
 export interface ActivityDeps {
@@ -28,4 +29,6 @@ export interface ActivityDeps {
   mcp?: McpPool;
   /** The configuration file the agents came from (AGENT_CONFIG), if any. */
   configFile?: string;
+  /** Guardrail and approval-handler functions agent definitions may name. */
+  judges: JudgeFunctions;
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
+import { teamToolSpecs } from '../agents/team-tools';
 import type { ShellAnalysis } from '../approvals/shell/shell-analysis';
 import { ConversationRefSchema } from '../conversation/conversation-ref';
 import type { ContentBlock, ConversationMessage, TokenUsage } from '../conversation/messages';
@@ -21,6 +22,10 @@ export const CallModelInputSchema = z.object({
   conversation: ConversationRefSchema,
   /** The run's own result schema; without it the agent's applies, if it has one. */
   outputSchema: JsonSchemaObjectSchema.optional(),
+  /** Whom this run may delegate to or hand off to; delegate_task and handoff are offered only then. */
+  team: z
+    .object({ subAgents: z.array(z.string()), handoffs: z.array(z.string()), depth: z.number().int(), maxDepth: z.number().int(), maxPerTurn: z.number().int() })
+    .optional(),
 });
 export type CallModelInput = z.infer<typeof CallModelInputSchema>;
 
@@ -47,6 +52,16 @@ const DEFAULT_IDLE_SECONDS = 120;
 export function idleMsFromEnv(env: NodeJS.ProcessEnv): number {
   const seconds = Number(env.AGENT_MODEL_IDLE_SECONDS);
   return (Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_IDLE_SECONDS) * 1000;
+}
+
+/** delegate_task and handoff for this run, with the targets' descriptions from this worker's registry. */
+function teamTools(deps: ActivityDeps, team: CallModelInput['team']) {
+  if (!team) return [];
+  const described = (names: string[]) => names.flatMap((name) => {
+    const agent = deps.registry.agents.get(name);
+    return agent ? [{ name, description: agent.description }] : [];
+  });
+  return teamToolSpecs({ subAgents: described(team.subAgents), handoffs: described(team.handoffs), limits: { depth: team.depth, maxDepth: team.maxDepth, maxPerTurn: team.maxPerTurn } });
 }
 
 /** Runs each tool's `analyze` on the calls it made (for `shell`: the parsed command the rules judge). */
@@ -82,7 +97,15 @@ export function createCallModel(deps: ActivityDeps) {
     const contract = outputContractFor(agent, input.outputSchema);
     const messages = await materialize(deps.conversations, input.conversation);
     const context = Context.current();
-    const request = buildModelRequest({ registry: deps.registry, agent, messages, contract, cache: promptCacheModeFromEnv(deps.env), env: deps.env });
+    const request = buildModelRequest({
+      registry: deps.registry,
+      agent,
+      messages,
+      contract,
+      extraTools: teamTools(deps, input.team),
+      cache: promptCacheModeFromEnv(deps.env),
+      env: deps.env,
+    });
     const response = await streamMessage(deps.anthropic(), request, {
       // The iteration lets a follower tell this call's text from the previous one's (client/live-text.ts).
       progress: (p) => context.heartbeat({ ...p, iteration: input.iteration }),

@@ -2,6 +2,7 @@ import type { ActivityDeps } from './activity-deps';
 import { createCallModel } from './call-model';
 import { createDescribeAgents } from './describe-agents';
 import { createLoadPreferences, createSavePreference } from './preferences';
+import { createCheckGuardrails, createJudgeApprovals } from './guardrails';
 import { createRecordAudit } from './record-audit';
 import { createReleaseConversation } from './release-conversation';
 import { createResolveAgent } from './resolve-agent';
@@ -20,6 +21,8 @@ export function createActivities(deps: ActivityDeps) {
     releaseConversation: createReleaseConversation(deps),
     recordAudit: createRecordAudit(deps),
     describeAgents: createDescribeAgents(deps),
+    checkGuardrails: createCheckGuardrails(deps),
+    judgeApprovals: createJudgeApprovals(deps),
   };
 }
 

@@ -56,6 +56,11 @@ export function createResolveAgent(deps: ActivityDeps) {
       sandboxed: deps.processes.mode.mode === 'bwrap',
       commandPatterns,
       completionTools: agent.completionTools,
+      subAgents: agent.subAgents,
+      handoffs: agent.handoffs,
+      delegation: agent.delegation,
+      guardrails: agent.guardrails.map(({ name, on, onTrip, tools }) => ({ name, on, onTrip, tools })),
+      approvalHandler: agent.approvalHandler !== undefined,
       approverKeys: deps.approverKeys,
     };
   };

@@ -108,7 +108,12 @@ export function createAgentRegistry(definitions: AgentDefinitionInput[], tools: 
     tools: toolMap,
     modelTools: (agent) => specCache.get(agent) ?? [],
     toolInfo: (agentName) =>
-      Object.fromEntries(toolsOf(agentName).map((tool) => [tool.name, { scope: tool.scope, idempotent: tool.idempotent ?? tool.scope === 'read', subjectArgument: tool.subjectArgument }])),
+      Object.fromEntries(
+        toolsOf(agentName).map((tool) => [
+          tool.name,
+          { scope: tool.scope, idempotent: tool.idempotent ?? tool.scope === 'read', subjectArgument: tool.subjectArgument, timeoutSeconds: tool.timeoutSeconds },
+        ]),
+      ),
     scopes: (agentName) => Object.fromEntries(toolsOf(agentName).map((tool) => [tool.name, tool.scope])),
   };
 }

@@ -1,5 +1,7 @@
 import { completeTask } from './complete-task';
 import { completionToolNames, completionTools, DEFAULT_COMPLETION_TOOLS, type CompletionToolName } from './completion-tools';
+import { delegateTask } from './delegate-task';
+import { handoff } from './handoff';
 import type { ControlTool } from './control-tool';
 import { needMoreInformation } from './need-more-information';
 import { summarizeAndContinue } from './summarize-and-continue';
@@ -19,12 +21,18 @@ export {
   isCompletionToolName,
   type CompletionToolName,
 } from './completion-tools';
+export { delegateTask, DelegationSchema, type Delegation } from './delegate-task';
+export { handoff, HandoffSchema, type Handoff } from './handoff';
 export type { ControlTool } from './control-tool';
 
 /** Every agent has these, whatever its tool list says: without them a run could not end or ask. */
 export const controlTools: readonly ControlTool[] = [completeTask, needMoreInformation, updateTasks, summarizeAndContinue];
 
-export const controlToolNames: ReadonlySet<string> = new Set(controlTools.map((t) => t.name));
+/** Offered only to agents (or runs) that name sub-agents or handoff targets. */
+export const teamTools: readonly ControlTool[] = [delegateTask, handoff];
+
+/** Names the workflow handles itself (with the default completion tool); no worker tool may take them. */
+export const controlToolNames: ReadonlySet<string> = new Set([...controlTools, ...teamTools].map((t) => t.name));
 
 /** Names no agent tool may take: the control tools and every completion tool, used or not. */
 export const reservedToolNames: ReadonlySet<string> = new Set([...controlToolNames, ...completionToolNames]);

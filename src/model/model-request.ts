@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { ApplicationFailure } from '@temporalio/common';
 import type { AgentDefinition } from '../agents/agent-definition';
-import type { AgentRegistry } from '../agents/agent-registry';
+import type { AgentRegistry, ModelToolSpec } from '../agents/agent-registry';
 import { buildSystemPrompt } from '../agents/system-prompt';
 import type { ConversationMessage } from '../conversation/messages';
 import { FailureType } from '../errors';
@@ -30,6 +30,8 @@ export interface ModelRequestInput {
   agent: AgentDefinition;
   messages: ConversationMessage[];
   contract: OutputContract | undefined;
+  /** Tools this run has besides the agent's own (delegate_task, handoff). */
+  extraTools?: ModelToolSpec[];
   cache: PromptCacheMode;
   env: NodeJS.ProcessEnv;
 }
@@ -41,7 +43,7 @@ export interface ModelRequestInput {
  */
 export function buildModelRequest(input: ModelRequestInput): Anthropic.MessageCreateParamsNonStreaming {
   const { agent, contract } = input;
-  const specs = input.registry.modelTools(agent.name);
+  const specs = [...input.registry.modelTools(agent.name), ...(input.extraTools ?? [])];
   const tools = (contract ? withOutputField(specs, agent.completionTools, contract) : specs) as Anthropic.Tool[];
   const system = buildSystemPrompt(agent.systemPrompt, { completionTools: agent.completionTools, typedOutput: contract !== undefined });
   const cached = withCacheBreakpoints({ system, tools, messages: input.messages as Anthropic.MessageParam[] }, input.cache);

@@ -4,6 +4,8 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import { createActivities } from '../activities';
 import type { AgentRegistry } from '../agents/agent-registry';
 import type { AgentDefinitionInput } from '../agents/agent-definition';
+import { validateTeam } from '../agents/validate-team';
+import type { ApprovalHandlerFunction, GuardrailFunction } from '../guardrails/guardrail-types';
 import { approverRegistryFromEnv } from '../approvals/signatures/approver-registry';
 import { AuditChain } from '../audit/audit-chain';
 import { assertOutsideWorkspace } from '../audit/audit-path';
@@ -42,6 +44,10 @@ export interface AgentWorkerOptions {
    * they get a clean environment (see tools/sandbox/tool-environment.ts).
    */
   env?: NodeJS.ProcessEnv;
+  /** Functions agents' guardrails may name (`guardrails: [{ check: { function: "name" } }]`). */
+  guardrails?: Record<string, GuardrailFunction>;
+  /** Functions agents' `approvalHandler` may name. */
+  approvalHandlers?: Record<string, ApprovalHandlerFunction>;
   /** Write the hash-chained audit log here (`npm run worker` uses AGENT_AUDIT_LOG); off when unset. */
   auditLog?: string;
   /** A prebuilt workflow bundle (tests and benchmarks share one to start workers quickly). */
@@ -90,6 +96,8 @@ export async function createAgentWorker(options: AgentWorkerOptions = {}): Promi
 }
 
 async function startWorker(options: AgentWorkerOptions, env: NodeJS.ProcessEnv, { registry, mcp, configFile }: WorkerAgents): Promise<AgentWorker> {
+  const judges = { guardrails: options.guardrails ?? {}, approvalHandlers: options.approvalHandlers ?? {} };
+  validateTeam(registry, judges);
   const workspaceRoot = resolveWorkspaceRoot(options.workspaceRoot);
   // The sandbox needs PATH to find bwrap even when the caller's env is only the model settings.
   const mode = resolveSandboxMode({ PATH: process.env.PATH, ...env });
@@ -125,6 +133,7 @@ async function startWorker(options: AgentWorkerOptions, env: NodeJS.ProcessEnv, 
     audit,
     mcp,
     configFile,
+    judges,
   });
 
   const worker = await Worker.create({

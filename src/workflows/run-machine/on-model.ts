@@ -58,6 +58,8 @@ export function onModelReplied(state: RunState, event: Extract<RunEvent, { type:
       outputCheck: event.outputChecks?.[c.id],
       verdict: { kind: 'new' },
       started: false,
+      guarded: false,
+      judged: false,
     })),
     contextText: textOf(event.message) || undefined,
   };
