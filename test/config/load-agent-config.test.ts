@@ -86,7 +86,8 @@ describe('loadAgentConfig', () => {
   });
 
   it('reports YAML syntax errors with their line, and a missing file with its path', async () => {
-    expect(problemsOf(await configFile('syntax.yaml', 'agents:\n  - name: [unclosed\n'))).toMatch(/- line 2, column \d+: /);
+    expect(problemsOf(await configFile('syntax.yaml', 'includeBuiltinAgents: true\nagents: []\nagents: []\n'))).toMatch(/- line 3, column 1: Map keys must be unique/);
+    expect(problemsOf(await configFile('unclosed.yaml', 'agents:\n  - name: [unclosed\n'))).toMatch(/- line \d+, column \d+: Flow sequence/);
     expect(() => loadAgentConfig(path.join(dir, 'missing.yaml'))).toThrow(/Cannot read the agent configuration .*missing\.yaml \(AGENT_CONFIG\): ENOENT/);
   });
 });

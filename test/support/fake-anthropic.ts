@@ -11,7 +11,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type Anthropic from '@anthropic-ai/sdk';
 import { sendMessageAsSse, type SseMessage } from '../../src/demo/message-sse';
-import { PromptCacheRequestError, PromptCacheSimulator, withoutCacheMarks } from './prompt-cache-simulator';
+import { type CacheUsage, PromptCacheRequestError, PromptCacheSimulator, withoutCacheMarks } from './prompt-cache-simulator';
 
 export type TextBlock = { type: 'text'; text: string };
 export type ToolCallBlock = { type: 'tool_use'; name: string; input: unknown; id?: string };
@@ -31,6 +31,8 @@ export interface FakeRequest {
   wire: MessagesBody;
   /** When each streamed text piece was written to the socket, for latency measurements. */
   textSentAt: { text: string; at: number }[];
+  /** With `promptCache`: how the simulated cache split this request's prompt. */
+  cacheUsage?: CacheUsage;
   headers: http.IncomingHttpHeaders;
   at: number;
   /** When the whole answer was sent (undefined while it is being sent, or if the client went away). */
@@ -228,6 +230,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}) {
     let cached: ReturnType<PromptCacheSimulator['apply']> | undefined;
     try {
       cached = cache?.apply(wire);
+      request.cacheUsage = cached;
     } catch (error) {
       if (error instanceof PromptCacheRequestError) return sendError(res, 400, error.message);
       throw error;
