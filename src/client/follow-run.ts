@@ -5,6 +5,7 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { formatEvent } from '../lifecycle/console-logger';
+import type { Completion } from '../control-tools';
 import type { PendingApproval, RunStatus } from '../workflows/run-machine/run-status';
 import { queryStatus } from './approval-helpers';
 import { isQuietCall, renderDecision, renderOutcome, renderProgress, renderToolCall } from './render-status';
@@ -33,7 +34,18 @@ export interface FollowOptions {
   signal?: AbortSignal;
 }
 
-export type FollowResult = RunOutcome | { kind: 'stopped'; workflowId: string };
+/**
+ * How following ended: the run ended, following was stopped, or the run is a thread that answered and
+ * now waits for the next message (`idle`): the run goes on, but there is nothing more to follow.
+ */
+export type FollowResult = RunOutcome | { kind: 'stopped'; workflowId: string } | IdleThread;
+
+export interface IdleThread {
+  kind: 'idle';
+  workflowId: string;
+  /** The answer the thread gave last (its latest completion). */
+  completion?: Completion;
+}
 
 /** Remembers what was printed, so each poll prints only what changed since the last one. */
 export class RunPrinter {
@@ -160,6 +172,12 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * history) shows what the run itself reports, works the same for every client, and costs the server
  * nothing in history. A query needs a worker: while none answers, the follower says so once and waits.
  */
+/** What a follower prints when a thread has answered and waits. */
+export function renderIdle(idle: IdleThread): string {
+  const answer = idle.completion ? `✅ ${idle.completion.status}: ${terminalSafe(idle.completion.summary)}\n` : '';
+  return `${answer}The thread waits for the next message: agentctl send ${idle.workflowId} "...", or agentctl close ${idle.workflowId}.`;
+}
+
 export async function followRun(client: Client, handle: WorkflowHandle, options: FollowOptions): Promise<FollowResult> {
   const pollMs = options.pollMs ?? 500;
   const printer = new RunPrinter(options.out, options.write);
@@ -181,8 +199,9 @@ export async function followRun(client: Client, handle: WorkflowHandle, options:
   );
   const handled = new Set<string>();
   let saidNoWorker = false;
+  let idle: IdleThread | undefined;
 
-  while (outcome === undefined && outcomeError === undefined && !options.signal?.aborted) {
+  while (outcome === undefined && outcomeError === undefined && idle === undefined && !options.signal?.aborted) {
     const status = await queryStatus(handle, options.queryTimeoutMs ?? 10_000).catch((error: unknown) => {
       if (error instanceof WorkflowNotFoundError) throw error;
       if (error instanceof NoWorkerAnsweredError && !saidNoWorker && outcome === undefined) {
@@ -209,6 +228,11 @@ export async function followRun(client: Client, handle: WorkflowHandle, options:
         printer.endLine();
         await untilAborted(options.onQuestion(status), options.signal);
       }
+      // A thread that answered waits for the next message, maybe for days: following ends here.
+      if (status.phase === 'idle') {
+        idle = { kind: 'idle', workflowId: handle.workflowId, completion: status.completions.at(-1) };
+        break;
+      }
     }
     await Promise.race([ended, sleep(pollMs, options.signal)]);
   }
@@ -216,6 +240,12 @@ export async function followRun(client: Client, handle: WorkflowHandle, options:
   options.signal?.removeEventListener('abort', stopText);
   await streaming;
   if (outcomeError !== undefined) throw outcomeError;
+  if (idle) {
+    longPoll.abort();
+    printer.endLine();
+    options.out(renderIdle(idle));
+    return idle;
+  }
   if (outcome === undefined) {
     printer.endLine();
     longPoll.abort();

@@ -18,6 +18,9 @@ export function continueNudgeFor(completionTools: readonly string[]): string {
   );
 }
 
+/** How much of the latest reply's text the state keeps for live followers (RunStatus.modelText). */
+export const REPLY_TEXT_CHARS = 4_000;
+
 /** The first wait after a failed model call; it doubles up to the run's `modelRetryMaxSeconds`. */
 export const MODEL_RETRY_INITIAL_MS = 1_000;
 
@@ -42,6 +45,8 @@ export function onModelReplied(state: RunState, event: Extract<RunEvent, { type:
   state.lastPrompt = { chars: event.promptChars, tokens: inputTokens + cacheReadInputTokens + cacheCreationInputTokens };
   state.modelCall = undefined;
   state.lastError = undefined;
+  const replyText = textOf(event.message);
+  if (replyText) state.lastReplyText = { iteration: state.iteration, text: replyText.slice(-REPLY_TEXT_CHARS), chars: replyText.length };
   const calls = toolUses(event.message);
   if (calls.length === 0) {
     state.messages.push({ role: 'user', content: continueNudgeFor(state.agent.completionTools) });

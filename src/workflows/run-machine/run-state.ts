@@ -269,6 +269,11 @@ export const RunStateSchema = z.object({
   /** Problems the run went on after (a choice that could not be saved, ...), newest last. */
   warnings: z.array(z.string()).default([]),
   lastPrompt: z.object({ chars: z.number(), tokens: z.number() }).optional(),
+  /**
+   * The text of the latest model reply that had any (its last 4,000 characters, `chars` in all), with
+   * its iteration: a live follower prints from it the end no heartbeat carried.
+   */
+  lastReplyText: z.object({ iteration: z.number().int(), text: z.string(), chars: z.number().int() }).optional(),
   /** Where this run sits in a tree of sub-agents (depth 0: a run a person started). */
   lineage: z.object({ depth: z.number().int().min(0), parentWorkflowId: z.string().optional(), rootWorkflowId: z.string().optional() }).default({ depth: 0 }),
   /** What each running sub-agent waits for, by its workflow id. */

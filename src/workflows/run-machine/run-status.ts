@@ -85,19 +85,6 @@ export interface RunStatus {
   modelText?: { iteration: number; text: string; chars: number };
 }
 
-const MODEL_TEXT_CHARS = 4_000;
-
-/** The latest reply's text blocks as one string (as they streamed), and the iteration that made it. */
-function latestModelText(state: RunState): RunStatus['modelText'] {
-  const reply = [...state.messages].reverse().find((m) => m.role === 'assistant');
-  if (!reply || typeof reply.content === 'string') return undefined;
-  const text = reply.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
-  // While a model call is under way, the latest reply is the previous iteration's.
-  const iteration = state.modelCall ? state.iteration - 1 : state.iteration;
-  return text ? { iteration, text: text.slice(-MODEL_TEXT_CHARS), chars: text.length } : undefined;
-}
-
-/** What this run waits for, its sub-agents' waits included: pending approvals have one source each. */
 export function pendingApprovalsOf(state: RunState): PendingApproval[] {
   return [...ownPendingApprovals(state), ...Object.values(state.childWaiting).flatMap((w) => w.approvals)];
 }
@@ -159,6 +146,6 @@ export function toStatus(state: RunState): RunStatus {
     approvers: effectiveApprovers(state),
     signedDecisions: state.approverKeys !== undefined,
     warnings: state.warnings,
-    modelText: latestModelText(state),
+    modelText: state.lastReplyText,
   };
 }
