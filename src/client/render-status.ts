@@ -54,7 +54,9 @@ export function renderDecision(d: DecisionRecord): string {
 }
 
 export function renderTokens(usage: TokenUsage): string {
-  const cache = usage.cacheReadInputTokens > 0 ? `, ${usage.cacheReadInputTokens.toLocaleString('en-US')} from cache` : '';
+  const read = usage.cacheReadInputTokens > 0 ? `, ${usage.cacheReadInputTokens.toLocaleString('en-US')} from cache` : '';
+  const written = usage.cacheCreationInputTokens > 0 ? `, ${usage.cacheCreationInputTokens.toLocaleString('en-US')} written to cache` : '';
+  const cache = `${read}${written}`;
   return `Tokens: ${usage.inputTokens.toLocaleString('en-US')} in / ${usage.outputTokens.toLocaleString('en-US')} out${cache}`;
 }
 

@@ -7,7 +7,8 @@ import type { AgentDefinitionInput } from '../../src/agents/agent-definition';
 import { withAgentWorker } from '../support/agent-run-harness';
 import { useAgentTestbed } from '../support/agent-testbed';
 import { reply, text, toolCall } from '../support/fake-anthropic';
-import { uniqueId } from '../support/temporal';
+import { temporalAddress, uniqueId } from '../support/temporal';
+import { agentctl } from '../client/agentctl-process';
 
 const general = builtinAgents.find((a) => a.name === 'general')!;
 const agent = (name: string, extra: Partial<AgentDefinitionInput>): AgentDefinitionInput => ({ ...general, name, ...extra });
@@ -44,9 +45,16 @@ describe('outputSchema', () => {
       reply(toolCall('complete_task', { summary: 'triaged', status: 'success' }, 'c2')),
       reply(toolCall('complete_task', { summary: 'triaged', status: 'success', output: { kind: 'bug', severity: 2 } }, 'c3')),
     ]);
-    const result = await withAgentWorker(bed.harness(), async ({ start }) => (await start({ agent: 'general', task, outputSchema: verdictSchema })).result());
+    const { result, cli } = await withAgentWorker(bed.harness(), async ({ start, taskQueue }) => {
+      const handle = await start({ agent: 'general', task, outputSchema: verdictSchema });
+      const result = await handle.result();
+      // `agentctl result --json` prints it.
+      return { result, cli: await agentctl(['result', handle.workflowId, '--json'], { TEMPORAL_ADDRESS: temporalAddress(), TEMPORAL_TASK_QUEUE: taskQueue }) };
+    });
     expect(result.status).toBe('completed');
     expect(result.output).toEqual({ kind: 'bug', severity: 2 });
+    expect(cli.code).toBe(0);
+    expect(JSON.parse(cli.stdout)).toMatchObject({ kind: 'completed', result: { output: { kind: 'bug', severity: 2 } } });
     expect(result.iterations).toBe(3);
 
     const [first, second, third] = fake.requestsFor(task);
