@@ -25,6 +25,7 @@ export interface ComposeService {
   volumes?: (string | { type?: string; source?: string; target?: string })[];
   depends_on?: string[] | Record<string, { condition?: string }>;
   healthcheck?: { test?: string | string[] };
+  stop_grace_period?: string;
 }
 
 export interface ComposeFile {

@@ -150,6 +150,33 @@ describe('docker-compose.yml', () => {
     expect(worker.ports ?? []).toEqual([]);
   });
 
+  it('publishes the frontend and UI ports on 127.0.0.1 only', () => {
+    const published = Object.entries(compose.services).flatMap(([name, svc]) => (svc.ports ?? []).map((port) => [name, String(port)] as const));
+    expect(published.map(([name]) => name).sort()).toEqual(['temporal', 'temporal-ui']);
+    for (const [name, port] of published) expect(port, `${name} publishes ${port}`).toMatch(/^127\.0\.0\.1:\d+:\d+$/);
+  });
+
+  it('gives every worker replica the same conversation store: a dir: store on a named volume', () => {
+    const worker = service('worker');
+    const store = environmentOf(worker).AGENT_CONVERSATION_STORE;
+    expect(store).toMatch(/^dir:\//);
+    const folder = store!.slice('dir:'.length);
+    const mount = (worker.volumes ?? []).map(String).find((volume) => volume.split(':')[1] === folder);
+    expect(mount, `no volume is mounted at ${folder}`).toBeDefined();
+    expect(compose.volumes).toHaveProperty(mount!.split(':')[0]!);
+  });
+
+  it('creates the namespace with 168h retention unless TEMPORAL_NAMESPACE_RETENTION says otherwise', () => {
+    const registrar = (file: ComposeFile) => environmentOf(file.services['temporal-create-namespace']!);
+    expect(registrar(compose).NAMESPACE_RETENTION).toBe('168h');
+    expect(registrar(loadComposeFile({ TEMPORAL_NAMESPACE_RETENTION: '720h' })).NAMESPACE_RETENTION).toBe('720h');
+    expect(scriptOf(service('temporal-create-namespace').command)).toContain('--retention "$NAMESPACE_RETENTION"');
+  });
+
+  it('gives the worker 30 s to finish running activities when it is stopped', () => {
+    expect(service('worker').stop_grace_period).toBe('30s');
+  });
+
   it('serves the Temporal UI against the temporal service', () => {
     const [uiEntry] = servicesUsingImage('temporalio/ui');
     expect(uiEntry).toBeDefined();

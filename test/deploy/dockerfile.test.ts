@@ -68,4 +68,8 @@ describe('.dockerignore', () => {
   it('keeps local dependencies, Temporal dev-server state, workspaces and git out of the build context', () => {
     expect(dockerignore).toEqual(expect.arrayContaining(['node_modules', '.temporal', 'workspace', '.git']));
   });
+
+  it('keeps .env files, which hold secrets, out of the build context', () => {
+    expect(dockerignore).toEqual(expect.arrayContaining(['.env', '.env.*']));
+  });
 });
