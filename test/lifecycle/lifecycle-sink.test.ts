@@ -56,4 +56,35 @@ describe('lifecycle handlers', () => {
     // Each failure was reported, naming the event.
     expect(reported.filter((message) => message.startsWith('lifecycle handler failed on')).length).toBe(2 * delivered.length);
   });
+
+  it('never let a slow handler slow the run: it completes while the handler still works on every event', async () => {
+    const task = uniqueId('slow-handler');
+    fake.script(task, [reply(toolCall('list_files', { path: '.' })), reply(toolCall('complete_task', { summary: 'done', status: 'success' }))]);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let unfinished = 0;
+    const delivered: LifecycleEvent[] = [];
+    // The slow handler comes first: awaiting it would hold back the recorder and the run alike.
+    const handlers: LifecycleHandler[] = [
+      {
+        async handle() {
+          unfinished += 1;
+          await released;
+          unfinished -= 1;
+        },
+      },
+      { handle: (event) => void delivered.push(event) },
+    ];
+    try {
+      await withAgentWorker({ ...bed.harness(), lifecycleHandlers: handlers }, async ({ start }) => {
+        const handle = await start({ agent: 'general', task });
+        expect(await handle.result()).toMatchObject({ status: 'completed', iterations: 2 });
+        await waitFor(async () => (delivered.some((e) => e.name === 'agentEnded') ? true : undefined), 'agentEnded to reach the recorder');
+        // Every event reached the slow handler, and not one of its calls has finished.
+        expect(unfinished).toBe(delivered.length);
+      });
+    } finally {
+      release();
+    }
+  });
 });

@@ -231,4 +231,14 @@ describe('the run state machine', () => {
     expect(JSON.stringify(before)).toBe(snapshot);
     expect(m.state).not.toBe(before);
   });
+
+  it('keeps the last 30 lifecycle events in the status query', () => {
+    const m = new Machine(runState({ input: { ...runState().input, maxIterations: 100 } }));
+    for (let i = 0; i < 12; i += 1) {
+      m.reply(call(`l${i}`, 'list_files', { path: '.' }));
+      m.send({ type: 'tool_started', callId: `l${i}` }).send({ type: 'tool_finished', callId: `l${i}`, result: ok(), durationMs: 1 });
+    }
+    expect(m.events.length).toBeGreaterThan(30);
+    expect(toStatus(m.state).events).toEqual(m.events.slice(-30));
+  });
 });
