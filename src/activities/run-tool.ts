@@ -30,7 +30,7 @@ const HEARTBEAT_MS = 2_000;
 export const RUNS_FOLDER = 'runs';
 
 /** A workflow id as one folder name: itself when it is a plain name, otherwise URI-encoded. */
-function folderName(workflowId: string): string {
+export function folderName(workflowId: string): string {
   return /^[A-Za-z0-9._:@-]+$/.test(workflowId) && workflowId !== '.' && workflowId !== '..' ? workflowId : encodeURIComponent(workflowId);
 }
 
