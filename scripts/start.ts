@@ -22,6 +22,9 @@ import { auditLogPathFromEnv } from '../src/audit/audit-path';
 import { createBuiltinHandlers } from '../src/lifecycle/builtin-handlers';
 import { ConsoleLifecycleLogger } from '../src/lifecycle/console-logger';
 import { createAgentWorker } from '../src/worker-setup/create-agent-worker';
+import { consoleOptions } from '../src/console/console-options';
+import { ConsoleConfigError } from '../src/console/errors';
+import { startConsole } from '../src/console/start-console';
 import { startDevServer } from './temporal-dev-server';
 
 const GRPC_PORT = 7233;
@@ -153,6 +156,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
     });
     const { taskQueue } = temporalSettings(workerEnv);
     say(`Worker running in this process on task queue "${taskQueue}".${auditFile ? ` Audit log: ${auditFile}` : ''}`);
+    await startApprovalConsole(client, env, address !== env.TEMPORAL_ADDRESS, cleanups);
     await reportWaitingRuns(client);
     if (stop.signal.aborted) return 130;
 
@@ -183,6 +187,25 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     if (stop.signal.aborted) say('Stopped. Parked runs are kept and continue after the next `npm start`.');
+  }
+}
+
+/**
+ * The approval console next to the worker, on loopback, reading the worker's workspace for diffs. A
+ * taken port is not fatal: the sample run works without the page, and the message says what to set.
+ */
+async function startApprovalConsole(client: Client, env: NodeJS.ProcessEnv, embedded: boolean, cleanups: (() => Promise<unknown>)[]): Promise<void> {
+  try {
+    const options = consoleOptions({
+      workspace: path.resolve(env.AGENT_WORKSPACE ?? 'workspace'),
+      uiBaseUrl: env.TEMPORAL_UI_URL || (embedded ? `http://localhost:${UI_PORT}` : undefined),
+    }, env);
+    const running = await startConsole(options, { client });
+    cleanups.push(() => running.close());
+    say(`Approval console: ${running.url}  (log in with the start token ${running.token})`);
+  } catch (error) {
+    if (!(error instanceof ConsoleConfigError)) throw error;
+    say(`The approval console did not start: ${error.message} (AGENT_CONSOLE_PORT picks another port.)`);
   }
 }
 

@@ -10,6 +10,8 @@ import { USERS_FILE_ENV } from './auth/users-file';
 export const DEFAULT_CONSOLE_PORT = 4280;
 /** The Web UI's base URL for links to a run, e.g. http://localhost:8233. */
 export const UI_URL_ENV = 'TEMPORAL_UI_URL';
+export const PORT_ENV = 'AGENT_CONSOLE_PORT';
+export const HOST_ENV = 'AGENT_CONSOLE_HOST';
 
 export const ConsoleOptionsSchema = z.object({
   /** Loopback unless told otherwise: the console decides on tool calls. */
@@ -36,7 +38,10 @@ export type ConsoleOptionsInput = z.input<typeof ConsoleOptionsSchema>;
 
 /** The options from the environment, overridden by what the caller gives. */
 export function consoleOptions(given: Partial<ConsoleOptionsInput>, env: NodeJS.ProcessEnv = process.env): ConsoleOptions {
+  const port = env[PORT_ENV] ? Number(env[PORT_ENV]) : undefined;
   const parsed = ConsoleOptionsSchema.safeParse({
+    host: env[HOST_ENV] || undefined,
+    port,
     localUser: defaultApprover(env),
     usersFile: env[USERS_FILE_ENV] || undefined,
     workspace: env.AGENT_WORKSPACE || undefined,

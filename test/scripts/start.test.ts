@@ -61,10 +61,13 @@ describe('npm start (scripts/start.js) against TEMPORAL_ADDRESS', () => {
         AGENT_AUDIT_LOG: auditFile,
         START_EXIT_AFTER_RUN: '1',
         START_DEMO_DELAY_MS: '0',
+        // Any free port: a fixed one may be taken on a shared test machine.
+        AGENT_CONSOLE_PORT: '0',
       });
       expect(code, stderr).toBe(0);
       expect(stdout).toContain(`Using the Temporal server at ${temporalAddress()} (TEMPORAL_ADDRESS).`);
       expect(stdout).toContain(`${DEMO_LABEL} ANTHROPIC_API_KEY is not set`);
+      expect(stdout).toMatch(/Approval console: http:\/\/127\.0\.0\.1:\d+\/ {2}\(log in with the start token [\w-]{43}\)/);
       expect(stdout).toMatch(new RegExp(`${waiting.workflowId}: waiting_approval \\(write_file\\)\\n +Approve: npx agentctl approve ${waiting.workflowId}`));
       expect(stdout).toContain('stdin is not a terminal: auto-approving write_file for the demo');
       expect(stdout).toMatch(/── Iteration 3\/40/);
