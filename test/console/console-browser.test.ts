@@ -62,8 +62,8 @@ describe('approval console in a browser', () => {
         await page.waitForURL(/#\/runs\//);
         const workflowId = decodeURIComponent(page.url().split('#/runs/')[1]!);
         const handle = harness.client.workflow.getHandle(workflowId);
-        await waitForApprovals(handle);
-        const parkedAt = Date.now();
+        // Measured from when the run parked (its own clock, this machine), not from when the test noticed.
+        const parkedAt = Date.parse((await waitForApprovals(handle)).pendingApprovals[0]!.requestedAt);
         const card = page.locator('.inbox .card.approval', { hasText: 'write_file' });
         await card.waitFor({ timeout: 2_000 });
         expect(Date.now() - parkedAt).toBeLessThan(2_000);

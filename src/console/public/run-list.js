@@ -2,7 +2,7 @@
 import { html } from './html.js';
 import { shortTime } from './time.js';
 
-const tokens = (usage) => (usage ? `${usage.inputTokens.toLocaleString()} in / ${usage.outputTokens.toLocaleString()} out` : '');
+const tokens = (usage) => (usage ? `${usage.inputTokens.toLocaleString()} in · ${usage.outputTokens.toLocaleString()} out` : '');
 
 export function RunList({ runs }) {
   if (runs.length === 0) return html`<p class="empty">No runs yet. Start one above.</p>`;
@@ -15,8 +15,8 @@ export function RunList({ runs }) {
         <td>${r.agent ?? '?'}</td>
         <td><span class="phase">${r.phase ?? '?'}</span>${r.waiting > 0 ? html` <span class="badge">${r.waiting} waiting</span>` : null}
           ${r.execution !== 'RUNNING' ? html`<div class="hint">${r.execution.toLowerCase()}</div>` : null}</td>
-        <td>${r.progress ? r.progress.text : ''}${r.iteration !== undefined ? html`<div class="hint">iteration ${r.iteration}/${r.maxIterations}</div>` : null}</td>
-        <td>${tokens(r.usage)}</td>
+        <td class="nowrap">${r.progress && r.progress.total > 0 ? `${r.progress.completed}/${r.progress.total} tasks` : ''}${r.iteration !== undefined ? html`<div class="hint">iteration ${r.iteration}/${r.maxIterations}</div>` : null}</td>
+        <td class="nowrap">${tokens(r.usage)}</td>
         <td>${shortTime(r.startTime)}</td>
       </tr>`,
     )}</tbody>

@@ -5,7 +5,8 @@ import { act } from './api.js';
 import { html } from './html.js';
 import { shortTime } from './time.js';
 
-const MARKS = { completed: '✅', in_progress: '🔄', pending: '⏳', failed: '❌', skipped: '⏭️' };
+// Plain symbols, not emoji: a machine without an emoji font (headless servers) shows them too.
+const MARKS = { completed: '✓', in_progress: '▶', pending: '○', failed: '✗', skipped: '–' };
 const OUTCOME = { success: '✓', error: '✗', rejected: '⊘', waiting: '…', running: '▶', unknown: '?' };
 
 function useRunEvents(workflowId) {

@@ -164,7 +164,8 @@ export class RunsWatcher {
       progress: s.progress,
       usage: s.usage,
       completion: s.completion,
-      waiting: s.pendingApprovals.length + (s.pendingQuestion ? 1 : 0),
+      // A closed run may still list the call it was parked on when it ended; nobody can decide that.
+      waiting: row.execution === 'RUNNING' ? s.pendingApprovals.length + (s.pendingQuestion ? 1 : 0) : 0,
       statusError: known.error,
     };
   }
