@@ -14,6 +14,8 @@ import { resumeCommand } from './resume';
 import { keysCommand } from './keys';
 import { auditCommand } from './audit';
 import { consoleCommand } from './console';
+import { sendCommand } from './send';
+import { closeCommand } from './close';
 
 /** Every agentctl verb. Each lives in its own file; add new ones here. */
 export const commands: Command[] = [
@@ -32,4 +34,6 @@ export const commands: Command[] = [
   keysCommand,
   auditCommand,
   consoleCommand,
+  sendCommand,
+  closeCommand,
 ];
