@@ -12,8 +12,3 @@ export class ConsoleConfigError extends Error {
 export class ConsoleRequestError extends Error {
   override readonly name = 'ConsoleRequestError';
 }
-
-/** The run takes no follow-up messages (no worker-side support yet); answered with 501. */
-export class FollowUpUnsupportedError extends Error {
-  override readonly name = 'FollowUpUnsupportedError';
-}

@@ -9,7 +9,7 @@ import { temporalSettings } from '../config/worker-config';
 import { createAuthenticator, newLoginToken } from './auth/authenticator';
 import { SessionStore } from './auth/sessions';
 import { loadUsersFile } from './auth/users-file';
-import { noFollowUp, type FollowUpChannel } from './actions/follow-up';
+import { threadFollowUp, type FollowUpChannel } from './actions/follow-up';
 import { createConsoleApp } from './console-app';
 import { allowedHostsFor, type ConsoleOptions } from './console-options';
 import { ConsoleConfigError } from './errors';
@@ -45,7 +45,7 @@ export function buildConsole(
       watcher,
       taskQueue: options.taskQueue,
       uiBaseUrl: options.uiBaseUrl,
-      followUp: given.followUp ?? noFollowUp,
+      followUp: given.followUp ?? threadFollowUp,
       allowedHosts: given.allowedHosts,
       runPollMs: options.pollMs,
       shutdown: shutdown.signal,

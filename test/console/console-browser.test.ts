@@ -120,11 +120,12 @@ describe('approval console in a browser', () => {
     });
   });
 
-  it('answers a question from the page, and approves the next call with the keyboard', async () => {
+  it('answers a question from the page, then rejects one call and approves the next with the keyboard', async () => {
     const task = uniqueId('console-question');
     bed.fake.script(task, [
       reply(toolCall('need_more_information', { question: 'Which <b>file</b> should I read?', context: 'There are two candidates.' })),
       reply(toolCall('shell', { command: 'cat answer.txt' })),
+      reply(toolCall('shell', { command: 'echo second' })),
       complete('answered'),
     ]);
     await withAgentWorker(bed.harness(), async (harness) => {
@@ -144,12 +145,40 @@ describe('approval console in a browser', () => {
         const shellCard = page.locator('.inbox .card.approval', { hasText: 'cat answer.txt' });
         await shellCard.waitFor({ timeout: 5_000 });
         await page.keyboard.press('j');
+        await page.keyboard.press('r');
+        await shellCard.waitFor({ state: 'detached', timeout: 5_000 });
+        await page.locator('.inbox .card.approval', { hasText: 'echo second' }).waitFor({ timeout: 5_000 });
         await page.keyboard.press('a');
         expect((await handle.result()).status).toBe('completed');
       }, browser);
       const request = bed.fake.requestsFor(task)[1];
       expect(JSON.stringify(request?.body.messages.at(-1))).toContain('The user replied: read answer.txt');
-      expect((await handle.query(statusQuery)).decisions).toEqual([expect.objectContaining({ tool: 'shell', decision: 'approve', approver: 'alice' })]);
+      expect((await handle.query(statusQuery)).decisions).toEqual([
+        expect.objectContaining({ tool: 'shell', decision: 'reject', approver: 'alice' }),
+        expect.objectContaining({ tool: 'shell', decision: 'approve', approver: 'alice' }),
+      ]);
+    });
+  });
+
+  it('starts a thread from the form and sends it a follow-up from the run view', async () => {
+    const task = uniqueId('console-thread');
+    bed.fake.script(task, [complete('The first answer.'), complete('The answer to the follow-up.')]);
+    await withAgentWorker(bed.harness(), async (harness) => {
+      await withConsole(harness, async (running, page) => {
+        await logIn(page, running.url, TOKEN);
+        await page.getByLabel('Task').fill(task);
+        await page.getByLabel('Thread (takes follow-ups)').check();
+        await page.getByRole('button', { name: 'Start run' }).click();
+        await page.waitForURL(/#\/runs\//);
+        await page.locator('.completion .summary', { hasText: 'The first answer.' }).waitFor({ timeout: 15_000 });
+        await page.getByLabel('Follow-up message').fill('Please also do the second part.');
+        await page.getByRole('button', { name: 'Send' }).click();
+        await page.locator('.completion .summary', { hasText: 'The answer to the follow-up.' }).waitFor({ timeout: 15_000 });
+        expect(await page.locator('.thread-completions li').allTextContents()).toEqual(['success: The first answer.']);
+        const workflowId = decodeURIComponent(page.url().split('#/runs/')[1]!);
+        expect(JSON.stringify(bed.fake.requestsFor(task)[1]?.body.messages.at(-1))).toContain('Please also do the second part.');
+        await harness.client.workflow.getHandle(workflowId).terminate('test done');
+      }, browser);
     });
   });
 });

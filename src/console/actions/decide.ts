@@ -36,7 +36,8 @@ async function decidedElsewhere(client: Client, workflowId: string, callId: stri
   return `Already decided: ${record.decision}${record.approver ? ` by ${record.approver}` : ''} at ${record.decidedAt}.`;
 }
 
-async function settle(attempt: () => Promise<{ message: string }>, onRefusal: (message: string) => Promise<string | undefined>): Promise<ActionOutcome> {
+/** Runs an update and says what it came to; `onRefusal` tells "someone was first" apart from a refusal. */
+export async function settle(attempt: () => Promise<{ message: string }>, onRefusal: (message: string) => Promise<string | undefined>): Promise<ActionOutcome> {
   try {
     return { outcome: 'applied', message: (await attempt()).message };
   } catch (error) {

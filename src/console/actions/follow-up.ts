@@ -1,20 +1,22 @@
-// Sending a running agent a follow-up message. No workflow takes one yet; when `agentRun` gains a
-// message update (e.g. `sendMessage`), a channel that sends it plugs in here and the page shows the
-// box for runs it supports. Until then the console says so rather than inventing a message.
-import type { WorkflowHandle } from '@temporalio/client';
-import type { DecisionOutcome } from '../../approvals/approval-decision';
+// Sending a running thread a follow-up message (a run started with `followUps: true`), through the
+// `sendMessage` update, as `agentctl send` does. A run that is not a thread, or has ended, refuses
+// it and the page shows the run's reason. The channel is injectable so a deployment can route
+// messages elsewhere (an approval queue, a chat bridge) without touching the routes.
+import type { Client } from '@temporalio/client';
+import { sendFollowUp } from '../../client/approval-helpers';
 import type { RunStatus } from '../../workflows/run-machine/run-status';
-import { FollowUpUnsupportedError } from '../errors';
+import { settle, type ActionOutcome } from './decide';
 
 export interface FollowUpChannel {
   /** Whether this run can take a follow-up now (the page shows the box only then). */
   supports(status: RunStatus | undefined): boolean;
-  send(handle: WorkflowHandle, text: string): Promise<DecisionOutcome>;
+  send(client: Client, workflowId: string, text: string): Promise<ActionOutcome>;
 }
 
-export const noFollowUp: FollowUpChannel = {
-  supports: () => false,
-  send: async (handle) => {
-    throw new FollowUpUnsupportedError(`Run ${handle.workflowId} takes no follow-up messages: agentRun has no message update yet.`);
-  },
+/** Phases after which a thread takes nothing more. */
+const ENDED = new Set(['completed', 'max_iterations', 'guardrail_tripped', 'failed', 'cancelled']);
+
+export const threadFollowUp: FollowUpChannel = {
+  supports: (status) => status !== undefined && status.followUps && !ENDED.has(status.phase),
+  send: (client, workflowId, text) => settle(() => sendFollowUp(client.workflow.getHandle(workflowId), text), async () => undefined),
 };

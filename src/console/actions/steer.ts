@@ -8,6 +8,8 @@ export const StartRequestSchema = z.object({
   agent: z.string().trim().min(1, 'name an agent, e.g. general'),
   task: z.string().trim().min(1, 'describe the task'),
   maxIterations: z.number().int().positive().max(100_000).optional(),
+  /** A thread: after each completion it waits for a follow-up message (`followUps: true`). */
+  followUps: z.boolean().optional(),
 });
 export type StartRequest = z.infer<typeof StartRequestSchema>;
 
@@ -15,7 +17,7 @@ export const ResumeRequestSchema = z.object({ maxIterations: z.number().int().po
 
 /** Starts a run for `user`: their remembered always/never choices apply to it. */
 export async function startRunAs(client: Client, user: string, request: StartRequest, taskQueue: string): Promise<{ workflowId: string }> {
-  const handle = await startRun(client, { agent: request.agent, task: request.task, maxIterations: request.maxIterations, user }, { taskQueue });
+  const handle = await startRun(client, { agent: request.agent, task: request.task, maxIterations: request.maxIterations, followUps: request.followUps, user }, { taskQueue });
   return { workflowId: handle.workflowId };
 }
 

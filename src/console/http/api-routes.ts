@@ -1,5 +1,5 @@
-// What the page can change: decisions, answers, starting, cancelling and resuming runs, and (once a
-// run supports it) follow-up messages. Bodies are JSON, validated with zod; answers are JSON.
+// What the page can change: decisions, answers, starting, cancelling and resuming runs, and follow-up
+// messages to threads. Bodies are JSON, validated with zod; answers are JSON.
 import type { Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
@@ -58,7 +58,8 @@ export function addApiRoutes(app: Hono<ConsoleEnv>, deps: ConsoleDeps): void {
 
   app.post('/api/runs/:id/messages', async (c) => {
     const { text } = await body(c, ReplyRequestSchema.pick({ text: true }));
-    const outcome = await deps.followUp.send(deps.client.workflow.getHandle(c.req.param('id')), text);
-    return c.json(outcome, outcome.applied ? 200 : 409);
+    const outcome = await deps.followUp.send(deps.client, c.req.param('id'), text);
+    deps.watcher.refreshNow();
+    return c.json(outcome, OUTCOME_STATUS[outcome.outcome]);
   });
 }

@@ -36,8 +36,22 @@ function ToolCalls({ calls }) {
     )}</tbody></table>`;
 }
 
+/** A thread's earlier answers (the latest one is the completion below). */
+function ThreadCompletions({ status }) {
+  const earlier = status.followUps ? status.completions.slice(0, status.phase === 'idle' || status.completion ? -1 : undefined) : [];
+  if (earlier.length === 0) return null;
+  return html`<section class="thread-completions" aria-label="Earlier answers"><h3>Earlier answers in this thread</h3>
+    <ol>${earlier.map((c) => html`<li><strong>${c.status}:</strong> ${c.summary}</li>`)}</ol></section>`;
+}
+
 function Completion({ detail }) {
   const s = detail.status;
+  if (s?.phase === 'idle' && s.completion) {
+    return html`<section class=${`completion ${s.completion.status}`} aria-label="Completion">
+      <h3>Answered: ${s.completion.status} · the thread waits for a follow-up</h3>
+      <p class="summary">${s.completion.summary}</p>
+    </section>`;
+  }
   if (s?.completion) {
     return html`<section class=${`completion ${s.completion.status}`} aria-label="Completion">
       <h3>Completed: ${s.completion.status}</h3>
@@ -68,7 +82,7 @@ function Steer({ detail }) {
           <button onClick=${resume}>Resume</button></span>`
       : null}
     ${detail.followUp
-      ? html`<form class="follow-up" onSubmit=${(e) => { e.preventDefault(); void act(`/api/runs/${id}/messages`, { text: message }, (d) => d.message).then(() => setMessage('')); }}>
+      ? html`<form class="follow-up" onSubmit=${(e) => { e.preventDefault(); void act(`/api/runs/${id}/messages`, { text: message }, (d) => d.message).then((r) => r.ok && setMessage('')); }}>
           <input aria-label="Follow-up message" value=${message} onInput=${(e) => setMessage(e.currentTarget.value)} placeholder="Send the agent a follow-up" /><button>Send</button></form>`
       : null}
   </div>`;
@@ -100,6 +114,7 @@ export function RunView({ workflowId }) {
     ${detail.statusError ? html`<p class="notice info">The run's own report is unavailable: ${detail.statusError}</p>` : null}
     ${s ? html`<p class="task">${s.task}</p>` : null}
     <${Steer} detail=${detail} />
+    ${s ? html`<${ThreadCompletions} status=${s} />` : null}
     <${Completion} detail=${detail} />
     ${detail.liveText ? html`<section class="live" aria-label="Model output"><h3>Model is writing… (attempt ${detail.liveText.attempt})</h3><pre class="live-text">${detail.liveText.text}</pre></section>` : null}
     ${s ? html`<div class="columns">

@@ -52,33 +52,40 @@ export class InboxBuilder {
   private readonly rendered = new Map<string, Promise<CallArguments>>();
   constructor(private readonly workspace: string | undefined) {}
 
+  /**
+   * A run lists its own waits and its sub-agents' (each naming the run that waits); a sub-agent run
+   * listed by visibility reports its own again. The key (waiting run + call) keeps one of each, the
+   * waiting run's own report when there is one (it knows its agent and task).
+   */
   async build(runs: readonly WaitingRun[]): Promise<InboxEntry[]> {
     const entries = new Map<string, InboxEntry>();
     for (const { status, rootWorkflowId } of runs) {
-      const base = { agent: status.agent, task: status.task };
-      for (const p of status.phase === 'waiting_approval' ? status.pendingApprovals : []) {
+      for (const p of status.pendingApprovals) {
         const key = `${p.workflowId}/${p.callId}`;
-        if (entries.has(key)) continue;
+        if (entries.has(key) && p.workflowId !== status.workflowId) continue;
         entries.set(key, {
           kind: 'approval',
           key,
           rootWorkflowId,
           workflowId: p.workflowId,
           callId: p.callId,
-          ...base,
+          agent: p.workflowId === status.workflowId ? status.agent : 'sub-agent',
+          task: status.task,
           since: p.requestedAt,
           tool: p.tool,
           reason: p.reason,
           context: p.context,
           arguments: await this.argumentsOf(key, p),
-          approvers: status.approvers,
+          // The waiting run's own restriction travels with the call; the listing run's is the fallback.
+          approvers: p.approvers ?? (p.workflowId === status.workflowId ? status.approvers : undefined),
           signedDecisions: status.signedDecisions,
         });
       }
-      const q = status.phase === 'waiting_input' ? status.pendingQuestion : undefined;
-      if (q) {
-        const key = `${status.workflowId}/question/${q.callId}`;
-        entries.set(key, { kind: 'question', key, rootWorkflowId, workflowId: status.workflowId, callId: q.callId, ...base, since: q.askedAt, question: q.question, context: q.context });
+      for (const q of status.pendingQuestions ?? []) {
+        const key = `${q.workflowId}/question/${q.callId}`;
+        if (entries.has(key) && q.workflowId !== status.workflowId) continue;
+        const agent = q.workflowId === status.workflowId ? status.agent : 'sub-agent';
+        entries.set(key, { kind: 'question', key, rootWorkflowId, workflowId: q.workflowId, callId: q.callId, agent, task: status.task, since: q.askedAt, question: q.question, context: q.context });
       }
     }
     for (const key of this.rendered.keys()) if (!entries.has(key)) this.rendered.delete(key);

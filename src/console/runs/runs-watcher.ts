@@ -165,7 +165,7 @@ export class RunsWatcher {
       usage: s.usage,
       completion: s.completion,
       // A closed run may still list the call it was parked on when it ended; nobody can decide that.
-      waiting: row.execution === 'RUNNING' ? s.pendingApprovals.length + (s.pendingQuestion ? 1 : 0) : 0,
+      waiting: row.execution === 'RUNNING' ? s.pendingApprovals.length + (s.pendingQuestions ?? []).length : 0,
       statusError: known.error,
     };
   }

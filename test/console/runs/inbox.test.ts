@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { inboxItemFor, sortNewestFirst, type InboxEntry } from '../../../src/console/runs/inbox';
+import { InboxBuilder, inboxItemFor, sortNewestFirst, type InboxEntry } from '../../../src/console/runs/inbox';
+import { runStatus } from '../../support/status-factory';
 
 const entry = (key: string, rootWorkflowId: string, since: string, extra: Partial<InboxEntry> = {}): InboxEntry =>
   ({ kind: 'question', key, rootWorkflowId, workflowId: rootWorkflowId, callId: key, agent: 'general', task: 't', since, question: 'q', ...extra }) as InboxEntry;
@@ -24,5 +25,22 @@ describe('inboxItemFor', () => {
     expect(inboxItemFor(approval(['alice', 'bo']), 'alice').canDecide).toBe(true);
     expect(inboxItemFor(approval(['bo']), 'alice')).toMatchObject({ canDecide: false, readOnlyReason: 'Only bo may decide this call; you are alice.' });
     expect(inboxItemFor(entry('q', 'r', '2026-01-01T00:00:00Z'), 'alice').canDecide).toBe(true);
+  });
+});
+
+describe('InboxBuilder', () => {
+  const call = { callId: 'toolu_1', tool: 'shell', input: { command: 'ls' }, requestedAt: '2026-01-01T00:00:00Z', iteration: 1, reason: 'shell: ask', workflowId: 'root/sub-1' };
+  const question = { callId: 'toolu_2', question: 'Which?', askedAt: '2026-01-01T00:00:01Z', workflowId: 'root/sub-1' };
+
+  it('keeps one entry per waiting call, taken from the waiting run\'s own report whichever run is read first', async () => {
+    const root = runStatus({ workflowId: 'root', agent: 'coordinator', task: 'root task', pendingApprovals: [call], pendingQuestions: [question] });
+    const child = runStatus({ workflowId: 'root/sub-1', agent: 'specialist', task: 'child task', pendingApprovals: [call], pendingQuestions: [question], approvers: ['bo'] });
+    for (const order of [[root, child], [child, root]]) {
+      const inbox = await new InboxBuilder(undefined).build(order.map((status) => ({ status, rootWorkflowId: 'root' })));
+      expect(inbox).toEqual([
+        expect.objectContaining({ kind: 'question', workflowId: 'root/sub-1', rootWorkflowId: 'root', agent: 'specialist', task: 'child task' }),
+        expect.objectContaining({ kind: 'approval', workflowId: 'root/sub-1', rootWorkflowId: 'root', agent: 'specialist', task: 'child task', approvers: ['bo'] }),
+      ]);
+    }
   });
 });
