@@ -16,7 +16,7 @@ export function RunList({ runs }) {
         <td><span class="phase">${r.phase ?? '?'}</span>${r.waiting > 0 ? html` <span class="badge">${r.waiting} waiting</span>` : null}
           ${r.execution !== 'RUNNING' ? html`<div class="hint">${r.execution.toLowerCase()}</div>` : null}</td>
         <td class="nowrap">${r.progress && r.progress.total > 0 ? `${r.progress.completed}/${r.progress.total} tasks` : ''}${r.iteration !== undefined ? html`<div class="hint">iteration ${r.iteration}/${r.maxIterations}</div>` : null}</td>
-        <td class="nowrap">${tokens(r.usage)}</td>
+        <td>${tokens(r.usage)}</td>
         <td>${shortTime(r.startTime)}</td>
       </tr>`,
     )}</tbody>
