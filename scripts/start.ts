@@ -197,7 +197,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
       : demo
         ? autoApproveDemo(handle)
         : hintOnPark(handle.workflowId, say);
-    const result = await followRun(client, handle, { out: say, ...parked, signal: stop.signal });
+    const result = await followRun(client, handle, { out: say, write: (fragment) => void process.stdout.write(fragment), ...parked, signal: stop.signal });
     followed = undefined;
     if (result.kind === 'stopped' || env.START_EXIT_AFTER_RUN === '1') return result.kind === 'stopped' ? 130 : exitCodeOf(result);
 
