@@ -111,11 +111,12 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    let address = env.TEMPORAL_ADDRESS;
+    // A server named by TEMPORAL_ADDRESS or a profile (TEMPORAL_PROFILE) is used as it is.
+    let address = env.TEMPORAL_ADDRESS || env.TEMPORAL_PROFILE ? temporalSettings(env).address : undefined;
     if (address) {
       // Fails with "cannot reach Temporal at ...; start it with ..." rather than a gRPC stack.
       await (await connectClient(temporalSettings(env))).close();
-      say(`Using the Temporal server at ${address} (TEMPORAL_ADDRESS).`);
+      say(`Using the Temporal server at ${address} (${temporalSettings(env).source}).`);
     } else {
       await ensurePortsFree();
       say('Starting the embedded Temporal dev server...');

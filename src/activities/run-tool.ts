@@ -90,12 +90,14 @@ async function execute(deps: ActivityDeps, input: z.output<typeof RunToolInputSc
   }
   const workflowId = input.workflowId ?? context.info.workflowExecution?.workflowId ?? 'standalone';
   const { workspaceRoot, hiddenPaths } = workspaceFor(deps.workspaceRoot, agent.workspace, workflowId);
-  const beat = setInterval(() => context.heartbeat(), HEARTBEAT_MS);
+  // A local activity (a quick tool, see workflows/activity-stubs.ts) has no heartbeat to send.
+  const heartbeat = context.info.isLocal ? () => undefined : (details?: unknown) => context.heartbeat(details);
+  const beat = setInterval(() => heartbeat(), HEARTBEAT_MS);
   try {
     const result = await tool.execute(parsed.data, {
       workspaceRoot,
       signal: context.cancellationSignal,
-      heartbeat: (details) => context.heartbeat(details),
+      heartbeat,
       idempotencyKey: `${workflowId}/${input.callId}`,
       // The agent's own allow-list (`env` in its definition) adds to the worker's (AGENT_TOOL_ENV).
       processes: agent.env.length === 0 ? deps.processes : { ...deps.processes, run: (spec) => deps.processes.run({ ...spec, extraEnvAllow: [...(spec.extraEnvAllow ?? []), ...agent.env] }) },

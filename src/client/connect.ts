@@ -6,13 +6,16 @@ import { TemporalUnreachableError } from './errors';
 export async function connectClient(settings: TemporalSettings = temporalSettings()): Promise<{ client: Client; close(): Promise<void> }> {
   let connection: Connection;
   try {
-    connection = await Connection.connect({ address: settings.address, connectTimeout: '5s' });
+    connection = await Connection.connect({ ...settings.connection, connectTimeout: '5s' });
     await connection.workflowService.getSystemInfo({});
   } catch (error) {
     throw new TemporalUnreachableError(
-      `Cannot reach Temporal at ${settings.address} (${(error as Error).message.split('\n')[0]}). ` +
-        'Start one with `npm start` (embedded dev server) or `temporal server start-dev`, or set TEMPORAL_ADDRESS.',
+      `Cannot reach Temporal at ${settings.address} (${(error as Error).message.split('\n')[0]}; settings from ${settings.source}). ` +
+        'Start one with `npm start` (embedded dev server) or `temporal server start-dev`, or set TEMPORAL_ADDRESS (or a TEMPORAL_PROFILE).',
     );
   }
-  return { client: new Client({ connection, namespace: settings.namespace }), close: () => connection.close() };
+  return {
+    client: new Client({ connection, namespace: settings.namespace, dataConverter: settings.dataConverter }),
+    close: () => connection.close(),
+  };
 }

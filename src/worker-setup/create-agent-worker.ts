@@ -19,7 +19,7 @@ import { createProcessRunner, type ProcessRunner } from '../tools/sandbox/proces
 import { resolveSandboxMode, sandboxWarning } from '../tools/sandbox/sandbox-mode';
 import type { Tool } from '../tools/tool-definition';
 import { resolveWorkspaceRoot } from '../tools/workspace';
-import { ensureSearchAttributes } from './search-attributes-setup';
+import { ensureSearchAttributes, type SearchAttributeCheck, type SearchAttributeRegistrar } from './search-attributes-setup';
 
 export interface AgentWorkerOptions {
   address?: string;
@@ -43,6 +43,8 @@ export interface AgentWorkerOptions {
   /** A prebuilt workflow bundle (tests and benchmarks share one to start workers quickly). */
   workflowBundle?: WorkerOptions['workflowBundle'];
   workerOptions?: Partial<WorkerOptions>;
+  /** Replaces the operator call that registers search attributes (tests stand in a server that refuses). */
+  registerSearchAttributes?: SearchAttributeRegistrar;
 }
 
 export interface AgentWorker {
@@ -51,6 +53,8 @@ export interface AgentWorker {
   client: Client;
   /** How tool processes run here: `bwrap`, or `none` (unsandboxed; a warning was printed). */
   processes: ProcessRunner;
+  /** Whether AgentName/AgentStatus were there, registered, or refused (then a warning was printed). */
+  searchAttributes: SearchAttributeCheck;
   /** Closes the connections and the audit log; call after `worker.run()` has returned. */
   close(): Promise<void>;
 }
@@ -87,13 +91,14 @@ export async function createAgentWorker(options: AgentWorkerOptions = {}): Promi
   if (options.auditLog) assertOutsideWorkspace(options.auditLog, workspaceRoot);
 
   const settings = temporalSettings(env);
-  const address = options.address ?? settings.address;
+  const connectionOptions = { ...settings.connection, address: options.address ?? settings.address };
   const namespace = options.namespace ?? settings.namespace;
   const taskQueue = options.taskQueue ?? settings.taskQueue;
-  const clientConnection = await Connection.connect({ address });
-  await ensureSearchAttributes(clientConnection, namespace);
-  const client = new Client({ connection: clientConnection, namespace });
-  const connection = await NativeConnection.connect({ address });
+  const clientConnection = await Connection.connect(connectionOptions);
+  const attributes = await ensureSearchAttributes(clientConnection, namespace, options.registerSearchAttributes);
+  if (attributes.warning) console.warn(`WARNING: ${attributes.warning}`);
+  const client = new Client({ connection: clientConnection, namespace, dataConverter: settings.dataConverter });
+  const connection = await NativeConnection.connect(connectionOptions);
   const audit = options.auditLog ? await AuditChain.open(options.auditLog) : undefined;
   let anthropic: ReturnType<typeof createAnthropicClient> | undefined;
 
@@ -115,6 +120,7 @@ export async function createAgentWorker(options: AgentWorkerOptions = {}): Promi
     namespace,
     taskQueue,
     activities,
+    dataConverter: settings.dataConverter,
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     sinks: lifecycleSinks(options.lifecycleHandlers ?? []),
     // Heartbeats of a streaming model call carry its text so far; sent this often, a client
@@ -128,6 +134,7 @@ export async function createAgentWorker(options: AgentWorkerOptions = {}): Promi
     registry,
     client,
     processes,
+    searchAttributes: attributes,
     async close() {
       await connection.close();
       await clientConnection.close();

@@ -101,7 +101,7 @@ async function drive(driver: RunDriver, input: ParsedRunInput, features: Feature
         break;
       case 'run_tools':
         for (const call of step.calls) {
-          running.set(call.id, runToolStep(driver, call).finally(() => running.delete(call.id)));
+          running.set(call.id, runToolStep(driver, call, features).finally(() => running.delete(call.id)));
         }
         break;
       case 'await_tools':
