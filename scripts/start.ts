@@ -22,6 +22,7 @@ import { auditLogPathFromEnv } from '../src/audit/audit-path';
 import { createBuiltinHandlers } from '../src/lifecycle/builtin-handlers';
 import { ConsoleLifecycleLogger } from '../src/lifecycle/console-logger';
 import { createAgentWorker } from '../src/worker-setup/create-agent-worker';
+import { startEncryptionCodecServer } from './start-codec-server';
 import { startDevServer } from './temporal-dev-server';
 
 const GRPC_PORT = 7233;
@@ -119,8 +120,11 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
       say(`Using the Temporal server at ${address} (${temporalSettings(env).source}).`);
     } else {
       await ensurePortsFree();
+      // With AGENT_ENCRYPTION_KEY the Web UI needs the codec server to show payloads decoded.
+      const codec = await startEncryptionCodecServer(env, UI_PORT, say);
+      if (codec) cleanups.push(() => codec.close());
       say('Starting the embedded Temporal dev server...');
-      const server = await startDevServer({ port: GRPC_PORT, uiPort: UI_PORT, dbFilename: DB_FILE });
+      const server = await startDevServer({ port: GRPC_PORT, uiPort: UI_PORT, dbFilename: DB_FILE, uiCodecEndpoint: codec?.url });
       cleanups.push(() => server.stop());
       address = server.address;
       say(`Temporal dev server on localhost:${GRPC_PORT}; Web UI: http://localhost:${UI_PORT} (runs are kept in .temporal/dev.db)`);

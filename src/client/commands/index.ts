@@ -13,6 +13,7 @@ import { cancelCommand } from './cancel';
 import { resumeCommand } from './resume';
 import { keysCommand } from './keys';
 import { auditCommand } from './audit';
+import { codecServerCommand } from './codec-server';
 
 /** Every agentctl verb. Each lives in its own file; add new ones here. */
 export const commands: Command[] = [
@@ -30,4 +31,5 @@ export const commands: Command[] = [
   cancelCommand,
   keysCommand,
   auditCommand,
+  codecServerCommand,
 ];
