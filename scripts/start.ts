@@ -7,7 +7,7 @@
 import net from 'node:net';
 import * as path from 'node:path';
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { DefaultLogger } from '@temporalio/worker';
 import { defaultApprover, sendDecision } from '../src/client/approval-helpers';
 import { connectClient } from '../src/client/connect';
 import { listPendingRuns } from '../src/client/commands/pending';
@@ -21,6 +21,7 @@ import { DEMO_LABEL, startDemoModelServer } from '../src/demo/demo-model-server'
 import { auditLogPathFromEnv } from '../src/audit/audit-path';
 import { createBuiltinHandlers } from '../src/lifecycle/builtin-handlers';
 import { ConsoleLifecycleLogger } from '../src/lifecycle/console-logger';
+import { installWorkerRuntime } from '../src/observability/runtime';
 import { createAgentWorker } from '../src/worker-setup/create-agent-worker';
 import { startEncryptionCodecServer } from './start-codec-server';
 import { startDevServer } from './temporal-dev-server';
@@ -102,7 +103,7 @@ function terminalLogger(): DefaultLogger {
 }
 
 export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  Runtime.install({ logger: terminalLogger() });
+  const { temporalMetricsUrl } = await installWorkerRuntime(env, terminalLogger());
   const cleanups: (() => Promise<unknown>)[] = [];
   const cleanUp = async () => {
     for (const fn of cleanups.reverse()) await fn().catch((error: unknown) => say(`(cleanup: ${String(error)})`));
@@ -145,7 +146,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
     // started from another terminal, an earlier parked one) is printed as it happens.
     let followed: string | undefined;
     const logger = new ConsoleLifecycleLogger({ includeTimestamps: true, write: (line) => say(`[worker] ${line}`) });
-    const builtins = await createBuiltinHandlers(workerEnv, [{ handle: (e) => (e.workflowId === followed ? undefined : logger.handle(e)) }]);
+    const builtins = await createBuiltinHandlers(workerEnv, [{ handle: (e) => (e.workflowId === followed ? undefined : logger.handle(e)) }], temporalMetricsUrl);
     cleanups.push(() => builtins.close());
     say('Starting the worker (bundling the workflow code takes a few seconds)...');
     const auditFile = auditLogPathFromEnv(workerEnv);

@@ -11,6 +11,7 @@ import { FailureType } from '../errors';
 import { modelIdForTier } from '../model/model-tiers';
 import { streamMessage } from '../model/stream-message';
 import { usageFrom } from '../model/usage';
+import { inModelSpan, recordModelResponse } from '../observability/genai-spans';
 import type { ActivityDeps } from './activity-deps';
 import { materialize } from './conversation-sync';
 
@@ -76,17 +77,24 @@ export function createCallModel(deps: ActivityDeps) {
     }
     const messages = await materialize(deps.conversations, input.conversation);
     const context = Context.current();
-    const response = await streamMessage(
-      deps.anthropic(),
-      {
-        model: modelIdForTier(agent.modelTier, deps.env),
-        max_tokens: agent.maxTokens,
-        system: buildSystemPrompt(agent.systemPrompt),
-        tools: deps.registry.modelTools(agent.name) as Anthropic.Tool[],
-        messages: messages as Anthropic.MessageParam[],
-      },
-      { progress: (p) => context.heartbeat(p), signal: context.cancellationSignal, idleMs: idleMsFromEnv(deps.env), attempt: context.info.attempt },
-    );
+    const model = modelIdForTier(agent.modelTier, deps.env);
+    const facts = { model, maxTokens: agent.maxTokens, agent: agent.name, iteration: input.iteration, workflowId: context.info.workflowExecution?.workflowId };
+    const response = await inModelSpan(facts, async (span) => {
+      const answer = await streamMessage(
+        deps.anthropic(),
+        {
+          model,
+          max_tokens: agent.maxTokens,
+          system: buildSystemPrompt(agent.systemPrompt),
+          tools: deps.registry.modelTools(agent.name) as Anthropic.Tool[],
+          messages: messages as Anthropic.MessageParam[],
+        },
+        { progress: (p) => context.heartbeat(p), signal: context.cancellationSignal, idleMs: idleMsFromEnv(deps.env), attempt: context.info.attempt },
+      );
+      const toolCalls = answer.content.filter((b) => b.type === 'tool_use').length;
+      recordModelResponse(span, { id: answer.id, model: answer.model, stopReason: answer.stop_reason, usage: usageFrom(answer.usage), toolCalls });
+      return answer;
+    });
     const content: ContentBlock[] = [];
     for (const block of response.content) {
       if (block.type === 'text') content.push({ type: 'text', text: block.text });

@@ -6,6 +6,7 @@ import { WorkspaceEscapeError } from '../errors';
 import { describeZodError } from '../tools/tool-definition';
 import { capOutput } from '../tools/output-limits';
 import { ToolResult } from '../tools/tool-result';
+import { inToolSpan } from '../observability/genai-spans';
 import type { ActivityDeps } from './activity-deps';
 
 export const RunToolInputSchema = z.object({
@@ -54,8 +55,9 @@ export function createRunTool(deps: ActivityDeps) {
     const input = RunToolInputSchema.parse(raw);
     const context = Context.current();
     const started = Date.now();
-    const result = await execute(deps, input, context);
     const workflowId = input.workflowId ?? context.info.workflowExecution?.workflowId ?? 'standalone';
+    const facts = { tool: input.tool, callId: input.callId, agent: input.agent, workflowId, execution: context.info.isLocal ? ('local' as const) : ('activity' as const) };
+    const result = await inToolSpan(facts, () => execute(deps, input, context));
     await deps.audit?.append({
       at: new Date().toISOString(),
       kind: 'call',

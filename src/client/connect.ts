@@ -1,5 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { temporalSettings, type TemporalSettings } from '../config/worker-config';
+import { tracingFromEnv } from '../observability/tracing';
 import { TemporalUnreachableError } from './errors';
 
 /** Connects to Temporal, turning a refused connection into an error a person can act on. */
@@ -14,8 +15,14 @@ export async function connectClient(settings: TemporalSettings = temporalSetting
         'Start one with `npm start` (embedded dev server) or `temporal server start-dev`, or set TEMPORAL_ADDRESS (or a TEMPORAL_PROFILE).',
     );
   }
+  // With tracing on, a run started here is the root of its trace (the start span's context travels in headers).
+  const tracing = tracingFromEnv(process.env, 'agentctl');
   return {
-    client: new Client({ connection, namespace: settings.namespace, dataConverter: settings.dataConverter }),
-    close: () => connection.close(),
+    client: new Client({ connection, namespace: settings.namespace, dataConverter: settings.dataConverter, plugins: tracing ? [tracing.plugin] : [] }),
+    // A short-lived CLI must flush its spans (the start span roots the run's trace) before it exits.
+    close: async () => {
+      await tracing?.forceFlush();
+      await connection.close();
+    },
   };
 }

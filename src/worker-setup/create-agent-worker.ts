@@ -14,6 +14,7 @@ import { conversationStoreFromEnv, DirectoryConversationStore, type Conversation
 import type { LifecycleHandler } from '../lifecycle/lifecycle-handler';
 import { lifecycleSinks } from '../lifecycle/lifecycle-sink';
 import { createAnthropicClient } from '../model/anthropic-client';
+import { tracingFromEnv, type Tracing } from '../observability/tracing';
 import { builtinTools } from '../tools/builtin';
 import { createProcessRunner, type ProcessRunner } from '../tools/sandbox/process-runner';
 import { resolveSandboxMode, sandboxWarning } from '../tools/sandbox/sandbox-mode';
@@ -43,6 +44,12 @@ export interface AgentWorkerOptions {
   /** A prebuilt workflow bundle (tests and benchmarks share one to start workers quickly). */
   workflowBundle?: WorkerOptions['workflowBundle'];
   workerOptions?: Partial<WorkerOptions>;
+  /**
+   * OpenTelemetry tracing (see observability/tracing.ts). Default: on when OTEL_EXPORTER_OTLP_ENDPOINT
+   * is set. With a prebuilt `workflowBundle`, bundle it with the plugin's workflow interceptors
+   * (`TRACING_WORKFLOW_MODULES`), or workflow spans are missing.
+   */
+  tracing?: Tracing;
   /** Replaces the operator call that registers search attributes (tests stand in a server that refuses). */
   registerSearchAttributes?: SearchAttributeRegistrar;
 }
@@ -91,13 +98,15 @@ export async function createAgentWorker(options: AgentWorkerOptions = {}): Promi
   if (options.auditLog) assertOutsideWorkspace(options.auditLog, workspaceRoot);
 
   const settings = temporalSettings(env);
+  const tracing = options.tracing ?? tracingFromEnv(env);
+  const plugins = tracing ? [tracing.plugin] : [];
   const connectionOptions = { ...settings.connection, address: options.address ?? settings.address };
   const namespace = options.namespace ?? settings.namespace;
   const taskQueue = options.taskQueue ?? settings.taskQueue;
   const clientConnection = await Connection.connect(connectionOptions);
   const attributes = await ensureSearchAttributes(clientConnection, namespace, options.registerSearchAttributes);
   if (attributes.warning) console.warn(`WARNING: ${attributes.warning}`);
-  const client = new Client({ connection: clientConnection, namespace, dataConverter: settings.dataConverter });
+  const client = new Client({ connection: clientConnection, namespace, dataConverter: settings.dataConverter, plugins });
   const connection = await NativeConnection.connect(connectionOptions);
   const audit = options.auditLog ? await AuditChain.open(options.auditLog) : undefined;
   let anthropic: ReturnType<typeof createAnthropicClient> | undefined;
@@ -121,6 +130,7 @@ export async function createAgentWorker(options: AgentWorkerOptions = {}): Promi
     taskQueue,
     activities,
     dataConverter: settings.dataConverter,
+    plugins,
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     sinks: lifecycleSinks(options.lifecycleHandlers ?? []),
     // Heartbeats of a streaming model call carry its text so far; sent this often, a client
