@@ -38,6 +38,8 @@ export interface ToolSpec<S extends z.ZodObject> {
    * is unknown instead of the call running twice.
    */
   idempotent?: boolean;
+  /** How long one attempt may take before Temporal gives up on it (default 15 minutes). */
+  timeoutSeconds?: number;
   /**
    * Finishes within a few seconds (default: true for read tools). A call of a quick tool that is also
    * idempotent runs as a local activity, inside the workflow task that decided it: no activity task

@@ -14,6 +14,8 @@ import { resumeCommand } from './resume';
 import { keysCommand } from './keys';
 import { auditCommand } from './audit';
 import { codecServerCommand } from './codec-server';
+import { sendCommand } from './send';
+import { closeCommand } from './close';
 
 /** Every agentctl verb. Each lives in its own file; add new ones here. */
 export const commands: Command[] = [
@@ -31,5 +33,7 @@ export const commands: Command[] = [
   cancelCommand,
   keysCommand,
   auditCommand,
+  sendCommand,
+  closeCommand,
   codecServerCommand,
 ];
