@@ -55,7 +55,28 @@ export function startTracing(spanProcessor: SpanProcessor, serviceName = 'durabl
  * OTEL_SERVICE_NAME names the service. Off (undefined) otherwise.
  */
 export function tracingFromEnv(env: NodeJS.ProcessEnv = process.env, serviceName?: string): Tracing | undefined {
-  if (!env.OTEL_EXPORTER_OTLP_ENDPOINT && !env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return undefined;
-  // The exporter reads the endpoint, headers and timeouts from the same variables itself.
-  return startTracing(new BatchSpanProcessor(new OTLPTraceExporter()), env.OTEL_SERVICE_NAME || serviceName);
+  const url = otlpTracesUrl(env);
+  if (!url) return undefined;
+  // Read from `env` here (the exporter itself would read process.env); timeouts and the rest still come from the standard variables.
+  return startTracing(new BatchSpanProcessor(new OTLPTraceExporter({ url, headers: otlpHeaders(env) })), env.OTEL_SERVICE_NAME || serviceName);
+}
+
+/** The traces URL as the OTLP spec derives it: the signal-specific variable as is, or the base endpoint plus `/v1/traces`. */
+export function otlpTracesUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  if (traces) return traces;
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  return base ? `${base.replace(/\/+$/, '')}/v1/traces` : undefined;
+}
+
+/** `OTEL_EXPORTER_OTLP_HEADERS` / `OTEL_EXPORTER_OTLP_TRACES_HEADERS`: `key=value` pairs, comma-separated, values URL-encoded. */
+function otlpHeaders(env: NodeJS.ProcessEnv): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const raw of [env.OTEL_EXPORTER_OTLP_HEADERS, env.OTEL_EXPORTER_OTLP_TRACES_HEADERS]) {
+    for (const pair of (raw ?? '').split(',')) {
+      const at = pair.indexOf('=');
+      if (at > 0) headers[decodeURIComponent(pair.slice(0, at).trim())] = decodeURIComponent(pair.slice(at + 1).trim());
+    }
+  }
+  return headers;
 }

@@ -68,4 +68,31 @@ describe('tracing', () => {
     // Nothing of this run leaked into another trace.
     expect(spans.filter((s) => s.name.startsWith('chat ') && s.attributes['durable_agent.workflow_id'] === workflowId && !trace.includes(s))).toEqual([]);
   });
+
+  it('puts a sub-agent (a child run) in its parent\'s trace, with its own model and tool spans', async () => {
+    const task = uniqueId('traced-parent');
+    const subTask = uniqueId('traced-child');
+    const child: AgentDefinitionInput = { ...agent, name: 'traced-child', description: 'Does one step.' };
+    const parent: AgentDefinitionInput = { ...agent, name: 'traced-parent', tools: [], subAgents: ['traced-child'] };
+    fake.script(task, [reply(toolCall('delegate_task', { agent: 'traced-child', task: subTask })), reply(toolCall('complete_task', { summary: 'parent done', status: 'success' }))]);
+    fake.script(subTask, [reply(toolCall('step', { n: 1 })), reply(toolCall('complete_task', { summary: 'child done', status: 'success' }))]);
+    const workflowId = await withAgentWorker({ fake, workflowBundle, agents: [parent, child], tools: [stepTool], tracing }, async (h) => {
+      const handle = await startRun(h.client, { agent: 'traced-parent', task }, { taskQueue: h.taskQueue, workflowId: uniqueId('traced-parent-run') });
+      expect(await handle.result()).toMatchObject({ status: 'completed', completion: { summary: 'parent done' } });
+      return handle.workflowId;
+    });
+    const childId = `${workflowId}/sub-toolu_0_0`;
+    const spans = exporter.getFinishedSpans();
+    const start = spans.find((s) => s.name === 'StartWorkflow:agentRun' && JSON.stringify(s.attributes).includes(workflowId));
+    expect(start).toBeDefined();
+    const trace = spans.filter((s) => s.spanContext().traceId === start!.spanContext().traceId);
+    const names = [...new Set(trace.map((s) => s.name))].sort().join(', ');
+    expect(trace.some((s) => s.name === 'StartChildWorkflow:agentRun'), names).toBe(true);
+    expect(trace.filter((s) => s.name === 'RunWorkflow:agentRun'), names).toHaveLength(2);
+    const childChats = trace.filter((s) => s.name.startsWith('chat ') && s.attributes['durable_agent.workflow_id'] === childId);
+    expect(childChats).toHaveLength(2);
+    expect(childChats.every((s) => s.attributes['gen_ai.agent.name'] === 'traced-child')).toBe(true);
+    expect(trace.filter((s) => s.name === 'execute_tool step' && s.attributes['durable_agent.workflow_id'] === childId)).toHaveLength(1);
+    expect(trace.filter((s) => s.name.startsWith('chat ') && s.attributes['durable_agent.workflow_id'] === workflowId)).toHaveLength(2);
+  });
 });
