@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * The keys payloads are encrypted with. `AGENT_ENCRYPTION_KEY` is `<key id>:<base64 of 32 bytes>`
- * (make one with `agentctl keys encryption`, or `echo "k1:$(openssl rand -base64 32)"`); the id is
+ * (make one with `echo "k1:$(openssl rand -base64 32)"`); the id is
  * stored beside every encrypted payload, so after a rotation the old key, listed in
  * `AGENT_ENCRYPTION_OLD_KEYS` (comma-separated, same form), still opens what it sealed.
  */

@@ -75,6 +75,20 @@ export interface AgentWorker {
 export const WORKFLOWS_PATH = path.join(__dirname, '..', 'workflows', 'index.ts');
 
 /** Names of environment variables tool processes may see, from `AGENT_TOOL_ENV` (comma-separated). */
+/**
+ * AGENT_MAX_CACHED_WORKFLOWS bounds the sticky workflow cache. The SDK's default (sized from the heap)
+ * keeps every open run in memory, about 1.3 MiB each; a worker holding thousands of runs parked on
+ * approvals sets it (see docs/long-runs.md and `npm run bench:load`): an evicted run replays its
+ * history when it wakes.
+ */
+export function maxCachedWorkflowsFromEnv(env: NodeJS.ProcessEnv): { maxCachedWorkflows?: number } {
+  const raw = env.AGENT_MAX_CACHED_WORKFLOWS?.trim();
+  if (!raw) return {};
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`AGENT_MAX_CACHED_WORKFLOWS must be a whole number (0 or more), not "${raw}".`);
+  return { maxCachedWorkflows: value };
+}
+
 function toolEnvAllowList(env: NodeJS.ProcessEnv): string[] {
   return (env.AGENT_TOOL_ENV ?? '')
     .split(',')
@@ -145,6 +159,7 @@ export async function createAgentWorker(options: AgentWorkerOptions = {}): Promi
     // Heartbeats of a streaming model call carry its text so far; sent this often, a client
     // watching the run sees it within about a second.
     maxHeartbeatThrottleInterval: '500 milliseconds',
+    ...maxCachedWorkflowsFromEnv(env),
     ...options.workerOptions,
   });
 
