@@ -25,8 +25,10 @@ async function inSpan<T>(name: string, kind: SpanKind, attributes: Attributes, f
 export interface ModelCallFacts {
   model: string;
   maxTokens: number;
-  agent: string;
-  iteration: number;
+  /** What the call is for: an agent's turn, compaction's summary, or a guardrail / approval-handler judge. */
+  purpose?: 'turn' | 'compaction' | 'judge';
+  agent?: string;
+  iteration?: number;
   workflowId?: string;
 }
 
@@ -38,8 +40,9 @@ export function inModelSpan<T>(facts: ModelCallFacts, fn: (span: Span) => Promis
     'gen_ai.system': 'anthropic',
     'gen_ai.request.model': facts.model,
     'gen_ai.request.max_tokens': facts.maxTokens,
-    'gen_ai.agent.name': facts.agent,
-    'durable_agent.iteration': facts.iteration,
+    'durable_agent.purpose': facts.purpose ?? 'turn',
+    ...(facts.agent ? { 'gen_ai.agent.name': facts.agent } : {}),
+    ...(facts.iteration !== undefined ? { 'durable_agent.iteration': facts.iteration } : {}),
     ...(facts.workflowId ? { 'durable_agent.workflow_id': facts.workflowId } : {}),
   }, fn);
 }
