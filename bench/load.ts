@@ -113,7 +113,9 @@ async function run(): Promise<void> {
         [parkBefore, ...milestones, parked].map((s) => [s.parked, mib(s.rss, 0), mib(s.heapUsed, 0), s.cached]),
       ),
       '',
-      `Target (issue 13): worker RSS under 1 GiB with 10,000 parked runs: ${parked.rss < GiB ? 'met' : 'NOT met'} at ${PARKED} parked (${mib(parked.rss, 0)} MiB).`,
+      PARKED >= 10_000
+        ? `Target (issue 13): worker RSS under 1 GiB with 10,000 parked runs: ${parked.rss < GiB ? 'met' : 'NOT met'} (${mib(parked.rss, 0)} MiB at ${PARKED}).`
+        : `Target (issue 13): worker RSS under 1 GiB with 10,000 parked runs: not measured by this run (${PARKED} parked: ${mib(parked.rss, 0)} MiB, ${parked.rss < GiB ? 'under' : 'over'} 1 GiB).`,
     ].join('\n'),
   );
 }
