@@ -142,7 +142,8 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
     if (address) {
       // Fails with "cannot reach Temporal at ...; start it with ..." rather than a gRPC stack.
       await (await connectClient(temporalSettings(env))).close();
-      say(`Using the Temporal server at ${address} (${temporalSettings(env).source}).`);
+      const source = temporalSettings(env).source;
+      say(`Using the Temporal server at ${address} (${source === 'environment' ? 'TEMPORAL_ADDRESS' : source}).`);
     } else {
       const embedded = embeddedServer(env);
       await ensurePortsFree(embedded);

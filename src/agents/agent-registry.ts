@@ -114,7 +114,7 @@ export function createAgentRegistry(definitions: AgentDefinitionInput[], tools: 
           {
             scope: tool.scope,
             idempotent: tool.idempotent ?? tool.scope === 'read',
-            quick: tool.quick ?? tool.scope === 'read',
+            quick: tool.quick ?? (tool.scope === 'read' && tool.timeoutSeconds === undefined),
             subjectArgument: tool.subjectArgument,
             timeoutSeconds: tool.timeoutSeconds,
           },

@@ -41,7 +41,8 @@ export interface ToolSpec<S extends z.ZodObject> {
   /** How long one attempt may take before Temporal gives up on it (default 15 minutes). */
   timeoutSeconds?: number;
   /**
-   * Finishes within a few seconds (default: true for read tools). A call of a quick tool that is also
+   * Finishes within a few seconds (default: true for read tools that declare no `timeoutSeconds`; a
+   * tool that needs its own time limit is not quick unless it says so). A call of a quick tool that is also
    * idempotent runs as a local activity, inside the workflow task that decided it: no activity task
    * and no extra workflow task. If the worker dies first, the next one runs it again, which is why
    * only idempotent tools qualify; one that turns out slow is retried as an ordinary activity.
