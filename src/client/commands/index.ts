@@ -14,6 +14,7 @@ import { resumeCommand } from './resume';
 import { keysCommand } from './keys';
 import { auditCommand } from './audit';
 import { consoleCommand } from './console';
+import { codecServerCommand } from './codec-server';
 import { agentsCommand } from './agents';
 import { sendCommand } from './send';
 import { closeCommand } from './close';
@@ -38,4 +39,5 @@ export const commands: Command[] = [
   consoleCommand,
   sendCommand,
   closeCommand,
+  codecServerCommand,
 ];
