@@ -66,6 +66,19 @@ function toolEnvAllowList(env: NodeJS.ProcessEnv): string[] {
 }
 
 /**
+ * A shared store that cannot be reached is a configuration error: say so before polling. A store this
+ * worker created from its settings is closed again when it fails; a caller's stays the caller's.
+ */
+async function prepareConversationStore(store: ConversationStore, { owned }: { owned: boolean }): Promise<void> {
+  try {
+    await store.prepare?.();
+  } catch (error) {
+    if (owned) await store.close?.();
+    throw error;
+  }
+}
+
+/**
  * Builds a worker for the agent task queue. Everything that can be wrong with the configuration is
  * checked before anything connects: agent and tool definitions (and their command rules), the
  * sandbox (never silently downgraded), the approver registry, the conversation store and where the
@@ -83,8 +96,11 @@ export async function createAgentWorker(options: AgentWorkerOptions = {}): Promi
   const processes = createProcessRunner({ mode, envAllowList: toolEnvAllowList(env), sourceEnv: process.env });
   const approverKeys = approverRegistryFromEnv(env);
   const conversations = options.conversations ?? conversationStoreFromEnv(env.AGENT_CONVERSATION_STORE);
-  if (conversations instanceof DirectoryConversationStore) assertOutsideWorkspace(conversations.dir, workspaceRoot);
+  const conversationsDir = conversations instanceof DirectoryConversationStore ? conversations.dir : undefined;
+  if (conversationsDir) assertOutsideWorkspace(conversationsDir, workspaceRoot);
   if (options.auditLog) assertOutsideWorkspace(options.auditLog, workspaceRoot);
+
+  await prepareConversationStore(conversations, { owned: !options.conversations });
 
   const settings = temporalSettings(env);
   const address = options.address ?? settings.address;
@@ -132,6 +148,8 @@ export async function createAgentWorker(options: AgentWorkerOptions = {}): Promi
       await connection.close();
       await clientConnection.close();
       await audit?.close();
+      // A store built here from AGENT_CONVERSATION_STORE is closed here; a caller's stays the caller's.
+      if (!options.conversations) await conversations.close?.();
     },
   };
 }

@@ -27,6 +27,8 @@ export interface FakeRequest {
   body: MessagesBody;
   headers: http.IncomingHttpHeaders;
   at: number;
+  /** Where the request came from (tests with workers on several simulated hosts tell them apart by it). */
+  remoteAddress?: string;
   /** When the whole answer was sent (undefined while it is being sent, or if the client went away). */
   answeredAt?: number;
 }
@@ -139,7 +141,8 @@ function firstUserText(body: MessagesBody): string {
 
 export type FakeAnthropic = Awaited<ReturnType<typeof startFakeAnthropic>>;
 
-export async function startFakeAnthropic(opts: { countTokens?: boolean } = {}) {
+/** `host`: where to listen (default 127.0.0.1), e.g. an address workers in network namespaces can reach. */
+export async function startFakeAnthropic(opts: { countTokens?: boolean; host?: string } = {}) {
   const scripts: Script[] = [];
   let served = 0;
 
@@ -185,11 +188,11 @@ export async function startFakeAnthropic(opts: { countTokens?: boolean } = {}) {
     send(res, status, { type: 'error', error: { type: ERROR_TYPES[status] ?? 'api_error', message } });
   };
 
-  async function answerMessages(body: MessagesBody, headers: http.IncomingHttpHeaders, res: http.ServerResponse) {
+  async function answerMessages(body: MessagesBody, headers: http.IncomingHttpHeaders, res: http.ServerResponse, remoteAddress?: string) {
     const task = firstUserText(body);
     const script = scripts.find((s) => task.includes(s.match));
     const index = (body.messages ?? []).filter((m) => m.role === 'assistant').length;
-    const request: FakeRequest = { match: script?.match, index, body, headers, at: Date.now() };
+    const request: FakeRequest = { match: script?.match, index, body, headers, at: Date.now(), remoteAddress };
     fake.requests.push(request);
     if (!script) {
       const known = scripts.map((s) => JSON.stringify(s.match)).join(', ') || 'none';
@@ -248,7 +251,7 @@ export async function startFakeAnthropic(opts: { countTokens?: boolean } = {}) {
     }
     if (req.method === 'POST' && path === '/v1/messages') {
       // A throwing dynamic reply must become a visible error, not a hung request.
-      return answerMessages(body, req.headers, res).catch((err: unknown) =>
+      return answerMessages(body, req.headers, res, req.socket.remoteAddress).catch((err: unknown) =>
         sendError(res, 500, `fake-anthropic: dynamic reply threw: ${String(err)}`),
       );
     }
@@ -260,7 +263,8 @@ export async function startFakeAnthropic(opts: { countTokens?: boolean } = {}) {
     sendError(res, 404, `fake-anthropic: no route for ${req.method} ${path}`, !path.endsWith('/count_tokens'));
   });
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  fake.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const host = opts.host ?? '127.0.0.1';
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  fake.baseUrl = `http://${host}:${(server.address() as AddressInfo).port}`;
   return fake;
 }
