@@ -4,6 +4,7 @@ import type { AgentRegistry } from '../agents/agent-registry';
 import type { AuditChain } from '../audit/audit-chain';
 import type { ConversationStore } from '../conversation/conversation-store';
 import type { ProcessRunner } from '../tools/sandbox/process-runner';
+import type { JudgeFunctions } from './guardrails';
 
 /** What activities need from the worker process; built once in `createActivities`. */
 export interface ActivityDeps {
@@ -23,4 +24,6 @@ export interface ActivityDeps {
   approverKeys?: Record<string, string>;
   /** The hash-chained audit log (AGENT_AUDIT_LOG), unless it is off. */
   audit?: AuditChain;
+  /** Guardrail and approval-handler functions agent definitions may name. */
+  judges: JudgeFunctions;
 }

@@ -4,6 +4,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import { buildSystemPrompt } from '../agents/system-prompt';
+import { teamToolSpecs } from '../agents/team-tools';
 import type { ShellAnalysis } from '../approvals/shell/shell-analysis';
 import { ConversationRefSchema } from '../conversation/conversation-ref';
 import type { ContentBlock, ConversationMessage, TokenUsage } from '../conversation/messages';
@@ -18,6 +19,10 @@ export const CallModelInputSchema = z.object({
   agent: z.string(),
   iteration: z.number().int(),
   conversation: ConversationRefSchema,
+  /** Whom this run may delegate to or hand off to; delegate_task and handoff are offered only then. */
+  team: z
+    .object({ subAgents: z.array(z.string()), handoffs: z.array(z.string()), depth: z.number().int(), maxDepth: z.number().int(), maxPerTurn: z.number().int() })
+    .optional(),
 });
 export type CallModelInput = z.infer<typeof CallModelInputSchema>;
 
@@ -42,6 +47,16 @@ const DEFAULT_IDLE_SECONDS = 120;
 export function idleMsFromEnv(env: NodeJS.ProcessEnv): number {
   const seconds = Number(env.AGENT_MODEL_IDLE_SECONDS);
   return (Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_IDLE_SECONDS) * 1000;
+}
+
+/** delegate_task and handoff for this run, with the targets' descriptions from this worker's registry. */
+function teamTools(deps: ActivityDeps, team: CallModelInput['team']) {
+  if (!team) return [];
+  const described = (names: string[]) => names.flatMap((name) => {
+    const agent = deps.registry.agents.get(name);
+    return agent ? [{ name, description: agent.description }] : [];
+  });
+  return teamToolSpecs({ subAgents: described(team.subAgents), handoffs: described(team.handoffs), limits: { depth: team.depth, maxDepth: team.maxDepth, maxPerTurn: team.maxPerTurn } });
 }
 
 /** Runs each tool's `analyze` on the calls it made (for `shell`: the parsed command the rules judge). */
@@ -82,7 +97,7 @@ export function createCallModel(deps: ActivityDeps) {
         model: modelIdForTier(agent.modelTier, deps.env),
         max_tokens: agent.maxTokens,
         system: buildSystemPrompt(agent.systemPrompt),
-        tools: deps.registry.modelTools(agent.name) as Anthropic.Tool[],
+        tools: [...deps.registry.modelTools(agent.name), ...teamTools(deps, input.team)] as Anthropic.Tool[],
         messages: messages as Anthropic.MessageParam[],
       },
       { progress: (p) => context.heartbeat(p), signal: context.cancellationSignal, idleMs: idleMsFromEnv(deps.env), attempt: context.info.attempt },

@@ -1,6 +1,7 @@
 import type { ActivityDeps } from './activity-deps';
 import { createCallModel } from './call-model';
 import { createLoadPreferences, createSavePreference } from './preferences';
+import { createCheckGuardrails, createJudgeApprovals } from './guardrails';
 import { createRecordAudit } from './record-audit';
 import { createReleaseConversation } from './release-conversation';
 import { createResolveAgent } from './resolve-agent';
@@ -18,6 +19,8 @@ export function createActivities(deps: ActivityDeps) {
     savePreference: createSavePreference(deps),
     releaseConversation: createReleaseConversation(deps),
     recordAudit: createRecordAudit(deps),
+    checkGuardrails: createCheckGuardrails(deps),
+    judgeApprovals: createJudgeApprovals(deps),
   };
 }
 

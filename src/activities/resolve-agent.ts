@@ -55,6 +55,11 @@ export function createResolveAgent(deps: ActivityDeps) {
       network: agent.network,
       sandboxed: deps.processes.mode.mode === 'bwrap',
       commandPatterns,
+      subAgents: agent.subAgents,
+      handoffs: agent.handoffs,
+      delegation: agent.delegation,
+      guardrails: agent.guardrails.map(({ name, on, onTrip, tools }) => ({ name, on, onTrip, tools })),
+      approvalHandler: agent.approvalHandler !== undefined,
       approverKeys: deps.approverKeys,
     };
   };

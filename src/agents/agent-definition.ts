@@ -12,6 +12,37 @@ export const ContextBudgetSchema = z.object({
 });
 export type ContextBudget = z.infer<typeof ContextBudgetSchema>;
 
+/**
+ * A check with a tripwire. `input` guardrails see the task before the first model call, `output`
+ * guardrails the completion, `tool` guardrails each call before the approval policy. `check` is a
+ * function registered on the worker (`createAgentWorker({ guardrails })`) or a fast-tier model asked
+ * with `instructions`. A trip ends the run (`guardrail_tripped`); a tool guardrail may instead refuse
+ * only that call (`onTrip: "reject_call"`).
+ */
+export const GuardrailSchema = z.object({
+  name: z.string().min(1),
+  on: z.enum(['input', 'output', 'tool']),
+  check: z.union([z.object({ function: z.string().min(1) }), z.object({ model: z.object({ instructions: z.string().min(1) }) })]),
+  onTrip: z.enum(['end_run', 'reject_call']).default('end_run'),
+  /** Tool guardrails: the tools it looks at (default: all of the agent's tools). */
+  tools: z.array(z.string()).optional(),
+});
+export type Guardrail = z.infer<typeof GuardrailSchema>;
+
+/**
+ * Decides calls that would park before a person is asked: a function registered on the worker
+ * (`createAgentWorker({ approvalHandlers })`) or a fast-tier model judge with a rubric. It answers
+ * allow, reject or ask; only "ask" parks, and a failing handler means "ask".
+ */
+export const ApprovalHandlerSchema = z.union([z.object({ function: z.string().min(1) }), z.object({ model: z.object({ rubric: z.string().min(1) }) })]);
+export type ApprovalHandlerSpec = z.infer<typeof ApprovalHandlerSchema>;
+
+/** How far sub-agents may nest, and how many one turn may start; the model is told when it hits one. */
+export const DelegationLimitsSchema = z.object({
+  maxDepth: z.number().int().min(1).max(10).default(2),
+  maxPerTurn: z.number().int().min(1).max(20).default(4),
+});
+
 /** An agent is configuration: one workflow serves them all. */
 export const AgentDefinitionSchema = z.object({
   name: z.string().regex(/^[a-z][a-z0-9-]*$/, 'agent names are lower-case words joined by "-"'),
@@ -31,6 +62,13 @@ export const AgentDefinitionSchema = z.object({
   /** Environment variables (names) tool processes of this agent may see, besides PATH, HOME, LANG and TERM. */
   env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'environment variable names are letters, digits and _')).default([]),
   context: ContextBudgetSchema.default({ windowTokens: 200_000, targetShare: 0.6, keepRecentTurns: 6 }),
+  /** Agents this one may hand sub-tasks to with `delegate_task` (each runs as a child run). */
+  subAgents: z.array(z.string().min(1)).default([]),
+  /** Agents this one may hand the whole run to with `handoff`. */
+  handoffs: z.array(z.string().min(1)).default([]),
+  delegation: DelegationLimitsSchema.default({ maxDepth: 2, maxPerTurn: 4 }),
+  guardrails: z.array(GuardrailSchema).default([]),
+  approvalHandler: ApprovalHandlerSchema.optional(),
 });
 export type AgentDefinitionInput = z.input<typeof AgentDefinitionSchema>;
 export type AgentDefinition = z.output<typeof AgentDefinitionSchema>;

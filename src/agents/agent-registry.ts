@@ -85,7 +85,7 @@ export function createAgentRegistry(definitions: AgentDefinitionInput[], tools: 
       const out: Record<string, ResolvedTool> = {};
       for (const name of agents.get(agentName)?.tools ?? []) {
         const tool = toolMap.get(name);
-        if (tool) out[name] = { scope: tool.scope, idempotent: tool.idempotent ?? tool.scope === 'read', subjectArgument: tool.subjectArgument };
+        if (tool) out[name] = { scope: tool.scope, idempotent: tool.idempotent ?? tool.scope === 'read', subjectArgument: tool.subjectArgument, timeoutSeconds: tool.timeoutSeconds };
       }
       return out;
     },

@@ -30,7 +30,11 @@ export function decisionScopeText(decision: Pick<ApprovalDecision, 'scope' | 'pr
 }
 
 /** The `userReply` signal's payload. */
-export const UserReplySchema = z.object({ text: z.string().min(1).max(100_000) });
+export const UserReplySchema = z.object({
+  text: z.string().min(1).max(100_000),
+  /** Which question, when several runs of a tree wait for answers (optional otherwise). */
+  callId: z.string().min(1).optional(),
+});
 export type UserReply = z.infer<typeof UserReplySchema>;
 
 /** What an update caller learns. */

@@ -54,9 +54,11 @@ export function queryStatus(handle: WorkflowHandle, timeoutMs?: number): Promise
   return withWorkerDeadline(handle, 'the status query', () => handle.query(statusQuery), timeoutMs);
 }
 
-/** One line per call: what a person needs to tell them apart. */
-export function listPendingCalls(pending: readonly PendingApproval[]): string {
-  return pending.map((p) => `  ${p.callId}  ${terminalSafe(p.tool)}  ${terminalSafe(oneLine(p.input))}`).join('\n');
+/** One line per call: what a person needs to tell them apart (and the sub-agent run that waits, if not this one). */
+export function listPendingCalls(pending: readonly PendingApproval[], runId?: string): string {
+  return pending
+    .map((p) => `  ${p.callId}  ${terminalSafe(p.tool)}  ${terminalSafe(oneLine(p.input))}${runId && p.workflowId && p.workflowId !== runId ? `  (sub-agent run ${p.workflowId})` : ''}`)
+    .join('\n');
 }
 
 /** The callId a decision is for: the one named, or the only pending one. */
@@ -66,7 +68,7 @@ export function resolveCallId(status: Pick<RunStatus, 'workflowId' | 'pendingApp
   if (pending.length === 0) throw new NoPendingApprovalError(`Run ${status.workflowId} has no call waiting for approval.`);
   if (pending.length > 1) {
     throw new AmbiguousApprovalError(
-      `Run ${status.workflowId} has ${pending.length} calls waiting for approval; name one:\n${listPendingCalls(pending)}`,
+      `Run ${status.workflowId} has ${pending.length} calls waiting for approval; name one:\n${listPendingCalls(pending, status.workflowId)}`,
     );
   }
   return pending[0]!.callId;
@@ -104,9 +106,13 @@ export function signed(workflowId: string, decision: ApprovalDecision): Approval
   return signature ? { ...decision, signature } : decision;
 }
 
-/** Sends a decision with the `decideApproval` update, so the caller learns whether it was applied. */
-export function sendDecision(handle: WorkflowHandle, decision: ApprovalDecision): Promise<DecisionOutcome> {
-  const payload = signed(handle.workflowId, decision);
+/**
+ * Sends a decision with the `decideApproval` update, so the caller learns whether it was applied.
+ * `waitingRun` is the run that waits for the call when it is a sub-agent's (the signature covers that
+ * run's id); the decision still goes to `handle`, which forwards it.
+ */
+export function sendDecision(handle: WorkflowHandle, decision: ApprovalDecision, waitingRun = handle.workflowId): Promise<DecisionOutcome> {
+  const payload = signed(waitingRun, decision);
   return executeUpdate(handle, 'the approval', () => handle.executeUpdate(decideApprovalUpdate, { args: [payload] }));
 }
 
@@ -129,6 +135,8 @@ const indent = (text: string) =>
 /** A parked call as a person sees it in a terminal: the tool, its arguments, and why it is asked. */
 export function renderPendingApproval(p: PendingApproval): string {
   const lines = ['⚠️ Tool Approval Required', `Tool: ${terminalSafe(p.tool)}  (call ${p.callId})`, 'Arguments:', indent(terminalSafe(JSON.stringify(p.input ?? {}, null, 2)))];
+  // A shell call as the worker's parser read it: each simple command it would run.
+  if (p.commands && p.commands.length > 1) lines.push('Commands in it:', ...p.commands.map((c) => indent(`- ${terminalSafe(c)}`)));
   lines.push('Context:');
   if (p.context) lines.push(indent(`The agent said: ${terminalSafe(p.context)}`));
   lines.push(indent(`Policy: ${terminalSafe(p.reason)}`));
@@ -163,21 +171,24 @@ export async function decideFromCli(ctx: CliContext, decision: ApprovalDecision[
   if (prefix !== undefined && !sweeping) throw new UsageError('--prefix goes with --always or --never');
   if (prefix !== undefined && toolWide) throw new UsageError('give either --prefix or --always-tool/--never-tool, not both');
   const handle = (await ctx.client()).workflow.getHandle(workflowId);
-  const callId = named ?? resolveCallId(await queryStatus(handle).catch((error: unknown) => {
+  const status = named && ctx.args.flags.signal ? undefined : await queryStatus(handle).catch((error: unknown) => {
     if (!(error instanceof NoWorkerAnsweredError)) throw error;
     throw new NoWorkerAnsweredError(`${error.message} Without a worker the pending calls cannot be listed: name the callId and add --signal.`);
-  }));
+  });
+  const callId = named ?? resolveCallId(status!);
+  // A sub-agent's call is decided here and forwarded; its signature covers the run that waits for it.
+  const waitingRun = status?.pendingApprovals.find((p) => p.callId === callId)?.workflowId ?? workflowId;
   const payload: ApprovalDecision = { callId, decision, approver: stringFlag(ctx, 'approver') ?? defaultApprover() };
   const reason = stringFlag(ctx, 'reason');
   if (reason) payload.reason = reason;
   if (toolWide) payload.scope = 'tool';
   if (prefix !== undefined) payload.prefix = prefix;
   if (ctx.args.flags.signal) {
-    await handle.signal(approvalSignal, signed(workflowId, payload));
+    await handle.signal(approvalSignal, signed(waitingRun, payload));
     ctx.print({ workflowId, ...payload, via: 'signal', applied: null }, () => `Sent ${decision} for ${callId} to ${workflowId} as a signal (not confirmed; see \`agentctl pending\`).`);
     return 0;
   }
-  const outcome = await sendDecision(handle, payload);
+  const outcome = await sendDecision(handle, payload, waitingRun);
   ctx.print({ workflowId, ...payload, via: 'update', ...outcome }, () => `${workflowId}: ${terminalSafe(outcome.message)}`);
   return 0;
 }

@@ -82,7 +82,7 @@ export async function promptForApprovals(handle: WorkflowHandle, status: RunStat
         if (!decision) io.output.write('Please answer y, n, always or never.\n');
       }
       try {
-        const outcome = await sendDecision(handle, { callId: next.callId, decision, approver });
+        const outcome = await sendDecision(handle, { callId: next.callId, decision, approver }, next.workflowId ?? handle.workflowId);
         made.push({ callId: next.callId, decision, ...outcome });
         io.output.write(`✔ ${terminalSafe(outcome.message)}\n`);
       } catch (error) {

@@ -74,11 +74,22 @@ export function renderStatus(status: RunStatus): string {
     `Task: ${terminalSafe(status.task)}`,
     `Phase: ${status.phase} · iteration ${status.iteration}/${status.maxIterations}`,
   ];
+  // Older runs' status has no such fields; only a run known to be unsandboxed says so.
+  if (status.sandboxed === false) lines.push('Sandbox: none — tool commands of this run are NOT sandboxed (see docs/security.md)');
+  if (status.approvers) lines.push(`Approvers: ${status.approvers.join(', ')}${status.signedDecisions ? ' (signed decisions required)' : ''}`);
+  else if (status.signedDecisions) lines.push('Decisions must be signed (the worker has an approver registry)');
+  if (status.modelWait) {
+    const wait = status.modelWait;
+    lines.push(`Waiting for the model API: attempt ${wait.attempt} failed (${terminalSafe(wait.lastError ?? 'unavailable')}); next attempt at ${wait.nextAttemptAt}`);
+  }
   const progress = renderProgress(status.tasks);
   if (progress.length > 0) lines.push('', ...progress);
   if (status.pendingApprovals.length > 0) {
     lines.push('', 'Waiting for approval:');
-    for (const p of status.pendingApprovals) lines.push(`  ${p.callId}  ${terminalSafe(p.tool)}  ${terminalSafe(JSON.stringify(p.input ?? {}).slice(0, 160))}`);
+    for (const p of status.pendingApprovals) {
+      lines.push(`  ${p.callId}  ${terminalSafe(p.tool)}  ${terminalSafe(JSON.stringify(p.input ?? {}).slice(0, 160))}`);
+      lines.push(`    why: ${terminalSafe(p.reason)}${p.workflowId !== status.workflowId ? `  (run ${p.workflowId})` : ''}`);
+    }
     lines.push(...approvalHint(status.workflowId, status.pendingApprovals.map((p) => p.callId)).map((l) => `  ${l}`));
   }
   if (status.pendingQuestion) {
@@ -100,6 +111,7 @@ export function renderStatus(status: RunStatus): string {
   }
   if (status.completion) lines.push(`Result (${status.completion.status}): ${terminalSafe(status.completion.summary)}`);
   if (status.lastError) lines.push(`Error: ${terminalSafe(status.lastError)}`);
+  for (const warning of status.warnings ?? []) lines.push(`Warning: ${terminalSafe(warning)}`);
   return lines.join('\n');
 }
 

@@ -5,6 +5,9 @@ import type { AgentRunInput, ResumeContext } from '../workflows/run-input';
 import type { AgentRunResult } from '../workflows/run-result';
 import { startRun } from './start-run';
 import { RunNotResumableError } from './errors';
+import { withWorkerDeadline } from './approval-helpers';
+import { checkpointQuery } from '../workflows/definitions';
+import type { RunState } from '../workflows/run-machine/run-state';
 
 /** Everything needed to start the follow-up run; built without starting anything, so it can be shown or tested. */
 export interface ResumePlan {
@@ -47,7 +50,7 @@ async function readRunInput(client: Client, workflowId: string, runId: string): 
   const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
   const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
   const input = await decodeFromPayloadsAtIndex<AgentRunInput>(client.workflow.options.loadedDataConverter, 0, started?.input?.payloads);
-  const { checkpoint: _checkpoint, ...rest } = input;
+  const { checkpoint: _checkpoint, resumedFrom: _resumedFrom, ...rest } = input;
   return rest;
 }
 
@@ -63,10 +66,11 @@ export async function planResume(client: Client, workflowId: string, options: { 
   if (state === 'RUNNING') {
     throw new RunNotResumableError(`Run ${workflowId} is still running; resume it once it has stopped (or cancel it first).`);
   }
+  if (state === 'FAILED' || state === 'CANCELLED' || state === 'TERMINATED' || state === 'TIMED_OUT') {
+    return planContinuation(client, handle, description.runId, state, options);
+  }
   if (state !== 'COMPLETED') {
-    throw new RunNotResumableError(
-      `Run ${workflowId} ended ${state.toLowerCase()}; only a run that stopped at its iteration cap or ended blocked or partial can be resumed.`,
-    );
+    throw new RunNotResumableError(`Run ${workflowId} ended ${state.toLowerCase()}; it cannot be resumed.`);
   }
   const result = await handle.result();
   const refusal = finished(result);
@@ -101,6 +105,45 @@ export async function planResume(client: Client, workflowId: string, options: { 
       resume,
     },
     memo: { resumedFrom: workflowId, resumedFromRunId: description.runId },
+  };
+}
+
+/**
+ * The follow-up of a run that failed or was cancelled: it continues that run's whole state (the
+ * conversation, tasks, pending approvals, choices), read with the `checkpoint` query. A closed run's
+ * query is answered by a worker replaying its history, so a worker must be running.
+ */
+async function planContinuation(
+  client: Client,
+  handle: WorkflowHandle<typeof agentRun>,
+  runId: string,
+  state: string,
+  options: { maxIterations?: number },
+): Promise<ResumePlan> {
+  const workflowId = handle.workflowId;
+  const nextId = nextResumeId(workflowId);
+  if (await exists(client, nextId)) throw alreadyResumed(workflowId, nextId);
+  let checkpoint: RunState;
+  try {
+    checkpoint = await withWorkerDeadline(handle, 'the checkpoint query', () => handle.query(checkpointQuery));
+  } catch (error) {
+    throw new RunNotResumableError(
+      `Run ${workflowId} ended ${state.toLowerCase()}, and its state could not be read (${(error as Error).message}). ` +
+        'It failed before it started working, or no worker is running to answer; start a worker, or start a new run.',
+    );
+  }
+  const previous = await readRunInput(client, workflowId, runId);
+  // More room when asked for; otherwise at least one more iteration than the run had used.
+  const maxIterations = options.maxIterations !== undefined ? checkpoint.iteration + options.maxIterations : Math.max(checkpoint.input.maxIterations, checkpoint.iteration + 1);
+  return {
+    workflowId: nextId,
+    input: {
+      agent: previous.agent,
+      task: previous.task,
+      checkpoint: { ...checkpoint, input: { ...checkpoint.input, maxIterations } },
+      resumedFrom: workflowId,
+    },
+    memo: { resumedFrom: workflowId, resumedFromRunId: runId },
   };
 }
 

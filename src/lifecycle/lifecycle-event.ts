@@ -12,7 +12,10 @@ export type LifecycleEventName =
   | 'approvalRequested'
   | 'approvalDecided'
   | 'errorOccurred'
-  | 'contextCompacted';
+  | 'contextCompacted'
+  | 'agentHandedOff'
+  | 'guardrailTripped'
+  | 'messageReceived';
 
 export interface LifecycleEvent {
   name: LifecycleEventName;

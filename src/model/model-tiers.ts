@@ -16,6 +16,10 @@ const ENV_VARS: Record<ModelTier, string> = {
   powerful: 'AGENT_MODEL_POWERFUL',
 };
 
-export function modelIdForTier(tier: ModelTier, env: NodeJS.ProcessEnv = process.env): string {
+/**
+ * The model id for a tier, from the worker's settings. `env` is required on purpose: a default of
+ * `process.env` let `createAgentWorker({ env })` be silently ignored by any caller that forgot it.
+ */
+export function modelIdForTier(tier: ModelTier, env: NodeJS.ProcessEnv): string {
   return env[ENV_VARS[tier]] || DEFAULT_MODELS[tier];
 }

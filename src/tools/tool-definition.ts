@@ -38,6 +38,8 @@ export interface ToolSpec<S extends z.ZodObject> {
    * is unknown instead of the call running twice.
    */
   idempotent?: boolean;
+  /** How long one attempt may take before Temporal gives up on it (default 15 minutes). */
+  timeoutSeconds?: number;
   /**
    * The argument that says what a call touches (`path` for file tools, `command` for `shell`), so a
    * person's "always"/"never" covers that, not the whole tool.

@@ -6,6 +6,8 @@ import { createAgentRegistry, type AgentRegistry } from '../agents/agent-registr
 import { builtinAgents } from '../agents/builtin-agents';
 import type { AgentDefinitionInput } from '../agents/agent-definition';
 import { validateCommandPatterns } from '../agents/validate-patterns';
+import { validateTeam } from '../agents/validate-team';
+import type { ApprovalHandlerFunction, GuardrailFunction } from '../guardrails/guardrail-types';
 import { approverRegistryFromEnv } from '../approvals/signatures/approver-registry';
 import { AuditChain } from '../audit/audit-chain';
 import { assertOutsideWorkspace } from '../audit/audit-path';
@@ -38,6 +40,10 @@ export interface AgentWorkerOptions {
    * they get a clean environment (see tools/sandbox/tool-environment.ts).
    */
   env?: NodeJS.ProcessEnv;
+  /** Functions agents' guardrails may name (`guardrails: [{ check: { function: "name" } }]`). */
+  guardrails?: Record<string, GuardrailFunction>;
+  /** Functions agents' `approvalHandler` may name. */
+  approvalHandlers?: Record<string, ApprovalHandlerFunction>;
   /** Write the hash-chained audit log here (`npm run worker` uses AGENT_AUDIT_LOG); off when unset. */
   auditLog?: string;
   /** A prebuilt workflow bundle (tests and benchmarks share one to start workers quickly). */
@@ -88,6 +94,8 @@ export async function createAgentWorker(options: AgentWorkerOptions = {}): Promi
   const env = options.env ?? process.env;
   const registry = createAgentRegistry(options.agents ?? builtinAgents, [...builtinTools, ...(options.tools ?? [])]);
   await validateCommandPatterns(registry);
+  const judges = { guardrails: options.guardrails ?? {}, approvalHandlers: options.approvalHandlers ?? {} };
+  validateTeam(registry, judges);
   const workspaceRoot = resolveWorkspaceRoot(options.workspaceRoot);
   // The sandbox needs PATH to find bwrap even when the caller's env is only the model settings.
   const mode = resolveSandboxMode({ PATH: process.env.PATH, ...env });
@@ -124,6 +132,7 @@ export async function createAgentWorker(options: AgentWorkerOptions = {}): Promi
     processes,
     approverKeys,
     audit,
+    judges,
   });
 
   const worker = await Worker.create({

@@ -57,7 +57,7 @@ export const onceTools = proxyActivities<Pick<Activities, 'runTool'>>({
 });
 
 /** Bookkeeping activities: quick and safe to retry, but not forever; a failure is reported by the run. */
-export const setup = proxyActivities<Pick<Activities, 'resolveAgent' | 'loadPreferences' | 'savePreference' | 'releaseConversation'>>({
+export const setup = proxyActivities<Pick<Activities, 'resolveAgent' | 'loadPreferences' | 'savePreference' | 'releaseConversation' | 'checkGuardrails' | 'judgeApprovals'>>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10, nonRetryableErrorTypes: [FailureType.UnknownAgent, FailureType.InvalidRunInput] },
 });

@@ -7,7 +7,6 @@ import {
   continueAsNew,
   isCancellation,
   setHandler,
-  upsertSearchAttributes,
   ActivityFailure,
 } from '@temporalio/workflow';
 import { textOf } from '../conversation/messages';
@@ -24,8 +23,7 @@ import { toStatus } from './run-machine/run-status';
 import type { AgentRunInput, ParsedRunInput } from './run-input';
 import type { AgentRunResult } from './run-result';
 import { newRunState, parseInput, stateFromCheckpoint } from './run-state-init';
-import { callModelStep, compactStep, runToolStep, savePreferenceStep, waitStep } from './run-steps';
-import { AgentNameKey } from './search-attributes';
+import { callModelStep, compactStep, guardrailStep, handoffStep, judgeStep, runChildStep, runToolStep, savePreferenceStep, waitStep } from './run-steps';
 
 export { CONTINUE_NUDGE } from './run-machine/on-model';
 
@@ -58,7 +56,7 @@ export async function agentRun(rawInput: AgentRunInput): Promise<AgentRunResult>
     throw failure;
   }
   installMessageHandlers(driver, { toolWideChoices: !features.scopedChoices });
-  upsertSearchAttributes([{ key: AgentNameKey, value: driver.state.agent.name }]);
+  driver.publishAgent();
   driver.dispatch({ type: 'started' });
 
   try {
@@ -83,6 +81,7 @@ async function start(input: ParsedRunInput, features: Features): Promise<RunDriv
   const { state, stored, facts } = await stateFromCheckpoint(input);
   const driver = new RunDriver(state, features.auditDecisions);
   driver.dispatch({ type: 'preferences_reloaded', stored, approverKeys: facts.approverKeys });
+  if (input.resumedFrom) driver.dispatch({ type: 'resumed', from: input.resumedFrom });
   return driver;
 }
 
@@ -101,8 +100,18 @@ async function drive(driver: RunDriver, input: ParsedRunInput, features: Feature
         break;
       case 'run_tools':
         for (const call of step.calls) {
-          running.set(call.id, runToolStep(driver, call).finally(() => running.delete(call.id)));
+          const work = call.name === 'delegate_task' ? runChildStep(driver, call) : runToolStep(driver, call);
+          running.set(call.id, work.finally(() => running.delete(call.id)));
         }
+        break;
+      case 'handoff':
+        await handoffStep(driver, step.call, step.agent);
+        break;
+      case 'check_guardrails':
+        await guardrailStep(driver, step.on, step.calls);
+        break;
+      case 'judge':
+        await judgeStep(driver, step.calls);
         break;
       case 'await_tools':
         await Promise.race(running.values());
@@ -136,6 +145,8 @@ async function finish(state: RunState, features: Features): Promise<AgentRunResu
   return {
     status: outcome.kind,
     completion: state.completion,
+    ...(outcome.kind === 'guardrail_tripped' ? { guardrail: { name: outcome.guardrail, reason: outcome.reason, step: outcome.step } } : {}),
+    ...(state.input.followUps ? { completions: state.thread.completions } : {}),
     iterations: state.iteration,
     usage: state.usage,
     tasks: state.tasks,

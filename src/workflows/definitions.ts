@@ -1,5 +1,6 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ApprovalDecision, DecisionOutcome, UserReply } from '../approvals/approval-decision';
+import type { ChildWaiting } from './run-machine/run-state';
 import type { RunState } from './run-machine/run-state';
 import type { RunStatus } from './run-machine/run-status';
 
@@ -32,3 +33,21 @@ export const userReplySignal = defineSignal<[UserReply]>('userReply');
 
 /** The same answer, acknowledged: rejected when no question is waiting. */
 export const submitReplyUpdate = defineUpdate<DecisionOutcome, [UserReply]>('submitReply');
+
+/** A follow-up message for a thread (a run started with `followUps: true`). Stored by the server while no worker runs. */
+export const userMessageSignal = defineSignal<[{ text: string }]>('userMessage');
+
+/** The same message, acknowledged: answers when the agent's next turn starts; refused if the run takes no follow-ups. */
+export const sendMessageUpdate = defineUpdate<DecisionOutcome, [{ text: string }]>('sendMessage');
+
+/** Ends a thread: at once when it is idle, else when the agent next completes. */
+export const closeSignal = defineSignal<[]>('close');
+
+/** The same, acknowledged (`agentctl close`). */
+export const closeThreadUpdate = defineUpdate<DecisionOutcome, []>('closeThread');
+
+/**
+ * Internal: a sub-agent's run tells its parent what it (and its own sub-agents) wait for, so the
+ * parent's status, and the root's, show every waiting call of the tree.
+ */
+export const childStatusSignal = defineSignal<[{ workflowId: string; waiting: ChildWaiting }]>('childStatus');

@@ -1,7 +1,19 @@
-import { setHandler } from '@temporalio/workflow';
+import { condition, getExternalWorkflowHandle, setHandler } from '@temporalio/workflow';
+import { z } from 'zod';
 import { ApprovalDecisionSchema, UserReplySchema, type ApprovalDecision, type DecisionOutcome } from '../approvals/approval-decision';
-import { approvalSignal, decideApprovalUpdate, submitReplyUpdate, userReplySignal } from './definitions';
+import {
+  approvalSignal,
+  childStatusSignal,
+  closeSignal,
+  closeThreadUpdate,
+  decideApprovalUpdate,
+  sendMessageUpdate,
+  submitReplyUpdate,
+  userMessageSignal,
+  userReplySignal,
+} from './definitions';
 import { decisionRefusal } from './run-machine/decision-rules';
+import { ChildWaitingSchema } from './run-machine/run-state';
 import type { RunDriver } from './run-driver';
 
 const payloadText = (payload: unknown): string => {
@@ -17,15 +29,52 @@ const quiet = { publish: false };
 
 const malformed = (issues: { path: PropertyKey[]; message: string }[]) => issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ');
 
+const MessageSchema = z.object({ text: z.string().min(1).max(100_000) });
+
 /**
- * Installs the approval and reply handlers. Both paths refuse exactly the same things with the same
- * pure checks: a signal cannot answer, so what it cannot apply is recorded in `ignored` with the reason
+ * Where a decision goes: applied here, forwarded to the sub-agent's run that waits for the call (a
+ * decision sent to any ancestor reaches it; that run applies it once, refusing a repeat), or refused.
+ */
+function routeDecision(driver: RunDriver, decision: ApprovalDecision): { apply: true } | { forwardTo: string } | { refusal: string } {
+  const refusal = decisionRefusal(driver.state, decision);
+  if (!refusal) return { apply: true };
+  for (const [, waiting] of Object.entries(driver.state.childWaiting)) {
+    const entry = waiting.approvals.find((a) => a.callId === decision.callId);
+    if (!entry) continue;
+    if (entry.approvers && (!decision.approver || !entry.approvers.includes(decision.approver))) {
+      const who = decision.approver ? `"${decision.approver}"` : 'a decision without an approver';
+      return { refusal: `${who} may not decide calls of ${entry.workflowId} (approvers: ${entry.approvers.join(', ')}); the call stays parked` };
+    }
+    return { forwardTo: entry.workflowId };
+  }
+  return { refusal };
+}
+
+/** Which run waits for a reply: this one, the sub-agent run whose question has `callId`, or the only one asking. */
+function routeReply(driver: RunDriver, callId: string | undefined): { apply: true } | { forwardTo: string } | { refusal: string } {
+  const own = driver.state.pendingQuestion;
+  if (own && (!callId || own.callId === callId)) return { apply: true };
+  const questions = Object.values(driver.state.childWaiting).flatMap((w) => w.questions);
+  const target = callId ? questions.find((q) => q.callId === callId) : questions.length === 1 ? questions[0] : undefined;
+  if (target) return { forwardTo: target.workflowId };
+  if (questions.length > 1 && !callId) return { refusal: `Several questions are waiting (${questions.map((q) => q.callId).join(', ')}); name one with callId` };
+  return { refusal: 'No question is waiting for a reply' };
+}
+
+/**
+ * Installs the message handlers. Both paths refuse exactly the same things with the same pure
+ * checks: a signal cannot answer, so what it cannot apply is recorded in `ignored` with the reason
  * (a throwing signal handler would fail the workflow task); an update's validator refuses it before
  * anything is written to history, and the caller gets the reason.
  */
 export function installMessageHandlers(driver: RunDriver, options: { toolWideChoices: boolean }): void {
   // The decision's audit line is on disk before the update answers (and before any tool it allows starts).
   const decide = async (decision: ApprovalDecision, via: 'signal' | 'update'): Promise<DecisionOutcome> => {
+    const route = routeDecision(driver, decision);
+    if ('forwardTo' in route) {
+      await getExternalWorkflowHandle(route.forwardTo).signal(approvalSignal, decision);
+      return { applied: true, message: `${decision.decision} for ${decision.callId} forwarded to ${route.forwardTo}, the sub-agent run that waits for it` };
+    }
     const verified = driver.state.approverKeys !== undefined;
     const before = driver.state.decisions.length;
     driver.dispatch({ type: 'decision', decision, via, verified, toolWide: options.toolWideChoices }, quiet);
@@ -41,8 +90,8 @@ export function installMessageHandlers(driver: RunDriver, options: { toolWideCho
       driver.dispatch({ type: 'ignored', kind: 'approval', reason: `malformed approval payload: ${malformed(parsed.error.issues)}`, payload: payloadText(raw) }, quiet);
       return;
     }
-    const refusal = decisionRefusal(driver.state, parsed.data);
-    if (refusal) driver.dispatch({ type: 'ignored', kind: 'approval', reason: refusal, payload: payloadText(raw) }, quiet);
+    const route = routeDecision(driver, parsed.data);
+    if ('refusal' in route) driver.dispatch({ type: 'ignored', kind: 'approval', reason: route.refusal, payload: payloadText(raw) }, quiet);
     else await decide(parsed.data, 'signal');
   });
 
@@ -50,30 +99,83 @@ export function installMessageHandlers(driver: RunDriver, options: { toolWideCho
     validator: (raw: unknown) => {
       const parsed = ApprovalDecisionSchema.safeParse(raw);
       if (!parsed.success) throw new Error(`Malformed approval: ${malformed(parsed.error.issues)}`);
-      const refusal = decisionRefusal(driver.state, parsed.data);
-      if (refusal) throw new Error(refusal);
+      const route = routeDecision(driver, parsed.data);
+      if ('refusal' in route) throw new Error(route.refusal);
     },
   });
 
-  setHandler(userReplySignal, (raw: unknown) => {
+  const reply = async (text: string, callId: string | undefined, via: 'signal' | 'update'): Promise<DecisionOutcome> => {
+    const route = routeReply(driver, callId);
+    if ('forwardTo' in route) {
+      await getExternalWorkflowHandle(route.forwardTo).signal(userReplySignal, { text, callId });
+      return { applied: true, message: `reply forwarded to ${route.forwardTo}, the sub-agent run that asked` };
+    }
+    driver.dispatch({ type: 'reply', text, via }, quiet);
+    return { applied: true, message: 'reply delivered to the agent' };
+  };
+
+  setHandler(userReplySignal, async (raw: unknown) => {
     const parsed = UserReplySchema.safeParse(raw);
     if (!parsed.success) {
       driver.dispatch({ type: 'ignored', kind: 'userReply', reason: 'malformed reply payload: expected { "text": "..." }', payload: payloadText(raw) }, quiet);
       return;
     }
-    driver.dispatch({ type: 'reply', text: parsed.data.text, via: 'signal' }, quiet);
+    const route = routeReply(driver, parsed.data.callId);
+    if ('refusal' in route) driver.dispatch({ type: 'ignored', kind: 'userReply', reason: route.refusal.toLowerCase(), payload: payloadText(raw) }, quiet);
+    else await reply(parsed.data.text, parsed.data.callId, 'signal');
   });
 
+  setHandler(submitReplyUpdate, (raw) => reply(raw.text, raw.callId, 'update'), {
+    validator: (raw: unknown) => {
+      const parsed = UserReplySchema.safeParse(raw);
+      if (!parsed.success) throw new Error('Malformed reply: expected { "text": "..." }');
+      const route = routeReply(driver, parsed.data.callId);
+      if ('refusal' in route) throw new Error(route.refusal);
+    },
+  });
+
+  setHandler(childStatusSignal, (raw: unknown) => {
+    const parsed = z.object({ workflowId: z.string(), waiting: ChildWaitingSchema }).safeParse(raw);
+    // Published at once: the main loop may be waiting on the child run itself and not look again for a while.
+    if (parsed.success) driver.dispatch({ type: 'child_waiting', workflowId: parsed.data.workflowId, waiting: parsed.data.waiting });
+  });
+
+  setHandler(userMessageSignal, (raw: unknown) => {
+    const parsed = MessageSchema.safeParse(raw);
+    if (!parsed.success) driver.dispatch({ type: 'ignored', kind: 'userMessage', reason: 'malformed message: expected { "text": "..." }', payload: payloadText(raw) }, quiet);
+    else driver.dispatch({ type: 'user_message', text: parsed.data.text }, quiet);
+  });
+
+  // Answers once the agent's turn on the message has started (it may wait behind the current turn).
   setHandler(
-    submitReplyUpdate,
-    (reply) => {
-      driver.dispatch({ type: 'reply', text: reply.text, via: 'update' }, quiet);
-      return { applied: true, message: 'reply delivered to the agent' };
+    sendMessageUpdate,
+    async ({ text }) => {
+      driver.dispatch({ type: 'user_message', text }, quiet);
+      const queued = driver.state.thread.inbox.includes(text);
+      // A message that came while the agent was working waits in the inbox for the current turn to end.
+      await condition(() => Boolean(driver.state.outcome) || !driver.state.thread.inbox.includes(text));
+      return { applied: true, message: queued ? 'message delivered after the current turn' : 'message delivered; the agent is working on it' };
     },
     {
       validator: (raw: unknown) => {
-        if (!UserReplySchema.safeParse(raw).success) throw new Error('Malformed reply: expected { "text": "..." }');
-        if (!driver.state.pendingQuestion) throw new Error('No question is waiting for a reply');
+        if (!MessageSchema.safeParse(raw).success) throw new Error('Malformed message: expected { "text": "..." }');
+        if (!driver.state.input.followUps) throw new Error('This run does not take follow-up messages; start it with followUps: true');
+        if (driver.state.outcome) throw new Error('The run has ended');
+      },
+    },
+  );
+
+  setHandler(closeSignal, () => driver.dispatch({ type: 'close_requested' }, quiet));
+  setHandler(
+    closeThreadUpdate,
+    () => {
+      driver.dispatch({ type: 'close_requested' }, quiet);
+      return { applied: true, message: driver.state.outcome ? 'thread closed' : 'the thread closes when the agent finishes its current turn' };
+    },
+    {
+      validator: () => {
+        if (!driver.state.input.followUps) throw new Error('This run is not a thread; cancel it to stop it');
+        if (driver.state.outcome) throw new Error('The run has ended');
       },
     },
   );

@@ -1,4 +1,4 @@
-import { proxySinks, setCurrentDetails, upsertSearchAttributes, workflowInfo, type Sinks } from '@temporalio/workflow';
+import { getExternalWorkflowHandle, proxySinks, setCurrentDetails, upsertSearchAttributes, workflowInfo, type Sinks } from '@temporalio/workflow';
 import type { AuditEntry } from '../audit/audit-record';
 import type { LifecycleEvent } from '../lifecycle/lifecycle-event';
 import { audit } from './activity-stubs';
@@ -6,7 +6,10 @@ import type { RunEvent } from './run-machine/run-events';
 import type { RunState } from './run-machine/run-state';
 import { runDetails } from './run-machine/run-details';
 import { transition } from './run-machine/transition';
-import { AgentStatusKey } from './search-attributes';
+import { childStatusSignal } from './definitions';
+import { pendingQuestionsOf, pendingApprovalsOf } from './run-machine/run-status';
+import type { ChildWaiting } from './run-machine/run-state';
+import { AgentNameKey, AgentStatusKey } from './search-attributes';
 
 /** The sink the worker implements (see src/lifecycle/lifecycle-sink.ts). */
 export interface LifecycleSinks extends Sinks {
@@ -50,12 +53,23 @@ export class RunDriver {
   private unaudited: AuditEntry[] = [];
   /** The phase the `AgentStatus` search attribute holds. */
   private publishedPhase: string;
+  /** The agent the `AgentName` search attribute holds (it changes with a handoff). */
+  private publishedAgent: string | undefined;
+  /** What this run last told its parent it waits for. */
+  private toldParent = JSON.stringify({ approvals: [], questions: [] });
 
   constructor(
     public state: RunState,
     private readonly auditing: boolean,
   ) {
     this.publishedPhase = state.phase;
+  }
+
+  /** Sets the `AgentName` search attribute to the agent holding the run (at start, and after a handoff). */
+  publishAgent(): void {
+    if (this.state.agent.name === this.publishedAgent) return;
+    this.publishedAgent = this.state.agent.name;
+    upsertSearchAttributes([{ key: AgentNameKey, value: this.state.agent.name }]);
   }
 
   /**
@@ -74,10 +88,27 @@ export class RunDriver {
       const entry = this.auditing ? auditEntryOf(e, before, state) : undefined;
       if (entry) this.unaudited.push(entry);
     }
+    this.tellParent();
+  }
+
+  /**
+   * A sub-agent's run tells its parent whenever what it waits for changes (its own sub-agents'
+   * waits included), so approvals and questions of the whole tree reach the root.
+   */
+  private tellParent(): void {
+    const parent = this.state.lineage.parentWorkflowId;
+    if (!parent) return;
+    const waiting: ChildWaiting = this.state.outcome ? { approvals: [], questions: [] } : { approvals: pendingApprovalsOf(this.state), questions: pendingQuestionsOf(this.state) };
+    const told = JSON.stringify(waiting);
+    if (told === this.toldParent) return;
+    this.toldParent = told;
+    // The parent may have ended meanwhile; nothing to tell then.
+    getExternalWorkflowHandle(parent).signal(childStatusSignal, { workflowId: this.state.workflowId, waiting }).catch(() => undefined);
   }
 
   /** Brings the `AgentStatus` search attribute in line with the phase (an upsert only when it changed). */
   publish(): void {
+    if (this.publishedAgent !== undefined) this.publishAgent();
     if (this.state.phase === this.publishedPhase) return;
     this.publishedPhase = this.state.phase;
     upsertSearchAttributes([{ key: AgentStatusKey, value: this.state.phase }]);

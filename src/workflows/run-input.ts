@@ -43,6 +43,14 @@ export const AgentRunInputSchema = z.object({
   network: z.boolean().optional(),
   /** The longest wait between attempts while the model API is unavailable (default 300 s); attempts never run out. */
   modelRetryMaxSeconds: z.number().positive().max(24 * 60 * 60).optional(),
+  /** Sub-agents this run may delegate to with `delegate_task`, besides the agent's own `subAgents`. */
+  subAgents: z.array(z.string().min(1)).optional(),
+  /** Keep the run open after each completion for follow-up messages (signal `userMessage`, update `sendMessage`). */
+  followUps: z.boolean().optional(),
+  /** How long a thread (followUps) waits for the next message before it closes (default 7 days). */
+  idleTimeoutSeconds: z.number().positive().optional(),
+  /** Internal: set when a parent run started this one as a sub-agent. */
+  parent: z.object({ workflowId: z.string(), rootWorkflowId: z.string(), depth: z.number().int().min(1) }).optional(),
   /** When to continue as new; defaults sit below Temporal's suggestion (4,096 events / 4 MiB). */
   historyBudget: z
     .object({ maxEvents: z.number().int().min(50).optional(), maxBytes: z.number().int().min(64 * 1024).optional() })

@@ -3,8 +3,12 @@ import type { TokenUsage } from '../conversation/messages';
 
 /** What `agentRun` returns. `status` says why the loop stopped; `completion` is the agent's own word. */
 export interface AgentRunResult {
-  status: 'completed' | 'max_iterations';
+  status: 'completed' | 'max_iterations' | 'guardrail_tripped';
   completion?: Completion;
+  /** With `guardrail_tripped`: which guardrail stopped the run, why, and at which step. */
+  guardrail?: { name: string; reason: string; step: string };
+  /** A thread (`followUps`): every turn's completion, in order. */
+  completions?: Completion[];
   iterations: number;
   usage: TokenUsage;
   tasks: Task[];

@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, condition, isCancellation } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, condition, isCancellation, ParentClosePolicy, startChild } from '@temporalio/workflow';
 import type { PreferenceRule } from '../approvals/preference-rules';
 import { FailureType } from '../errors';
 import { model, onceTools, setup, summarizer, tools } from './activity-stubs';
@@ -8,7 +8,12 @@ import type { RunDriver } from './run-driver';
 import { approvalOf, callSummary } from './run-machine/call-records';
 import type { CompactionPlan } from './run-machine/compaction-plan';
 import { nextStep, type NextStep } from './run-machine/next-step';
-import type { RunState, TurnCall } from './run-machine/run-state';
+import type { ResolvedAgent, RunState, TurnCall } from './run-machine/run-state';
+import { allowedSubAgents, childWorkflowId, type ChildOutcome } from './run-machine/on-team';
+import { effectiveApprovers } from './run-machine/decision-rules';
+import { commandPatternsOf } from '../approvals/approval-policy';
+import type { agentRun } from './agent-run';
+import type { AgentRunResult } from './run-result';
 
 /** The conversation as the activity should rebuild it: what it already keeps, plus what is new. */
 export function conversationRef(state: RunState) {
@@ -28,13 +33,21 @@ function retryAfterOf(failure: ApplicationFailure): number | undefined {
   return typeof detail?.retryAfterMs === 'number' ? detail.retryAfterMs : undefined;
 }
 
+/** Whom the model may delegate to or hand off to; nothing for a run without a team (as before teams existed). */
+function teamOffer(state: RunState) {
+  const subAgents = allowedSubAgents(state);
+  if (subAgents.length === 0 && state.agent.handoffs.length === 0) return {};
+  const { maxDepth, maxPerTurn } = state.agent.delegation;
+  return { team: { subAgents, handoffs: state.agent.handoffs, depth: state.lineage.depth, maxDepth, maxPerTurn } };
+}
+
 /** One attempt of the iteration's model call; every outcome goes back through the driver. */
 export async function callModelStep(driver: RunDriver, features: Features): Promise<void> {
   driver.dispatch({ type: 'model_call_started' });
   const state = driver.state;
   try {
     const result = await model.callModel.executeWithOptions({ summary: `model ${state.agent.modelTier} #${state.iteration}` }, [
-      { agent: state.agent.name, iteration: state.iteration, conversation: conversationRef(state) },
+      { agent: state.agent.name, iteration: state.iteration, conversation: conversationRef(state), ...teamOffer(state) },
     ]);
     driver.dispatch({ type: 'model_replied', ...result });
   } catch (error) {
@@ -85,7 +98,8 @@ export async function runToolStep(driver: RunDriver, call: TurnCall): Promise<vo
   driver.dispatch({ type: 'tool_started', callId: call.id });
   const started = Date.now();
   try {
-    const result = await stub.runTool.executeWithOptions({ summary: callSummary(call.name, call.input) }, [
+    const timeout = tool.timeoutSeconds ? { startToCloseTimeout: `${tool.timeoutSeconds} seconds` } : {};
+    const result = await stub.runTool.executeWithOptions({ summary: callSummary(call.name, call.input), ...timeout }, [
       {
         agent: state.agent.name,
         tool: call.name,
@@ -134,4 +148,96 @@ export async function waitStep(driver: RunDriver, step: Extract<NextStep, { kind
   const env = () => ({ now: Date.now(), historyFull: historyIsFull(driver.state.input.historyBudget), features });
   const changed = await condition(() => stepKey(nextStep(driver.state, env())) !== key, Math.max(0, step.until - Date.now()));
   if (!changed) driver.dispatch({ type: 'time_passed' });
+}
+
+/**
+ * A `delegate_task` call: the sub-agent runs as a child `agentRun` on this task queue, answerable by
+ * the same people (its approvals reach this run's status, and the root's, through `childStatus`).
+ * Cancelling this run cancels it; its completion and usage come back as the call's result.
+ */
+export async function runChildStep(driver: RunDriver, call: TurnCall): Promise<void> {
+  const state = driver.state;
+  const { agent, task } = call.input as { agent: string; task: string };
+  const workflowId = childWorkflowId(state.workflowId, call.id);
+  const started = Date.now();
+  // Marked started before the first await, so the loop does not start it again meanwhile.
+  driver.dispatch({ type: 'child_started', callId: call.id, workflowId });
+  try {
+    const child = await startChild<typeof agentRun>('agentRun', {
+      workflowId,
+      args: [
+        {
+          agent,
+          task,
+          user: state.input.user,
+          approvalTimeoutSeconds: state.input.approvalTimeoutSeconds,
+          approvers: effectiveApprovers(state),
+          parent: { workflowId: state.workflowId, rootWorkflowId: state.lineage.rootWorkflowId ?? state.workflowId, depth: state.lineage.depth + 1 },
+        },
+      ],
+      parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
+      staticSummary: `${agent} (sub-agent of ${state.workflowId}): ${task.slice(0, 100)}`,
+    });
+    const result: AgentRunResult = await child.result();
+    const outcome: ChildOutcome = { status: result.status, completion: result.completion, usage: result.usage, iterations: result.iterations, output: (result as { output?: unknown }).output };
+    driver.dispatch({ type: 'child_finished', callId: call.id, outcome, durationMs: Date.now() - started });
+  } catch (error) {
+    if (isCancellation(error)) throw error;
+    const message = error instanceof ChildWorkflowFailure ? (error.cause?.message ?? error.message) : (error as Error).message;
+    driver.dispatch({ type: 'child_finished', callId: call.id, outcome: { error: message }, durationMs: Date.now() - started });
+  }
+}
+
+/** A `handoff` call: the other agent's definition, with this run's own shell rules parsed for it. */
+export async function handoffStep(driver: RunDriver, call: TurnCall, agent: string): Promise<void> {
+  try {
+    const resolved = (await setup.resolveAgent({ agent, commandPatterns: commandPatternsOf(driver.state.input.toolApproval) })) as unknown as ResolvedAgent;
+    driver.dispatch({ type: 'handed_off', callId: call.id, agent: resolved });
+  } catch (error) {
+    if (isCancellation(error)) throw error;
+    driver.dispatch({ type: 'handed_off', callId: call.id, agent: { error: (error as ActivityFailure).cause?.message ?? (error as Error).message } });
+  }
+}
+
+/** The agent's guardrails of one kind, on the task, the completion or the calls; one that cannot run trips. */
+export async function guardrailStep(driver: RunDriver, on: 'input' | 'output' | 'tool', calls: TurnCall[]): Promise<void> {
+  const state = driver.state;
+  try {
+    const results = await setup.checkGuardrails({
+      agent: state.agent.name,
+      on,
+      task: state.input.task,
+      completion: on === 'output' ? state.completion : undefined,
+      calls: calls.map((c) => ({ callId: c.id, tool: c.name, input: c.input })),
+    });
+    driver.dispatch({ type: 'guardrails_checked', on, results });
+  } catch (error) {
+    if (isCancellation(error)) throw error;
+    const reason = `the guardrails could not run: ${(error as ActivityFailure).cause?.message ?? (error as Error).message}`;
+    const results = (on === 'tool' ? calls : [undefined]).map((c) => ({ name: 'guardrails', pass: false, reason, callId: c?.id }));
+    driver.dispatch({ type: 'guardrails_checked', on, results });
+  }
+}
+
+/** Calls that would park go to the agent's approval handler first; a failure means "ask". */
+export async function judgeStep(driver: RunDriver, calls: TurnCall[]): Promise<void> {
+  const state = driver.state;
+  try {
+    const verdicts = await setup.judgeApprovals({
+      agent: state.agent.name,
+      task: state.input.task,
+      calls: calls.map((c) => ({
+        callId: c.id,
+        tool: c.name,
+        input: c.input,
+        reason: c.verdict.kind === 'judging' ? c.verdict.reason : '',
+        context: state.turn?.contextText,
+        commands: c.analysis?.commands.map((cmd) => cmd.source),
+      })),
+    });
+    driver.dispatch({ type: 'calls_judged', verdicts });
+  } catch (error) {
+    if (isCancellation(error)) throw error;
+    driver.dispatch({ type: 'calls_judged', verdicts: [], failure: (error as ActivityFailure).cause?.message ?? (error as Error).message });
+  }
 }

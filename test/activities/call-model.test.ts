@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useAgentTestbed } from '../support/agent-testbed';
 import { runFailure, withAgentWorker } from '../support/agent-run-harness';
-import { fail, reply, toolCall } from '../support/fake-anthropic';
+import { disconnect, fail, reply, toolCall } from '../support/fake-anthropic';
 import { uniqueId } from '../support/temporal';
 
 const complete = reply(toolCall('complete_task', { summary: 'done', status: 'success' }));
@@ -39,11 +39,51 @@ describe('callModel', () => {
     expect(attempts[2]!.at - attempts[1]!.at).toBeGreaterThanOrEqual(2_950);
   });
 
+  it('retries 500 and 503 (server errors), then completes', async () => {
+    const task = uniqueId('server-error');
+    fake.script(task, [fail(500), fail(503), complete]);
+    const result = await withAgentWorker(harness(), async ({ start }) => (await start({ agent: 'general', task })).result());
+    expect(result.status).toBe('completed');
+    expect(fake.requestsFor(task)).toHaveLength(3);
+  });
+
+  it('retries when the connection drops without an answer (APIConnectionError), then completes', async () => {
+    const task = uniqueId('dropped');
+    fake.script(task, [disconnect(), disconnect(), complete]);
+    const result = await withAgentWorker(harness(), async ({ start }) => (await start({ agent: 'general', task })).result());
+    expect(result.status).toBe('completed');
+    expect(fake.requestsFor(task)).toHaveLength(3);
+  });
+
+  it('waits as long as retry-after-ms asks on the first failure, beyond the policy\'s 1 s first backoff', async () => {
+    const task = uniqueId('retry-after-ms');
+    fake.script(task, [fail(529, { retryAfterMs: 3_000 }), complete]);
+    const result = await withAgentWorker(harness(), async ({ start }) => (await start({ agent: 'general', task })).result());
+    expect(result.status).toBe('completed');
+    const attempts = fake.requestsFor(task);
+    expect(attempts).toHaveLength(2);
+    // Ignoring the header, the retry would come about 1 s later.
+    expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(2_950);
+  });
+
+  it('honours retry-after given as an HTTP date, beyond the policy\'s 1 s first backoff', async () => {
+    const task = uniqueId('retry-after-date');
+    // An HTTP date has whole seconds: four seconds ahead is at least three seconds of wait.
+    fake.script(task, [fail(503, { retryAfter: () => new Date(Date.now() + 4_000).toUTCString() }), complete]);
+    const result = await withAgentWorker(harness(), async ({ start }) => (await start({ agent: 'general', task })).result());
+    expect(result.status).toBe('completed');
+    const attempts = fake.requestsFor(task);
+    expect(attempts).toHaveLength(2);
+    expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(2_900);
+  });
+
   const notFound = { type: 'error', error: { type: 'not_found_error', message: 'model: claude-nope' } };
   it.each([
     { status: 400, body: undefined, says: 'fake-anthropic: scripted 400', advice: 'check the agent definition and tool schemas' },
     { status: 401, body: undefined, says: 'authentication_error', advice: 'check ANTHROPIC_API_KEY' },
+    { status: 403, body: undefined, says: 'fake-anthropic: scripted 403', advice: 'the API key may not use this model or feature' },
     { status: 404, body: notFound, says: 'not_found_error: model: claude-nope', advice: 'check AGENT_MODEL_* and ANTHROPIC_BASE_URL' },
+    { status: 413, body: undefined, says: 'fake-anthropic: scripted 413', advice: 'the request is too large; lower the agent context budget' },
   ])('ends the run within seconds on a $status, with a non-retryable ModelRequestRejected that says what to fix', async ({ status, body, says, advice }) => {
     const task = uniqueId(`rejected-${status}`);
     fake.script(task, [fail(status, { body })]);

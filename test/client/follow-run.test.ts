@@ -1,34 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { RunPrinter } from '../../src/client/follow-run';
 import type { ToolCallRecord } from '../../src/workflows/run-machine/run-state';
+import { runStatus } from '../support/status-factory';
 import type { RunStatus } from '../../src/workflows/run-machine/run-status';
-import { taskProgress } from '../../src/workflows/run-machine/task-progress';
 
 function status(iteration: number, recentToolCalls: ToolCallRecord[], extra: Partial<RunStatus> = {}): RunStatus {
-  const tasks = extra.tasks ?? [];
-  return {
-    workflowId: 'run-1',
-    agent: 'general',
-    task: 't',
-    user: 'u',
-    phase: 'running',
-    iteration,
-    maxIterations: 10,
-    usage: { inputTokens: 0, outputTokens: 0, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 },
-    recentToolCalls,
-    pendingApprovals: [],
-    tasks,
-    progress: taskProgress(tasks),
-    decisions: [],
-    ignored: [],
-    events: [],
-    compactions: 0,
-    continueAsNewLinks: 0,
-    sandboxed: true,
-    signedDecisions: false,
-    warnings: [],
-    ...extra,
-  };
+  return runStatus({ iteration, recentToolCalls, ...extra });
 }
 
 const call = (iteration: number, callId: string, tool: string, outcome: ToolCallRecord['outcome'] = 'success'): ToolCallRecord => ({

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { listPendingCalls, renderPendingApproval, renderQuestion } from '../../src/client/approval-helpers';
 import { renderDecision, renderOutcome, renderProgress, renderStatus, renderToolCall } from '../../src/client/render-status';
+import { runStatus } from '../support/status-factory';
 import type { RunStatus } from '../../src/workflows/run-machine/run-status';
 import { taskProgress } from '../../src/workflows/run-machine/task-progress';
 import type { Task } from '../../src/control-tools';
@@ -16,29 +17,7 @@ const TASKS: Task[] = [
 const usage = { inputTokens: 1234, outputTokens: 56, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 };
 
 function status(overrides: Partial<RunStatus> = {}): RunStatus {
-  return {
-    workflowId: 'run-1',
-    agent: 'general',
-    task: 'Write notes',
-    user: 'alice',
-    phase: 'running',
-    iteration: 2,
-    maxIterations: 40,
-    usage,
-    recentToolCalls: [],
-    pendingApprovals: [],
-    tasks: [],
-    progress: taskProgress([]),
-    decisions: [],
-    ignored: [],
-    events: [],
-    compactions: 0,
-    continueAsNewLinks: 0,
-    sandboxed: true,
-    signedDecisions: false,
-    warnings: [],
-    ...overrides,
-  };
+  return runStatus({ task: 'Write notes', user: 'alice', iteration: 2, maxIterations: 40, usage, ...overrides });
 }
 
 describe('renderProgress', () => {
@@ -78,9 +57,29 @@ describe('renderStatus', () => {
     );
     expect(text).toContain('Phase: waiting_approval · iteration 2/40');
     expect(text).toContain('Progress: 3/5 tasks (60%)\n  ✅ [1] Find sources');
-    expect(text).toContain('  toolu_1  write_file  {"path":"a.md"}\n  Approve: npx agentctl approve run-1');
+    expect(text).toContain('  toolu_1  write_file  {"path":"a.md"}\n    why: write tools: approve\n  Approve: npx agentctl approve run-1');
     // Task updates show as progress, not as tool lines.
     expect(text).toContain('Recent tool calls:\n  #1 ✓ list_files: . (9 ms)\n\nTokens: 1,234 in / 56 out');
+  });
+});
+
+describe('renderStatus, trust and faults', () => {
+  it('says when a run is unsandboxed, who may decide, and that it is waiting for the model API', () => {
+    const text = renderStatus(
+      status({
+        sandboxed: false,
+        approvers: ['ana'],
+        signedDecisions: true,
+        phase: 'waiting_for_model',
+        modelWait: { attempt: 3, lastError: 'Model API answered 529', nextAttemptAt: '2026-11-23T10:00:04.000Z' },
+        warnings: ['could not save "always"'],
+      }),
+    );
+    expect(text).toContain('Sandbox: none — tool commands of this run are NOT sandboxed');
+    expect(text).toContain('Approvers: ana (signed decisions required)');
+    expect(text).toContain('Waiting for the model API: attempt 3 failed (Model API answered 529); next attempt at 2026-11-23T10:00:04.000Z');
+    expect(text).toContain('Warning: could not save "always"');
+    expect(renderStatus(status())).not.toContain('Sandbox:');
   });
 });
 

@@ -43,7 +43,7 @@ export interface RunHarness {
   start(input: AgentRunInput): Promise<WorkflowHandle<typeof agentRun>>;
 }
 
-export interface HarnessOptions extends Pick<AgentWorkerOptions, 'agents' | 'tools' | 'lifecycleHandlers' | 'conversations' | 'workerOptions' | 'auditLog'> {
+export interface HarnessOptions extends Pick<AgentWorkerOptions, 'agents' | 'tools' | 'lifecycleHandlers' | 'conversations' | 'workerOptions' | 'auditLog' | 'guardrails' | 'approvalHandlers'> {
   /** Worker settings besides the fake model's (AGENT_SANDBOX, AGENT_APPROVERS_FILE, AGENT_MODEL_*...). */
   env?: NodeJS.ProcessEnv;
   /** The model the worker calls: the fake Messages API, or anything else serving it (the demo model). */
@@ -63,6 +63,8 @@ export async function withAgentWorker<T>(options: HarnessOptions, body: (harness
     workspaceRoot: workspace,
     env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: options.fake.baseUrl, ...options.env },
     auditLog: options.auditLog,
+    guardrails: options.guardrails,
+    approvalHandlers: options.approvalHandlers,
     workflowBundle: options.workflowBundle,
     agents: options.agents,
     tools: options.tools,

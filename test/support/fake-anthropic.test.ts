@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { estimateTokens, fail, reply, startFakeAnthropic, text, toolCall, type FakeAnthropic } from './fake-anthropic';
+import { disconnect, estimateTokens, fail, reply, startFakeAnthropic, text, toolCall, type FakeAnthropic } from './fake-anthropic';
 
 describe('fake-anthropic', () => {
   let fake: FakeAnthropic;
@@ -78,4 +78,34 @@ describe('fake-anthropic', () => {
     fake.countTokensEnabled = true;
     expect(fake.errors).toEqual([]);
   });
+
+  it('drops the connection for a disconnect step, which the SDK reports as a connection error, then serves the reply', async () => {
+    fake.script('flaky line', [disconnect(), reply(text('back'))]);
+    await expect(ask('flaky line')).rejects.toBeInstanceOf(Anthropic.APIConnectionError);
+    expect((await ask('flaky line')).content).toEqual([{ type: 'text', text: 'back', citations: null }]);
+    expect(fake.requestsFor('flaky line')).toHaveLength(2);
+  });
+
+  it('computes a retry-after given as a function when it serves the failure', async () => {
+    let calls = 0;
+    fake.script('dated', [fail(503, { retryAfter: () => `computed-${++calls}` }), reply(text('ok'))]);
+    const err = (await ask('dated').catch((e: unknown) => e)) as InstanceType<typeof Anthropic.APIError>;
+    expect(err.headers?.get('retry-after')).toBe('computed-1');
+    expect(calls).toBe(1);
+  });
+
+  it('holds a gated reply until its gate opens', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    fake.script('gated', [reply(text('released')).until(gate)]);
+    const answer = ask('gated');
+    await waitUntil(() => fake.requestsFor('gated').length === 1);
+    expect(fake.requestsFor('gated')[0]!.answeredAt).toBeUndefined();
+    open();
+    expect((await answer).content).toEqual([{ type: 'text', text: 'released', citations: null }]);
+  });
 });
+
+async function waitUntil(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+}

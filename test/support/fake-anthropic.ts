@@ -41,6 +41,8 @@ interface ReplySpec {
   delayMs: number;
   /** When streamed, text goes out in pieces of `chars` characters, `delayMs` apart. */
   chunks?: { chars: number; delayMs: number };
+  /** The answer is held until this settles: a test opens the gate when it has seen what it waits for. */
+  gate?: Promise<unknown>;
 }
 
 /** One assistant message. Modifiers return a copy, so a shared step is never changed in place. */
@@ -58,6 +60,13 @@ export class Reply {
   chunked(chars: number, delayMs: number): Reply {
     return new Reply({ ...this.spec, chunks: { chars, delayMs } });
   }
+  /**
+   * Holds the answer until `gate` settles, so a test can act while the run is surely inside this model
+   * call (instead of betting on a delay being long enough).
+   */
+  until(gate: Promise<unknown>): Reply {
+    return new Reply({ ...this.spec, gate });
+  }
   /** Overrides the stop reason derived from the blocks, e.g. to test `max_tokens`. */
   withStopReason(stopReason: Anthropic.StopReason): Reply {
     return new Reply({ ...this.spec, stopReason });
@@ -67,15 +76,23 @@ export class Reply {
 export interface Failure {
   readonly kind: 'failure';
   status: number;
-  /** Seconds, sent as the `retry-after` header. */
-  retryAfter?: number | string;
+  /**
+   * Sent as the `retry-after` header: seconds, a string as it is, or a function called when the
+   * failure is served (for the HTTP-date form, which must be computed at that moment).
+   */
+  retryAfter?: number | string | (() => string);
   /** Milliseconds, sent as the `retry-after-ms` header. */
   retryAfterMs?: number;
   /** Replaces the Anthropic-style error body; strings are sent as they are. */
   body?: unknown;
 }
 
-export type Step = Reply | Failure;
+/** The connection is dropped without an answer, as by a crashed proxy: the SDK sees a connection error. */
+export interface Disconnect {
+  readonly kind: 'disconnect';
+}
+
+export type Step = Reply | Failure | Disconnect;
 
 export const text = (t: string): TextBlock => ({ type: 'text', text: t });
 export const toolCall = (name: string, input: unknown, id?: string): ToolCallBlock =>
@@ -89,11 +106,14 @@ export function reply(...args: ReplyBlock[] | [(request: FakeRequest) => Reply])
   return new Reply({ blocks: args as ReplyBlock[], usage, delayMs: 0 });
 }
 
-export const fail = (status: number, opts: { retryAfter?: number | string; retryAfterMs?: number; body?: unknown } = {}): Failure => ({
+export const fail = (status: number, opts: Omit<Failure, 'kind' | 'status'> = {}): Failure => ({
   kind: 'failure',
   status,
   ...opts,
 });
+
+/** Drops the request's connection without answering; served once, in order, like a failure. */
+export const disconnect = (): Disconnect => ({ kind: 'disconnect' });
 
 /** The token estimate served by count_tokens: a quarter of the JSON length of what is counted. */
 export function estimateTokens(body: Pick<MessagesBody, 'messages' | 'system' | 'tools'>): number {
@@ -109,7 +129,7 @@ const ERROR_TYPES: Record<number, string> = {
 
 /** Failures are served, in order and once each, before the reply they precede. */
 interface Slot {
-  failures: Failure[];
+  failures: (Failure | Disconnect)[];
   reply?: Reply;
   failuresServed: number;
 }
@@ -123,7 +143,7 @@ function toSlots(steps: Step[]): Slot[] {
   const slots: Slot[] = [{ failures: [], failuresServed: 0 }];
   for (const step of steps) {
     const slot = slots[slots.length - 1]!;
-    if (step.kind === 'failure') slot.failures.push(step);
+    if (step.kind === 'failure' || step.kind === 'disconnect') slot.failures.push(step);
     else {
       slot.reply = step;
       slots.push({ failures: [], failuresServed: 0 });
@@ -201,8 +221,10 @@ export async function startFakeAnthropic(opts: { countTokens?: boolean; host?: s
     const slot = script.slots[index];
     if (slot && slot.failuresServed < slot.failures.length) {
       const failure = slot.failures[slot.failuresServed++]!;
+      if (failure.kind === 'disconnect') return void res.socket?.destroy();
+      const retryAfter = typeof failure.retryAfter === 'function' ? failure.retryAfter() : failure.retryAfter;
       const retryHeaders: Record<string, string> = {
-        ...(failure.retryAfter === undefined ? {} : { 'retry-after': String(failure.retryAfter) }),
+        ...(retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) }),
         ...(failure.retryAfterMs === undefined ? {} : { 'retry-after-ms': String(failure.retryAfterMs) }),
       };
       if (failure.body !== undefined) return send(res, failure.status, failure.body, retryHeaders);
@@ -211,6 +233,7 @@ export async function startFakeAnthropic(opts: { countTokens?: boolean; host?: s
     }
     if (!slot?.reply) return sendError(res, 500, `fake-anthropic: script for "${script.match}" has no reply #${index}`);
     const outer = slot.reply.spec;
+    await outer.gate;
     const built = outer.build?.(request).spec;
     const spec = built ? { ...built, delayMs: built.delayMs || outer.delayMs, chunks: built.chunks ?? outer.chunks } : outer;
     let toolNo = 0;

@@ -72,7 +72,7 @@ describe('compaction', () => {
     const summarizer = fake.requestsFor('The task:');
     expect(summarizer.length).toBeGreaterThanOrEqual(2);
     for (const request of summarizer) {
-      expect(request.body.model).toBe(modelIdForTier('fast'));
+      expect(request.body.model).toBe(modelIdForTier('fast', {}));
       expect(firstUserText(request).startsWith(`The task: ${TASK}`)).toBe(true);
     }
 

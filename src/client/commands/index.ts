@@ -13,6 +13,8 @@ import { cancelCommand } from './cancel';
 import { resumeCommand } from './resume';
 import { keysCommand } from './keys';
 import { auditCommand } from './audit';
+import { sendCommand } from './send';
+import { closeCommand } from './close';
 
 /** Every agentctl verb. Each lives in its own file; add new ones here. */
 export const commands: Command[] = [
@@ -30,4 +32,6 @@ export const commands: Command[] = [
   cancelCommand,
   keysCommand,
   auditCommand,
+  sendCommand,
+  closeCommand,
 ];

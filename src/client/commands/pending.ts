@@ -21,6 +21,8 @@ export interface PendingRun {
   startTime: string;
   status?: Pick<RunStatus, 'agent' | 'task' | 'user' | 'pendingApprovals' | 'pendingQuestion'>;
   statusError?: string;
+  /** A sub-agent's run: its waits show under the root's entry instead. */
+  subAgent?: boolean;
 }
 
 export async function listPendingRuns(client: Client, limit: number): Promise<PendingRun[]> {
@@ -39,14 +41,16 @@ export async function listPendingRuns(client: Client, limit: number): Promise<Pe
     runs.map(async (run) => {
       try {
         const status = await queryStatus(client.workflow.getHandle(run.workflowId), STATUS_TIMEOUT_MS);
-        const { agent, task, user, pendingApprovals, pendingQuestion } = status;
+        const { agent, task, user, pendingApprovals, pendingQuestion, lineage } = status;
         run.status = { agent, task, user, pendingApprovals, pendingQuestion };
+        // A sub-agent's waits are listed under its root run, which forwards decisions to it.
+        if (lineage && lineage.depth > 0) run.subAgent = true;
       } catch (error) {
         run.statusError = error instanceof Error ? error.message : String(error);
       }
     }),
   );
-  return runs;
+  return runs.filter((run) => !run.subAgent);
 }
 
 function render(runs: PendingRun[]): string {
@@ -56,7 +60,7 @@ function render(runs: PendingRun[]): string {
       const head = `${run.workflowId}  ${run.phase}${run.status ? `  ${run.status.agent}  user=${run.status.user}` : ''}`;
       if (!run.status) return `${head}\n  (details unavailable: ${terminalSafe(run.statusError ?? '')} Task queue: ${run.taskQueue}.)`;
       const lines = [head, `  task: ${terminalSafe(run.status.task.slice(0, 100))}`];
-      if (run.status.pendingApprovals.length > 0) lines.push(listPendingCalls(run.status.pendingApprovals));
+      if (run.status.pendingApprovals.length > 0) lines.push(listPendingCalls(run.status.pendingApprovals, run.workflowId));
       if (run.status.pendingQuestion) lines.push(`  question: ${terminalSafe(run.status.pendingQuestion.question)}`);
       return lines.join('\n');
     })

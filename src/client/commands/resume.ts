@@ -1,16 +1,18 @@
 import { type Command } from '../cli-context';
+import { followFromCli } from '../follow-cli';
 import { resumeRun } from '../resume-run';
 import { UsageError } from '../errors';
 import { terminalSafe } from '../terminal-safe';
 
 /**
- * `agentctl resume <workflowId>`: continues a run that stopped at its iteration cap or ended blocked
- * or partial, as a new run (`<id>-r2`) that carries its task list, saved key points, summary and usage.
+ * `agentctl resume <workflowId>`: continues a run as a new run (`<id>-r2`). A run that stopped at its
+ * iteration cap or ended blocked or partial is continued with its task list, saved key points, summary
+ * and usage; a run that failed or was cancelled is continued with its whole state, conversation included.
  */
 export const resumeCommand: Command = {
   name: 'resume',
   usage: 'agentctl resume <workflowId> [--iterations N] [--detach] [--json]',
-  summary: 'continue a run that hit its iteration cap or ended blocked/partial, as a new linked run',
+  summary: 'continue a run that failed, was cancelled, hit its iteration cap or ended blocked/partial, as a new linked run',
   async run(ctx) {
     const [workflowId, ...extra] = ctx.args.positionals;
     if (!workflowId || extra.length > 0) throw new UsageError('resume needs exactly one workflow id');
@@ -28,6 +30,8 @@ export const resumeCommand: Command = {
       return 0;
     }
     if (!ctx.json) ctx.out(`Resumed ${workflowId} as ${handle.workflowId}; following it.`);
+    // A continued run may park again on what it was waiting for: follow it like `run` does.
+    if (plan.input.checkpoint !== undefined) return followFromCli(ctx, handle);
     const result = await handle.result();
     ctx.print({ ...started, result }, () =>
       [

@@ -20,12 +20,14 @@ function positiveInt(flag: string, raw: string | undefined): number | undefined 
   return value;
 }
 
+const list = (raw: string | undefined) => (raw === undefined ? undefined : raw.split(',').map((s) => s.trim()).filter(Boolean));
+
 /** `agentctl run <agent> <task...>`: starts a run and follows it live, or only starts it with --detach. */
 export const runCommand: Command = {
   name: 'run',
   usage:
     'agentctl run <agent> <task...> [--max-iterations N] [--user NAME] [--id WORKFLOW_ID] [--approval-timeout 30m] ' +
-    '[--interactive] [--detach] [--json]',
+    '[--follow-ups] [--sub-agents A,B] [--approvers A,B] [--network] [--interactive] [--detach] [--json]',
   summary: 'start a run and follow it live (iterations, tools, approvals, result); --detach only starts it',
   async run(ctx) {
     const [agent, ...words] = ctx.args.positionals;
@@ -39,6 +41,10 @@ export const runCommand: Command = {
       // The same identity `approve --always` records under, so a person's choices apply to their runs.
       user: stringFlag(ctx, 'user') ?? defaultApprover(),
       approvalTimeoutSeconds: timeout === undefined ? undefined : parseDuration('approval-timeout', timeout),
+      followUps: ctx.args.flags['follow-ups'] === true ? true : undefined,
+      subAgents: list(stringFlag(ctx, 'sub-agents')),
+      approvers: list(stringFlag(ctx, 'approvers')),
+      network: ctx.args.flags.network === true ? true : undefined,
     };
     const workflowId = stringFlag(ctx, 'id');
     const handle = await startRun(await ctx.client(), input, { taskQueue: ctx.settings.taskQueue, workflowId });

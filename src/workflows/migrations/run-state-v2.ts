@@ -81,7 +81,7 @@ export function v2ToV3(v2: RunStateV2): unknown {
   const turn = v2.turn && {
     iteration: v2.turn.iteration,
     contextText: v2.turn.contextText,
-    calls: v2.turn.calls.map((c): TurnCall => ({ ...c, verdict: verdictOf(v2, c.id), result: v2.turn!.results[c.id], started: false })),
+    calls: v2.turn.calls.map((c): TurnCall => ({ ...c, verdict: verdictOf(v2, c.id), result: v2.turn!.results[c.id], started: false, guarded: true, judged: true })),
   };
   const preferences = [
     ...v2.preferences.alwaysApproved.map((tool) => toolWide({ tool, preference: 'always' })),

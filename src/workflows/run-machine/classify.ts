@@ -2,6 +2,8 @@ import { evaluatePolicy } from '../../approvals/approval-policy';
 import { controlToolNames } from '../../control-tools';
 import { pushBounded, StateLimits, type RunState } from './run-state';
 import { errorResult, recordCall, toBlock } from './call-records';
+import { needsToolGuardrails } from './on-guardrails';
+import { screenTeamCalls } from './on-team';
 import type { TransitionContext } from './transition-context';
 
 /** Tools whose calls are shell command lines; their rules compare parsed commands. */
@@ -21,6 +23,8 @@ export function classifyTurn(state: RunState, ctx: TransitionContext): void {
       call.verdict = { kind: 'control' };
       continue;
     }
+    // The agent's tool guardrails look at a call before the approval policy does.
+    if (needsToolGuardrails(state, call)) continue;
     const tool = state.agent.tools[call.name];
     if (tool === undefined) {
       const known = [...Object.keys(state.agent.tools), ...controlToolNames].join(', ');
@@ -49,6 +53,9 @@ export function classifyTurn(state: RunState, ctx: TransitionContext): void {
       // An event too, so the audit log records calls the policy refused, not only the ones that ran.
       ctx.emit(state, 'approvalDecided', { ...entry, arguments: call.input }, call.id);
       rejectCall(state, call.id, verdict.reason);
+    } else if (state.agent.approvalHandler && !call.judged) {
+      // The agent's approval handler decides first; only its "ask" parks the call.
+      call.verdict = { kind: 'judging', reason: verdict.reason };
     } else {
       call.verdict = { kind: 'pending', requestedAt: ctx.at, reason: verdict.reason };
       recordCall(state, { iteration: turn.iteration, callId: call.id, tool: call.name, input: call.input, outcome: 'waiting' });
@@ -60,6 +67,7 @@ export function classifyTurn(state: RunState, ctx: TransitionContext): void {
       );
     }
   }
+  screenTeamCalls(state);
 }
 
 /** Gives a refused call its result: the model learns it was not run and why. */

@@ -2,6 +2,7 @@ import type { PreferenceRule } from '../../approvals/preference-rules';
 import { planCompaction, type CompactionPlan } from './compaction-plan';
 import { pendingCalls } from './decision-rules';
 import type { RunState, TurnCall } from './run-state';
+import { guardrailsOn, needsToolGuardrails } from './on-guardrails';
 
 /** Behaviour that differs between histories of earlier releases and new runs (see ../patches.ts). */
 export interface StepFeatures {
@@ -21,31 +22,45 @@ export type NextStep =
   | { kind: 'finish' }
   | { kind: 'continue_as_new' }
   | { kind: 'save_preference'; rule: PreferenceRule }
-  /** Start these tool calls (already approved), together. */
+  /** Start these tool calls (already approved) and sub-agent runs (delegate_task), together. */
   | { kind: 'run_tools'; calls: TurnCall[] }
+  /** Fetch the definition of the agent a `handoff` call names. */
+  | { kind: 'handoff'; call: TurnCall; agent: string }
+  /** Run the agent's guardrails on the task, the completion, or these calls. */
+  | { kind: 'check_guardrails'; on: 'input' | 'output' | 'tool'; calls: TurnCall[] }
+  /** Hand these calls, which would park, to the agent's approval handler. */
+  | { kind: 'judge'; calls: TurnCall[] }
   /** Tool calls are running; wait for them. */
   | { kind: 'await_tools' }
   /** Nothing to do until a message arrives or `until` (epoch ms) passes. */
-  | { kind: 'wait'; for: 'approval' | 'reply' | 'model_retry'; until: number }
+  | { kind: 'wait'; for: 'approval' | 'reply' | 'model_retry' | 'message'; until: number }
   | { kind: 'compact'; plan: CompactionPlan }
   | { kind: 'call_model' };
 
-/** Read-only calls whose tool is safe to repeat may run side by side; anything else runs alone, in order. */
+const isDelegation = (call: TurnCall) => call.verdict.kind === 'control' && call.name === 'delegate_task';
+
+/**
+ * Read-only calls whose tool is safe to repeat, and sub-agent runs, may run side by side; anything
+ * else runs alone, in order.
+ */
 function concurrentSafe(state: RunState, call: TurnCall): boolean {
+  if (isDelegation(call)) return true;
   const tool = state.agent.tools[call.name];
-  return tool !== undefined && tool.scope === 'read' && tool.idempotent;
+  return call.verdict.kind === 'run' && tool !== undefined && tool.scope === 'read' && tool.idempotent;
 }
+
+const startable = (call: TurnCall) => call.verdict.kind === 'run' || isDelegation(call);
 
 /** The calls that may start now: the next call in order, plus the read-only ones right after it. */
 function startableCalls(state: RunState, features: StepFeatures): { start: TurnCall[]; running: boolean } {
   const open = state.turn!.calls.filter((c) => !c.result);
   const running = open.some((c) => c.started);
   const first = open[0];
-  if (!first || first.verdict.kind !== 'run') return { start: [], running };
-  if (!features.concurrentReadTools || !concurrentSafe(state, first)) return { start: first.started ? [] : [first], running };
+  if (!first || !startable(first)) return { start: [], running };
+  if (!(features.concurrentReadTools || isDelegation(first)) || !concurrentSafe(state, first)) return { start: first.started ? [] : [first], running };
   const group: TurnCall[] = [];
   for (const call of open) {
-    if (call.verdict.kind !== 'run' || !concurrentSafe(state, call)) break;
+    if (!startable(call) || !concurrentSafe(state, call)) break;
     group.push(call);
   }
   return { start: group.filter((c) => !c.started), running };
@@ -55,6 +70,10 @@ export function nextStep(state: RunState, env: StepEnv): NextStep {
   if (state.outcome) return { kind: 'finish' };
   const timeoutMs = state.input.approvalTimeoutSeconds * 1000;
   if (state.turn) {
+    const unguarded = state.turn.calls.filter((c) => needsToolGuardrails(state, c));
+    if (unguarded.length > 0) return { kind: 'check_guardrails', on: 'tool', calls: unguarded };
+    const judging = state.turn.calls.filter((c) => c.verdict.kind === 'judging' && !c.result);
+    if (judging.length > 0) return { kind: 'judge', calls: judging };
     const pending = pendingCalls(state);
     if (pending.length > 0) {
       if (env.historyFull) return { kind: 'continue_as_new' };
@@ -66,6 +85,10 @@ export function nextStep(state: RunState, env: StepEnv): NextStep {
     const { start, running } = startableCalls(state, env.features);
     if (start.length > 0) return { kind: 'run_tools', calls: start };
     if (running) return { kind: 'await_tools' };
+    const handoff = state.turn.calls.find((c) => !c.result && c.verdict.kind === 'control' && c.name === 'handoff');
+    if (handoff && state.turn.calls.find((c) => !c.result) === handoff) {
+      return { kind: 'handoff', call: handoff, agent: String((handoff.input as { agent?: unknown }).agent) };
+    }
     if (state.pendingQuestion) {
       if (env.historyFull) return { kind: 'continue_as_new' };
       return { kind: 'wait', for: 'reply', until: Date.parse(state.pendingQuestion.askedAt) + timeoutMs };
@@ -73,6 +96,13 @@ export function nextStep(state: RunState, env: StepEnv): NextStep {
     // A turn always has a pending, running, startable or waiting call until it ends (settle closes it).
     throw new Error(`turn ${state.turn.iteration} cannot move: ${JSON.stringify(state.turn.calls.map((c) => [c.id, c.verdict.kind, !!c.result]))}`);
   }
+  // The agent completed; its output guardrails decide whether that stands.
+  if (state.completion && !state.thread.idleSince) return { kind: 'check_guardrails', on: 'output', calls: [] };
+  if (state.thread.idleSince) {
+    if (env.historyFull) return { kind: 'continue_as_new' };
+    return { kind: 'wait', for: 'message', until: Date.parse(state.thread.idleSince) + state.input.idleTimeoutSeconds * 1000 };
+  }
+  if (guardrailsOn(state, 'input').length > 0 && !state.guardrailsChecked.input) return { kind: 'check_guardrails', on: 'input', calls: [] };
   const retryAt = state.modelCall?.nextAttemptAt ? Date.parse(state.modelCall.nextAttemptAt) : undefined;
   if (retryAt !== undefined && retryAt > env.now) {
     if (env.historyFull) return { kind: 'continue_as_new' };

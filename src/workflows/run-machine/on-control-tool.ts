@@ -5,6 +5,7 @@ import { recordCall, toBlock } from './call-records';
 import { pushBounded, StateLimits, type RunState, type TurnCall } from './run-state';
 import { taskProgress } from './task-progress';
 import type { TransitionContext } from './transition-context';
+import { TEAM_TOOLS } from './on-team';
 
 const invalid = (tool: string, error: Parameters<typeof describeZodError>[0]): ToolResult => ({
   success: false,
@@ -22,6 +23,8 @@ export function onControlTool(state: RunState, call: TurnCall, ctx: TransitionCo
     recordCall(state, { iteration: state.turn!.iteration, callId: call.id, tool: call.name, input: call.input, outcome: result.success ? 'success' : 'error' });
     return true;
   };
+  // delegate_task and handoff need the outside world: the workflow starts them (see next-step.ts).
+  if (TEAM_TOOLS.has(call.name)) return false;
   switch (call.name) {
     case completeTask.name: {
       const parsed = CompletionSchema.safeParse(call.input);

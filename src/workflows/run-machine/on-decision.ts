@@ -6,6 +6,7 @@ import { decisionRefusal, pendingCalls, rememberedMatches } from './decision-rul
 import { errorResult, recordCall, toBlock } from './call-records';
 import { pushBounded, StateLimits, type DecisionRecord, type RunState, type TurnCall } from './run-state';
 import type { TransitionContext } from './transition-context';
+import { closeThread } from './on-thread';
 
 export function recordIgnored(state: RunState, kind: string, reason: string, payload: string, ctx: TransitionContext): void {
   pushBounded(state.ignored, { at: ctx.at, kind, reason, payload: payload.slice(0, 500) }, StateLimits.ignored);
@@ -104,6 +105,8 @@ export function onReply(state: RunState, text: string, ctx: TransitionContext): 
 
 /** Deadlines: approvals and a question that waited longer than the run allows are treated as refused. */
 export function onTimePassed(state: RunState, ctx: TransitionContext): void {
+  const idle = state.thread.idleSince;
+  if (idle && Date.parse(idle) + state.input.idleTimeoutSeconds * 1000 <= ctx.now) closeThread(state, ctx);
   const timeoutMs = state.input.approvalTimeoutSeconds * 1000;
   for (const call of pendingCalls(state)) {
     if (call.verdict.kind !== 'pending' || Date.parse(call.verdict.requestedAt) + timeoutMs > ctx.now) continue;

@@ -38,7 +38,7 @@ export function onModelReplied(state: RunState, event: Extract<RunEvent, { type:
   }
   state.turn = {
     iteration: state.iteration,
-    calls: calls.map((c) => ({ id: c.id, name: c.name, input: c.input, analysis: event.analyses?.[c.id], verdict: { kind: 'new' }, started: false })),
+    calls: calls.map((c) => ({ id: c.id, name: c.name, input: c.input, analysis: event.analyses?.[c.id], verdict: { kind: 'new' }, started: false, guarded: false, judged: false })),
     contextText: textOf(event.message) || undefined,
   };
 }

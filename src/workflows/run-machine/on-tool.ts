@@ -53,3 +53,17 @@ export function onToolOutcomeUnknown(state: RunState, callId: string, cause: str
     callId,
   );
 }
+
+/**
+ * A run continued from one that failed or was cancelled: calls that were running when it stopped run
+ * again if their tool is safe to repeat, and are reported as "outcome unknown" otherwise.
+ */
+export function onResumed(state: RunState, from: string, ctx: TransitionContext): void {
+  state.outcome = undefined;
+  state.phase = 'running';
+  state.compacting = false;
+  for (const call of state.turn?.calls.filter((c) => c.started && !c.result) ?? []) {
+    if (state.agent.tools[call.name]?.idempotent) call.started = false;
+    else onToolOutcomeUnknown(state, call.id, `the run ${from} stopped while it ran`, 0, ctx);
+  }
+}

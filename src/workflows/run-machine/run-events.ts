@@ -3,6 +3,9 @@ import type { PreferenceRule } from '../../approvals/preference-rules';
 import type { ShellAnalysis } from '../../approvals/shell/shell-analysis';
 import type { ConversationMessage, TokenUsage } from '../../conversation/messages';
 import type { ToolResult } from '../../tools/tool-result';
+import type { GuardrailResult, HandlerVerdict } from './on-guardrails';
+import type { ChildOutcome } from './on-team';
+import type { ChildWaiting, ResolvedAgent } from './run-state';
 
 /**
  * Everything that can happen to a run, as data. The workflow turns each activity result, message
@@ -11,6 +14,8 @@ import type { ToolResult } from '../../tools/tool-result';
 export type RunEvent =
   /** The workflow set the run up (a new run, or the next link of one). */
   | { type: 'started' }
+  /** This run continues the state of a run that failed or was cancelled (`agentctl resume`). */
+  | { type: 'resumed'; from: string }
   /** The workflow is about to call the model (a new iteration, or another attempt of the current one). */
   | { type: 'model_call_started' }
   | {
@@ -53,6 +58,18 @@ export type RunEvent =
   | { type: 'preferences_reloaded'; stored: PreferenceRule[]; approverKeys?: Record<string, string> }
   | { type: 'failed'; errorType: string; message: string }
   /** The run was cancelled; whatever else happens in the turn no longer counts. */
-  | { type: 'cancelled' };
+  | { type: 'cancelled' }
+  /** A `delegate_task` call's sub-agent run was started, and how it ended. */
+  | { type: 'child_started'; callId: string; workflowId: string }
+  | { type: 'child_finished'; callId: string; outcome: ChildOutcome | { error: string }; durationMs: number }
+  /** A sub-agent's run told this one what it waits for (signal `childStatus`). */
+  | { type: 'child_waiting'; workflowId: string; waiting: ChildWaiting }
+  /** A `handoff` call: the other agent's definition, or why it could not be had. */
+  | { type: 'handed_off'; callId: string; agent: ResolvedAgent | { error: string } }
+  | { type: 'guardrails_checked'; on: 'input' | 'output' | 'tool'; results: GuardrailResult[] }
+  | { type: 'calls_judged'; verdicts: HandlerVerdict[]; failure?: string }
+  /** A follow-up message for a thread (signal `userMessage`, update `sendMessage`). */
+  | { type: 'user_message'; text: string }
+  | { type: 'close_requested' };
 
 export type RunEventType = RunEvent['type'];

@@ -21,8 +21,10 @@ export const RunPhaseSchema = z.enum([
   'waiting_for_model',
   'waiting_approval',
   'waiting_input',
+  'idle',
   'completed',
   'max_iterations',
+  'guardrail_tripped',
   'failed',
   'cancelled',
 ]);
@@ -42,6 +44,8 @@ export const ResolvedToolSchema = z.object({
   idempotent: z.boolean(),
   /** The argument that identifies what a call touches, for scoped "always"/"never" (e.g. `path`). */
   subjectArgument: z.string().optional(),
+  /** How long one attempt may take (the activity's start-to-close timeout); 15 minutes when absent. */
+  timeoutSeconds: z.number().positive().optional(),
 });
 export type ResolvedTool = z.infer<typeof ResolvedToolSchema>;
 
@@ -62,6 +66,15 @@ export const ResolvedAgentSchema = z.object({
   sandboxed: z.boolean().default(false),
   /** Command patterns of the agent's and the run's shell rules, split into words by the worker's parser. */
   commandPatterns: z.record(z.string(), CommandPatternSchema).default({}),
+  subAgents: z.array(z.string()).default([]),
+  handoffs: z.array(z.string()).default([]),
+  delegation: z.object({ maxDepth: z.number().int(), maxPerTurn: z.number().int() }).default({ maxDepth: 2, maxPerTurn: 4 }),
+  /** The agent's guardrails, as the workflow needs them (the checks themselves run on the worker). */
+  guardrails: z
+    .array(z.object({ name: z.string(), on: z.enum(['input', 'output', 'tool']), onTrip: z.enum(['end_run', 'reject_call']), tools: z.array(z.string()).optional() }))
+    .default([]),
+  /** Calls that would park are first handed to the agent's approval handler. */
+  approvalHandler: z.boolean().default(false),
 });
 export type ResolvedAgent = z.infer<typeof ResolvedAgentSchema>;
 
@@ -80,6 +93,12 @@ export const RunSettingsSchema = z.object({
   network: z.boolean().optional(),
   /** The longest wait between two attempts of a model call while the API is unavailable. */
   modelRetryMaxSeconds: z.number().positive().default(300),
+  /** Sub-agents this run may delegate to besides the agent's own. */
+  subAgents: z.array(z.string()).default([]),
+  /** The run stays open after each completion for follow-up messages (a thread). */
+  followUps: z.boolean().default(false),
+  /** How long a thread waits for a follow-up before it closes. */
+  idleTimeoutSeconds: z.number().positive().default(7 * 24 * 60 * 60),
 });
 export type RunSettings = z.infer<typeof RunSettingsSchema>;
 
@@ -89,6 +108,8 @@ export const CallVerdictSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('control') }),
   z.object({ kind: z.literal('run') }),
   z.object({ kind: z.literal('pending'), requestedAt: z.string(), reason: z.string() }),
+  /** Would park: the agent's approval handler decides first. */
+  z.object({ kind: z.literal('judging'), reason: z.string() }),
   z.object({ kind: z.literal('reject'), reason: z.string() }),
 ]);
 export type CallVerdict = z.infer<typeof CallVerdictSchema>;
@@ -102,8 +123,14 @@ export const TurnCallSchema = z.object({
   verdict: CallVerdictSchema,
   /** Set once the call has its result; the turn ends when every call has one. */
   result: ToolResultBlockSchema.optional(),
-  /** A tool activity was started for it and has not reported back. */
+  /** A tool activity (or a sub-agent's run) was started for it and has not reported back. */
   started: z.boolean().default(false),
+  /** The tool guardrails have looked at it (only calls of agents with tool guardrails wait for this). */
+  guarded: z.boolean().default(false),
+  /** The approval handler has judged it (only calls that would park wait for this). */
+  judged: z.boolean().default(false),
+  /** For `delegate_task`: the sub-agent's run. */
+  child: z.object({ workflowId: z.string() }).optional(),
 });
 export type TurnCall = z.infer<typeof TurnCallSchema>;
 
@@ -167,8 +194,29 @@ export const ModelCallSchema = z.object({
 export const OutcomeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('completed') }),
   z.object({ kind: z.literal('max_iterations') }),
+  z.object({ kind: z.literal('guardrail_tripped'), guardrail: z.string(), reason: z.string(), step: z.string() }),
   z.object({ kind: z.literal('failed'), type: z.string(), message: z.string() }),
 ]);
+
+/** What a sub-agent's run waits for, as it last told its parent (its own sub-agents' included). */
+export const ChildWaitingSchema = z.object({
+  approvals: z.array(
+    z.object({
+      callId: z.string(),
+      tool: z.string(),
+      input: z.unknown(),
+      requestedAt: z.string(),
+      iteration: z.number(),
+      reason: z.string(),
+      context: z.string().optional(),
+      workflowId: z.string(),
+      commands: z.array(z.string()).optional(),
+      approvers: z.array(z.string()).optional(),
+    }),
+  ),
+  questions: z.array(z.object({ callId: z.string(), question: z.string(), context: z.string().optional(), askedAt: z.string(), workflowId: z.string() })),
+});
+export type ChildWaiting = z.infer<typeof ChildWaitingSchema>;
 
 export const RunStateSchema = z.object({
   schemaVersion: z.literal(3),
@@ -212,6 +260,24 @@ export const RunStateSchema = z.object({
   /** Problems the run went on after (a choice that could not be saved, ...), newest last. */
   warnings: z.array(z.string()).default([]),
   lastPrompt: z.object({ chars: z.number(), tokens: z.number() }).optional(),
+  /** Where this run sits in a tree of sub-agents (depth 0: a run a person started). */
+  lineage: z.object({ depth: z.number().int().min(0), parentWorkflowId: z.string().optional(), rootWorkflowId: z.string().optional() }).default({ depth: 0 }),
+  /** What each running sub-agent waits for, by its workflow id. */
+  childWaiting: z.record(z.string(), ChildWaitingSchema).default({}),
+  /** Guardrails already run for the task and for the current completion. */
+  guardrailsChecked: z.object({ input: z.boolean(), output: z.boolean() }).default({ input: false, output: false }),
+  /** A thread (input `followUps`): every completion so far, and since when it waits for the next message. */
+  thread: z
+    .object({
+      completions: z.array(CompletionSchema),
+      idleSince: z.string().optional(),
+      /** The iteration the current message started at; the cap counts from here. */
+      iterationBase: z.number().int(),
+      /** Messages that arrived while the agent was working, delivered when it would go idle. */
+      inbox: z.array(z.string()),
+      closeRequested: z.boolean(),
+    })
+    .default({ completions: [], iterationBase: 0, inbox: [], closeRequested: false }),
 });
 export type RunState = z.infer<typeof RunStateSchema>;
 export type RunOutcome = z.infer<typeof OutcomeSchema>;

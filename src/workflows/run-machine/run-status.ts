@@ -20,12 +20,26 @@ export interface PendingApproval {
   workflowId: string;
   /** For a shell call: the simple commands the worker's parser found, one line each. */
   commands?: string[];
+  /** Who may decide it, when the waiting run restricts that. */
+  approvers?: string[];
+}
+
+/** A question waiting for the user, in this run or in one of its sub-agents' runs. */
+export interface PendingQuestionView {
+  callId: string;
+  question: string;
+  context?: string;
+  askedAt: string;
+  workflowId: string;
 }
 
 /** What the `status` query returns. */
 export interface RunStatus {
   workflowId: string;
+  /** The agent that holds the run now (it changes with a handoff). */
   agent: string;
+  /** The agent the run was started with. */
+  startedAs: string;
   task: string;
   user: string;
   phase: RunPhase;
@@ -35,6 +49,16 @@ export interface RunStatus {
   recentToolCalls: ToolCallRecord[];
   pendingApprovals: PendingApproval[];
   pendingQuestion?: PendingQuestion;
+  /** Every question waiting in this run and its sub-agents' runs. */
+  pendingQuestions: PendingQuestionView[];
+  /** Sub-agent runs of the current turn. */
+  children: { callId: string; workflowId: string; agent: string; running: boolean }[];
+  /** Where this run sits in a tree of runs (depth 0: started by a person). */
+  lineage: { depth: number; parentWorkflowId?: string; rootWorkflowId?: string };
+  /** A thread's completions so far. */
+  completions: Completion[];
+  /** Set when a guardrail ended the run. */
+  guardrail?: { name: string; reason: string; step: string };
   tasks: Task[];
   progress: TaskProgress;
   completion?: Completion;
@@ -56,7 +80,18 @@ export interface RunStatus {
   warnings: string[];
 }
 
+/** What this run waits for, its sub-agents' waits included: pending approvals have one source each. */
 export function pendingApprovalsOf(state: RunState): PendingApproval[] {
+  return [...ownPendingApprovals(state), ...Object.values(state.childWaiting).flatMap((w) => w.approvals)];
+}
+
+export function pendingQuestionsOf(state: RunState): PendingQuestionView[] {
+  const own = state.pendingQuestion ? [{ ...state.pendingQuestion, workflowId: state.workflowId }] : [];
+  return [...own, ...Object.values(state.childWaiting).flatMap((w) => w.questions)];
+}
+
+export function ownPendingApprovals(state: RunState): PendingApproval[] {
+  const approvers = effectiveApprovers(state);
   return pendingCalls(state).map((c) => ({
     callId: c.id,
     tool: c.name,
@@ -67,13 +102,15 @@ export function pendingApprovalsOf(state: RunState): PendingApproval[] {
     context: state.turn!.contextText,
     workflowId: state.workflowId,
     ...(c.analysis ? { commands: c.analysis.commands.map((cmd) => cmd.source) } : {}),
+    ...(approvers ? { approvers } : {}),
   }));
 }
 
 export function toStatus(state: RunState): RunStatus {
   return {
     workflowId: state.workflowId,
-    agent: state.input.agent,
+    agent: state.agent.name,
+    startedAs: state.input.agent,
     task: state.input.task,
     user: state.input.user,
     phase: state.phase,
@@ -83,6 +120,13 @@ export function toStatus(state: RunState): RunStatus {
     recentToolCalls: state.recentToolCalls,
     pendingApprovals: pendingApprovalsOf(state),
     pendingQuestion: state.pendingQuestion,
+    pendingQuestions: pendingQuestionsOf(state),
+    children: (state.turn?.calls ?? [])
+      .filter((c) => c.child)
+      .map((c) => ({ callId: c.id, workflowId: c.child!.workflowId, agent: String((c.input as { agent?: unknown }).agent), running: !c.result })),
+    lineage: state.lineage,
+    completions: state.thread.completions,
+    guardrail: state.outcome?.kind === 'guardrail_tripped' ? { name: state.outcome.guardrail, reason: state.outcome.reason, step: state.outcome.step } : undefined,
     tasks: state.tasks,
     progress: taskProgress(state.tasks),
     completion: state.completion,

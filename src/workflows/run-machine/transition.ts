@@ -4,7 +4,10 @@ import type { LifecycleEvent } from '../../lifecycle/lifecycle-event';
 import { onCompacted } from './on-compacted';
 import { onDecision, onReply, onTimePassed, recordIgnored } from './on-decision';
 import { failRun, onModelCallStarted, onModelFailed, onModelReplied } from './on-model';
-import { onToolFinished, onToolOutcomeUnknown, onToolStarted } from './on-tool';
+import { onResumed, onToolFinished, onToolOutcomeUnknown, onToolStarted } from './on-tool';
+import { onCallsJudged, onGuardrailsChecked } from './on-guardrails';
+import { onChildFinished, onChildStarted, onChildWaiting, onHandedOff } from './on-team';
+import { onCloseRequested, onUserMessage } from './on-thread';
 import type { RunEvent } from './run-events';
 import { pushBounded, StateLimits, type RunState } from './run-state';
 import { derivePhase, settle } from './settle';
@@ -64,6 +67,30 @@ function apply(state: RunState, event: RunEvent, ctx: TransitionContext): void {
     case 'started':
       if (state.chain.link === 0) ctx.emit(state, 'agentStarted', { task: state.input.task, user: state.input.user });
       return;
+    case 'resumed':
+      return onResumed(state, event.from, ctx);
+    case 'child_started':
+      return onChildStarted(state, event.callId, event.workflowId, ctx);
+    case 'child_finished':
+      return onChildFinished(state, event.callId, event.outcome, event.durationMs, ctx);
+    case 'child_waiting':
+      return onChildWaiting(state, event.workflowId, event.waiting);
+    case 'handed_off':
+      return onHandedOff(state, event.callId, event.agent, ctx);
+    case 'guardrails_checked':
+      return onGuardrailsChecked(state, event.on, event.results, ctx);
+    case 'calls_judged':
+      return onCallsJudged(state, event.verdicts, event.failure, ctx);
+    case 'user_message': {
+      const refusal = onUserMessage(state, event.text, ctx);
+      if (refusal) recordIgnored(state, 'userMessage', refusal, JSON.stringify({ text: event.text }), ctx);
+      return;
+    }
+    case 'close_requested': {
+      const refusal = onCloseRequested(state, ctx);
+      if (refusal) recordIgnored(state, 'close', refusal, '{}', ctx);
+      return;
+    }
     case 'failed':
       return failRun(state, event.errorType, event.message, ctx);
     case 'cancelled':
