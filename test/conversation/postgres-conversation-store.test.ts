@@ -1,17 +1,26 @@
 // The PostgreSQL conversation store against a real, private PostgreSQL (Debian's server in a
-// temporary folder, started by the same launcher as `npm run cluster`), deleted afterwards.
+// temporary folder on a free loopback port, started by the same launcher as `npm run cluster`; as
+// root it runs as the `postgres` account), stopped and deleted afterwards. The last test runs a
+// real workflow on the dev server across two workers that share nothing but the database.
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { materialize } from '../../src/activities/conversation-sync';
 import type { ConversationMessage } from '../../src/conversation/messages';
 import { CONVERSATION_TABLE, PostgresConversationStore } from '../../src/conversation/postgres-conversation-store';
 import { ConversationStoreUnavailableError } from '../../src/errors';
+import { createAgentWorker } from '../../src/worker-setup/create-agent-worker';
 import { startPostgres, type PrivatePostgres } from '../../scripts/cluster/postgres';
+import { evidenceOf } from '../cluster/support/drill-runs';
+import { quietTemporalLogs, tempWorkspace, waitForApprovals, withAgentWorker } from '../support/agent-run-harness';
+import { useFakeModel } from '../support/agent-testbed';
+import { reply, toolCall } from '../support/fake-anthropic';
+import { temporalAddress, uniqueId } from '../support/temporal';
 
 const user = (content: string): ConversationMessage => ({ role: 'user', content });
 const assistant = (text: string): ConversationMessage => ({ role: 'assistant', content: [{ type: 'text', text }] });
 
 describe('PostgresConversationStore', () => {
+  const bed = useFakeModel();
   let postgres: PrivatePostgres;
   let url: string;
   const stores: PostgresConversationStore[] = [];
@@ -94,5 +103,49 @@ describe('PostgresConversationStore', () => {
     expect(failure).toBeInstanceOf(ConversationStoreUnavailableError);
     expect((failure as Error).message).toContain('postgres://temporal:***@127.0.0.1:1/durable_agent');
     expect((failure as Error).message).not.toContain('s3cret');
+  });
+
+  it('lets a second worker, sharing only the database, continue a run the first one started, and empties the table when it closes', async () => {
+    const task = uniqueId('pg-store');
+    bed.fake.script(task, [
+      reply(toolCall('write_file', { path: 'a.txt', content: 'a' })),
+      reply(toolCall('complete_task', { summary: 'done', status: 'success' })),
+    ]);
+    const env = { AGENT_CONVERSATION_STORE: url };
+    const workspace = await tempWorkspace();
+    // Worker A makes the first model call, which saves the conversation, and the run parks on the approval.
+    const { handle: handleA, taskQueue } = await withAgentWorker({ ...bed.harness(), env, workspace }, async ({ start, taskQueue }) => {
+      const started = await start({ agent: 'general', task });
+      await waitForApprovals(started);
+      return { handle: started, taskQueue };
+    });
+    const owner = handleA.workflowId;
+    expect((await rowsOf(owner)).length).toBeGreaterThan(0);
+
+    // Worker A is gone (its memory with it); worker B, a new store on the same database, takes over.
+    quietTemporalLogs();
+    const workerB = await createAgentWorker({
+      address: temporalAddress(),
+      taskQueue,
+      workspaceRoot: workspace,
+      workflowBundle: bed.harness().workflowBundle,
+      env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: bed.fake.baseUrl, ...env },
+    });
+    // Worker A's client closed with it: talk to the run through worker B's.
+    const handle = workerB.client.workflow.getHandle(owner);
+    try {
+      const result = await workerB.worker.runUntil(async () => {
+        await handle.signal('approval', { callId: 'toolu_0_0', decision: 'approve' });
+        return handle.result();
+      });
+      expect(result.status).toBe('completed');
+      // The second model call found the conversation worker A saved: no miss, no resend of the whole conversation.
+      expect((await evidenceOf(handle)).storeMisses).toBe(0);
+    } finally {
+      await workerB.close();
+    }
+    expect(bed.fake.requestsFor(task)).toHaveLength(2);
+    expect(await rowsOf(owner)).toEqual([]);
+    expect(bed.fake.errors).toEqual([]);
   });
 });
