@@ -4,6 +4,8 @@
 // and server stay up after the run (so parked runs continue) until Ctrl-C.
 //
 // START_EXIT_AFTER_RUN=1 exits after the sample run with its exit code (used by the tests and CI).
+// START_TEMPORAL_PORT, START_UI_PORT and START_DB_FILE move the embedded server off its fixed ports
+// and database file (when 7233/8233 are taken, and for tests, which cannot count on them being free).
 import net from 'node:net';
 import * as path from 'node:path';
 import type { Client, WorkflowHandle } from '@temporalio/client';
@@ -36,6 +38,11 @@ export class PortTakenError extends Error {
   override readonly name = 'PortTakenError';
 }
 
+/** A START_* setting that cannot be used; the message names it and what it should be. */
+export class StartSettingError extends Error {
+  override readonly name = 'StartSettingError';
+}
+
 const say = (line: string) => void process.stdout.write(`${line}\n`);
 
 function portIsFree(port: number): Promise<boolean> {
@@ -46,13 +53,30 @@ function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-async function ensurePortsFree(): Promise<void> {
-  for (const [port, what] of [[GRPC_PORT, 'Temporal gRPC'], [UI_PORT, 'Temporal Web UI']] as const) {
+interface EmbeddedServer {
+  port: number;
+  uiPort: number;
+  dbFile: string;
+}
+
+function embeddedServer(env: NodeJS.ProcessEnv): EmbeddedServer {
+  const port = (name: string, fallback: number) => {
+    const value = env[name];
+    if (value === undefined || value === '') return fallback;
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1 || n > 65_535) throw new StartSettingError(`${name}=${value} is not a TCP port: use a number from 1 to 65535, or unset it for ${fallback}.`);
+    return n;
+  };
+  return { port: port('START_TEMPORAL_PORT', GRPC_PORT), uiPort: port('START_UI_PORT', UI_PORT), dbFile: env.START_DB_FILE || DB_FILE };
+}
+
+async function ensurePortsFree({ port: grpcPort, uiPort }: EmbeddedServer): Promise<void> {
+  for (const [port, what] of [[grpcPort, 'Temporal gRPC'], [uiPort, 'Temporal Web UI']] as const) {
     if (await portIsFree(port)) continue;
     throw new PortTakenError(
       `Port ${port} (${what}) is already in use, so the embedded Temporal dev server cannot start. ` +
         `If another \`npm start\` or \`temporal server start-dev\` is running, stop it, or use it: ` +
-        `TEMPORAL_ADDRESS=localhost:${GRPC_PORT} npm start`,
+        `TEMPORAL_ADDRESS=localhost:${grpcPort} npm start (or START_TEMPORAL_PORT / START_UI_PORT for other ports)`,
     );
   }
 }
@@ -117,12 +141,14 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
       await (await connectClient(temporalSettings(env))).close();
       say(`Using the Temporal server at ${address} (TEMPORAL_ADDRESS).`);
     } else {
-      await ensurePortsFree();
+      const embedded = embeddedServer(env);
+      await ensurePortsFree(embedded);
       say('Starting the embedded Temporal dev server...');
-      const server = await startDevServer({ port: GRPC_PORT, uiPort: UI_PORT, dbFilename: DB_FILE });
+      const server = await startDevServer({ port: embedded.port, uiPort: embedded.uiPort, dbFilename: embedded.dbFile });
       cleanups.push(() => server.stop());
       address = server.address;
-      say(`Temporal dev server on localhost:${GRPC_PORT}; Web UI: http://localhost:${UI_PORT} (runs are kept in .temporal/dev.db)`);
+      const kept = path.relative(process.cwd(), embedded.dbFile) || embedded.dbFile;
+      say(`Temporal dev server on localhost:${embedded.port}; Web UI: http://localhost:${embedded.uiPort} (runs are kept in ${kept})`);
     }
 
     let workerEnv: NodeJS.ProcessEnv = { ...env, TEMPORAL_ADDRESS: address };
@@ -167,7 +193,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
       : demo
         ? autoApproveDemo(handle)
         : hintOnPark(handle.workflowId, say);
-    const result = await followRun(client, handle, { out: say, ...parked, signal: stop.signal });
+    const result = await followRun(client, handle, { out: say, write: (fragment) => void process.stdout.write(fragment), ...parked, signal: stop.signal });
     followed = undefined;
     if (result.kind === 'stopped' || env.START_EXIT_AFTER_RUN === '1') return result.kind === 'stopped' ? 130 : exitCodeOf(result);
 
@@ -188,6 +214,6 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
 
 function uiUrl(env: NodeJS.ProcessEnv, workflowId: string): string {
   const namespace = temporalSettings(env).namespace;
-  const base = env.TEMPORAL_ADDRESS ? '(your server\'s Web UI)' : `http://localhost:${UI_PORT}`;
+  const base = env.TEMPORAL_ADDRESS ? '(your server\'s Web UI)' : `http://localhost:${embeddedServer(env).uiPort}`;
   return `${base}/namespaces/${namespace}/workflows/${encodeURIComponent(workflowId)}`;
 }

@@ -36,7 +36,11 @@ export interface DevServer {
   /** The current child process; replaced by `restart()`. */
   readonly process: ChildProcess;
   stop(): Promise<void>;
-  restart(): Promise<void>;
+  /**
+   * Stops the server and starts it again on the same ports and database file. `kill: true` sends
+   * SIGKILL instead of SIGTERM: a crash, with no chance to flush or say goodbye to clients.
+   */
+  restart(opts?: { kill?: boolean }): Promise<void>;
 }
 
 /** The server exited or never became reachable; the message carries its last output lines. */
@@ -106,8 +110,8 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
       return child;
     },
     stop: () => stopProcess(child),
-    async restart() {
-      await stopProcess(child);
+    async restart({ kill = false } = {}) {
+      await stopProcess(child, kill ? 'SIGKILL' : 'SIGTERM');
       child = await launch(false);
     },
   };
@@ -207,7 +211,7 @@ async function waitUntilReady(child: Spawned, address: string, namespace: string
   );
 }
 
-function stopProcess(child: ChildProcess): Promise<void> {
+function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   // A child that never spawned (no pid) emits no 'exit' to wait for.
   if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
@@ -216,7 +220,7 @@ function stopProcess(child: ChildProcess): Promise<void> {
       clearTimeout(escalate);
       resolve();
     });
-    child.kill('SIGTERM');
+    child.kill(signal);
   });
 }
 

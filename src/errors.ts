@@ -109,3 +109,24 @@ export class ConversationStoreUnavailableError extends Error {
 export class AuditLogPlacementError extends Error {
   override readonly name = 'AuditLogPlacementError';
 }
+
+/** A JSON Schema (an MCP tool's input schema, an output schema) that the validator cannot compile. */
+export class InvalidJsonSchemaError extends Error {
+  override readonly name = 'InvalidJsonSchemaError';
+}
+
+/**
+ * The agent configuration file (AGENT_CONFIG) cannot be used: missing, not YAML/JSON, or an entry
+ * that does not fit. Raised at worker start; the message names the file, the path in it and what to fix.
+ */
+export class AgentConfigError extends Error {
+  override readonly name = 'AgentConfigError';
+}
+
+/**
+ * An MCP server of the configuration could not be started or did not answer when the worker started
+ * (its tools must be known before the worker polls). The message names the server and what it printed.
+ */
+export class McpServerStartError extends Error {
+  override readonly name = 'McpServerStartError';
+}

@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { AgentRegistry } from '../agents/agent-registry';
 import type { AuditChain } from '../audit/audit-chain';
 import type { ConversationStore } from '../conversation/conversation-store';
+import type { McpPool } from '../mcp/mcp-pool';
 import type { ProcessRunner } from '../tools/sandbox/process-runner';
 import type { JudgeFunctions } from './guardrails';
 
@@ -24,6 +25,10 @@ export interface ActivityDeps {
   approverKeys?: Record<string, string>;
   /** The hash-chained audit log (AGENT_AUDIT_LOG), unless it is off. */
   audit?: AuditChain;
+  /** The worker's MCP connections, for `describeAgents` (tools hold their own connection). */
+  mcp?: McpPool;
+  /** The configuration file the agents came from (AGENT_CONFIG), if any. */
+  configFile?: string;
   /** Guardrail and approval-handler functions agent definitions may name. */
   judges: JudgeFunctions;
 }

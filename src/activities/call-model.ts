@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import type Anthropic from '@anthropic-ai/sdk';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
-import { buildSystemPrompt } from '../agents/system-prompt';
 import { teamToolSpecs } from '../agents/team-tools';
 import type { ShellAnalysis } from '../approvals/shell/shell-analysis';
 import { ConversationRefSchema } from '../conversation/conversation-ref';
 import type { ContentBlock, ConversationMessage, TokenUsage } from '../conversation/messages';
 import { FailureType } from '../errors';
-import { modelIdForTier } from '../model/model-tiers';
+import { buildModelRequest, outputContractFor } from '../model/model-request';
+import { promptCacheModeFromEnv } from '../model/prompt-cache';
 import { streamMessage } from '../model/stream-message';
 import { usageFrom } from '../model/usage';
+import { checkCompletionOutputs } from '../structured-output/completion-output';
+import { JsonSchemaObjectSchema, type OutputCheck } from '../structured-output/output-check';
 import type { ActivityDeps } from './activity-deps';
 import { materialize } from './conversation-sync';
 
@@ -19,6 +20,8 @@ export const CallModelInputSchema = z.object({
   agent: z.string(),
   iteration: z.number().int(),
   conversation: ConversationRefSchema,
+  /** The run's own result schema; without it the agent's applies, if it has one. */
+  outputSchema: JsonSchemaObjectSchema.optional(),
   /** Whom this run may delegate to or hand off to; delegate_task and handoff are offered only then. */
   team: z
     .object({ subAgents: z.array(z.string()), handoffs: z.array(z.string()), depth: z.number().int(), maxDepth: z.number().int(), maxPerTurn: z.number().int() })
@@ -39,6 +42,8 @@ export interface CallModelResult {
   promptChars: number;
   /** The worker's reading of the reply's tool calls (parsed shell commands), by tool_use id. */
   analyses: Record<string, ShellAnalysis>;
+  /** For runs with an output schema: each completion call's `output` checked against it, by tool_use id. */
+  outputChecks?: Record<string, OutputCheck>;
 }
 
 /** A stream that sends nothing for this long is abandoned and the call retried (`AGENT_MODEL_IDLE_SECONDS`). */
@@ -89,19 +94,25 @@ export function createCallModel(deps: ActivityDeps) {
     if (!agent) {
       throw ApplicationFailure.nonRetryable(`Agent "${input.agent}" is not registered on this worker.`, FailureType.UnknownAgent);
     }
+    const contract = outputContractFor(agent, input.outputSchema);
     const messages = await materialize(deps.conversations, input.conversation);
     const context = Context.current();
-    const response = await streamMessage(
-      deps.anthropic(),
-      {
-        model: modelIdForTier(agent.modelTier, deps.env),
-        max_tokens: agent.maxTokens,
-        system: buildSystemPrompt(agent.systemPrompt),
-        tools: [...deps.registry.modelTools(agent.name), ...teamTools(deps, input.team)] as Anthropic.Tool[],
-        messages: messages as Anthropic.MessageParam[],
-      },
-      { progress: (p) => context.heartbeat(p), signal: context.cancellationSignal, idleMs: idleMsFromEnv(deps.env), attempt: context.info.attempt },
-    );
+    const request = buildModelRequest({
+      registry: deps.registry,
+      agent,
+      messages,
+      contract,
+      extraTools: teamTools(deps, input.team),
+      cache: promptCacheModeFromEnv(deps.env),
+      env: deps.env,
+    });
+    const response = await streamMessage(deps.anthropic(), request, {
+      // The iteration lets a follower tell this call's text from the previous one's (client/live-text.ts).
+      progress: (p) => context.heartbeat({ ...p, iteration: input.iteration }),
+      signal: context.cancellationSignal,
+      idleMs: idleMsFromEnv(deps.env),
+      attempt: context.info.attempt,
+    });
     const content: ContentBlock[] = [];
     for (const block of response.content) {
       if (block.type === 'text') content.push({ type: 'text', text: block.text });
@@ -121,6 +132,7 @@ export function createCallModel(deps: ActivityDeps) {
       storedTag: tag,
       promptChars: JSON.stringify(messages).length,
       analyses: await analyzeCalls(deps, content),
+      ...(contract ? { outputChecks: checkCompletionOutputs(content, agent.completionTools, contract) } : {}),
     };
   };
 }

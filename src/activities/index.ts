@@ -1,5 +1,6 @@
 import type { ActivityDeps } from './activity-deps';
 import { createCallModel } from './call-model';
+import { createDescribeAgents } from './describe-agents';
 import { createLoadPreferences, createSavePreference } from './preferences';
 import { createCheckGuardrails, createJudgeApprovals } from './guardrails';
 import { createRecordAudit } from './record-audit';
@@ -19,6 +20,7 @@ export function createActivities(deps: ActivityDeps) {
     savePreference: createSavePreference(deps),
     releaseConversation: createReleaseConversation(deps),
     recordAudit: createRecordAudit(deps),
+    describeAgents: createDescribeAgents(deps),
     checkGuardrails: createCheckGuardrails(deps),
     judgeApprovals: createJudgeApprovals(deps),
   };

@@ -55,6 +55,7 @@ export function createResolveAgent(deps: ActivityDeps) {
       network: agent.network,
       sandboxed: deps.processes.mode.mode === 'bwrap',
       commandPatterns,
+      completionTools: agent.completionTools,
       subAgents: agent.subAgents,
       handoffs: agent.handoffs,
       delegation: agent.delegation,

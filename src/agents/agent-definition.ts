@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { ToolApprovalSchema } from '../approvals/approval-policy';
+import { CompletionToolNameSchema } from '../control-tools/completion-tools';
 import { ModelTierSchema } from '../model/model-tiers';
+import { JsonSchemaObjectSchema } from '../structured-output/output-check';
 
 /** How much of the model's context window a run may fill before older turns are summarized. */
 export const ContextBudgetSchema = z.object({
@@ -62,6 +64,24 @@ export const AgentDefinitionSchema = z.object({
   /** Environment variables (names) tool processes of this agent may see, besides PATH, HOME, LANG and TERM. */
   env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'environment variable names are letters, digits and _')).default([]),
   context: ContextBudgetSchema.default({ windowTokens: 200_000, targetShare: 0.6, keepRecentTurns: 6 }),
+  /** MCP servers (names from the worker's `mcpServers`) whose every tool this agent gets. */
+  mcpServers: z.array(z.string().min(1)).default([]),
+  /**
+   * The tools that end this agent's runs, in the shape its prompts expect: `complete_task` (ours),
+   * `task_completed` (Peekaboo's) or `attempt_completion` (drowcoder's). The first is the one the
+   * system prompt names.
+   */
+  completionTools: z
+    .array(CompletionToolNameSchema)
+    .min(1, 'an agent needs at least one completion tool, e.g. ["complete_task"]')
+    .refine((names) => new Set(names).size === names.length, 'list each completion tool once')
+    .default(() => ['complete_task' as const]),
+  /**
+   * The typed result this agent's runs return: a zod schema (in code) or a JSON Schema object (in a
+   * config file). The completion tool then requires an `output` that matches it; a run's own
+   * `outputSchema` overrides it.
+   */
+  outputSchema: z.union([z.custom<z.ZodType>((value) => value instanceof z.ZodType, 'expected a zod schema'), JsonSchemaObjectSchema]).optional(),
   /** Agents this one may hand sub-tasks to with `delegate_task` (each runs as a child run). */
   subAgents: z.array(z.string().min(1)).default([]),
   /** Agents this one may hand the whole run to with `handoff`. */

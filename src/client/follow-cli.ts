@@ -3,14 +3,17 @@ import { stringFlag } from './approval-helpers';
 import type { CliContext } from './cli-context';
 import { followRun } from './follow-run';
 import { hintOnPark, promptOnPark } from './follow-prompts';
+import type { TextDeltaEvent } from './live-text';
 import { exitCodeOf } from './run-outcome';
 import { terminalSafe } from './terminal-safe';
 
 /**
- * `run` and `watch`: follows a run in the terminal. Prompts for approvals when stdin is a terminal
- * (or with `--interactive`, e.g. answers piped in); otherwise prints the agentctl commands. With
- * `--json` the live lines go to stderr and stdout gets only the final outcome as JSON. Ctrl-C stops
- * following; the run itself carries on.
+ * `run` and `watch`: follows a run in the terminal, with the model's text as it streams. Prompts for
+ * approvals when stdin is a terminal (or with `--interactive`, e.g. answers piped in); otherwise
+ * prints the agentctl commands. With `--json` the live lines go to stderr, the model's text as
+ * `text_delta` events (one JSON object per line, so a reader can tell them from the human lines,
+ * which never start with "{"), and stdout gets only the final outcome as JSON, as before. Ctrl-C
+ * stops following; the run itself carries on.
  */
 export async function followFromCli(ctx: CliContext, handle: WorkflowHandle): Promise<number> {
   const client = await ctx.client();
@@ -24,7 +27,10 @@ export async function followFromCli(ctx: CliContext, handle: WorkflowHandle): Pr
   const onSigint = () => stop.abort();
   process.once('SIGINT', onSigint);
   try {
-    const result = await followRun(client, handle, { out, ...parked, signal: stop.signal });
+    const text = ctx.json
+      ? { onText: (delta: TextDeltaEvent) => void stream.write(`${terminalSafe(JSON.stringify(delta))}\n`) }
+      : { write: (fragment: string) => void stream.write(fragment) };
+    const result = await followRun(client, handle, { out, ...text, ...parked, signal: stop.signal });
     if (result.kind === 'stopped') {
       out(`\nStopped following; the run goes on. Follow it again with: npx agentctl watch ${handle.workflowId}`);
       return 130;

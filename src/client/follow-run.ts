@@ -1,18 +1,27 @@
-// Follows a run live from a terminal: polls the `status` query, prints what is new (iterations, tool
-// calls with timing and outcome, decisions, task progress), hands approvals and questions to the
-// caller, and ends with how the run ended. Used by `agentctl run`, `agentctl watch` and `npm start`.
+// Follows a run live from a terminal: polls the `status` query, prints what is new (iterations, the
+// model's text as it streams, tool calls with timing and outcome, decisions, task progress), hands
+// approvals and questions to the caller, and ends with how the run ended. Used by `agentctl run`,
+// `agentctl watch` and `npm start`.
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { formatEvent } from '../lifecycle/console-logger';
+import type { Completion } from '../control-tools';
 import type { PendingApproval, RunStatus } from '../workflows/run-machine/run-status';
 import { queryStatus } from './approval-helpers';
 import { isQuietCall, renderDecision, renderOutcome, renderProgress, renderToolCall } from './render-status';
+import { followLiveText, LiveTextTracker, type TextDeltaEvent } from './live-text';
 import { awaitOutcome, type RunOutcome } from './run-outcome';
 import { NoWorkerAnsweredError } from './errors';
 import { terminalSafe } from './terminal-safe';
 
 export interface FollowOptions {
   out(line: string): void;
+  /** Writes part of a line: with it, the model's text is printed as it streams, under its iteration. */
+  write?(fragment: string): void;
+  /** Receives the model's text as it streams instead (`--json` prints these as `text_delta` events). */
+  onText?(delta: TextDeltaEvent): void;
+  /** How often to read the model's text while it streams. */
+  textPollMs?: number;
   /** How often to ask the run for its status. */
   pollMs?: number;
   /** How long one status query may wait for a worker before the follower says none answers. */
@@ -25,15 +34,63 @@ export interface FollowOptions {
   signal?: AbortSignal;
 }
 
-export type FollowResult = RunOutcome | { kind: 'stopped'; workflowId: string };
+/**
+ * How following ended: the run ended, following was stopped, or the run is a thread that answered and
+ * now waits for the next message (`idle`): the run goes on, but there is nothing more to follow.
+ */
+export type FollowResult = RunOutcome | { kind: 'stopped'; workflowId: string } | IdleThread;
+
+export interface IdleThread {
+  kind: 'idle';
+  workflowId: string;
+  /** The answer the thread gave last (its latest completion). */
+  completion?: Completion;
+}
 
 /** Remembers what was printed, so each poll prints only what changed since the last one. */
 export class RunPrinter {
   private iteration: number | undefined;
   private readonly seen = new Set<string>();
   private tasksJson = '[]';
+  /** The model's text of this iteration is being written and its line is still open. */
+  private textOpen: number | undefined;
+  private maxIterations = 0;
+  private readonly out: (line: string) => void;
 
-  constructor(private readonly out: (line: string) => void) {}
+  constructor(
+    out: (line: string) => void,
+    private readonly write?: (fragment: string) => void,
+  ) {
+    this.out = (line) => {
+      this.endLine();
+      out(line);
+    };
+  }
+
+  /** Prints streamed model text under its iteration's header, as it comes (indented like the rest). */
+  text(delta: TextDeltaEvent): void {
+    if (!this.write) return;
+    if (this.iteration === undefined) this.startAt(delta.iteration);
+    if (this.textOpen !== delta.iteration) {
+      this.headersUpTo(delta.iteration, this.maxIterations);
+      this.endLine();
+      this.write('  💬 ');
+      this.textOpen = delta.iteration;
+    }
+    this.write(terminalSafe(delta.text).replace(/\n/g, '\n     '));
+  }
+
+  /** Ends a line of streamed text, before anything else is printed (a prompt, the outcome). */
+  endLine(): void {
+    if (this.textOpen === undefined) return;
+    this.textOpen = undefined;
+    this.write?.('\n');
+  }
+
+  private startAt(first: number): void {
+    if (first > 1) this.out(`… ${first - 1} earlier iteration(s)`);
+    this.iteration = Math.max(0, first - 1);
+  }
 
   /**
    * Prints what is new in `status`, each line under the iteration it belongs to. A poll can see
@@ -63,11 +120,8 @@ export class RunPrinter {
       items.push({ iteration: setBy?.iteration ?? status.iteration, lines: renderProgress(status.tasks, '    ').map((l) => `  ${l}`) });
     }
     items.sort((a, b) => a.iteration - b.iteration);
-    if (this.iteration === undefined) {
-      const first = Math.min(status.iteration, ...items.map((i) => i.iteration));
-      if (first > 1) this.out(`… ${first - 1} earlier iteration(s)`);
-      this.iteration = Math.max(0, first - 1);
-    }
+    this.maxIterations = status.maxIterations;
+    if (this.iteration === undefined) this.startAt(Math.min(status.iteration, ...items.map((i) => i.iteration)));
     for (const item of items) {
       this.headersUpTo(item.iteration, status.maxIterations);
       item.lines.forEach((line) => this.out(line));
@@ -78,7 +132,7 @@ export class RunPrinter {
   private headersUpTo(iteration: number, max: number): void {
     while (this.iteration! < iteration) {
       this.iteration! += 1;
-      this.out(`── Iteration ${this.iteration}/${max}`);
+      this.out(`── Iteration ${this.iteration}/${max || '?'}`);
     }
   }
 }
@@ -118,9 +172,22 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * history) shows what the run itself reports, works the same for every client, and costs the server
  * nothing in history. A query needs a worker: while none answers, the follower says so once and waits.
  */
+/** What a follower prints when a thread has answered and waits. */
+export function renderIdle(idle: IdleThread): string {
+  const answer = idle.completion ? `✅ ${idle.completion.status}: ${terminalSafe(idle.completion.summary)}\n` : '';
+  return `${answer}The thread waits for the next message: agentctl send ${idle.workflowId} "...", or agentctl close ${idle.workflowId}.`;
+}
+
 export async function followRun(client: Client, handle: WorkflowHandle, options: FollowOptions): Promise<FollowResult> {
   const pollMs = options.pollMs ?? 500;
-  const printer = new RunPrinter(options.out);
+  const printer = new RunPrinter(options.out, options.write);
+  // The model's text: from heartbeats while it streams, its end from the status once the reply is in.
+  const onText = options.onText ?? (options.write ? (delta: TextDeltaEvent) => printer.text(delta) : undefined);
+  const tracker = new LiveTextTracker(handle.workflowId);
+  const textStop = new AbortController();
+  const stopText = () => textStop.abort();
+  options.signal?.addEventListener('abort', stopText, { once: true });
+  const streaming = onText ? followLiveText(client, handle, tracker, onText, { signal: textStop.signal, pollMs: options.textPollMs }) : Promise.resolve();
   let outcome: RunOutcome | undefined;
   let outcomeError: unknown;
   // The result is a long poll; it is cancelled when following stops, so no call of ours is left
@@ -132,40 +199,64 @@ export async function followRun(client: Client, handle: WorkflowHandle, options:
   );
   const handled = new Set<string>();
   let saidNoWorker = false;
+  let idle: IdleThread | undefined;
 
-  while (outcome === undefined && outcomeError === undefined && !options.signal?.aborted) {
+  while (outcome === undefined && outcomeError === undefined && idle === undefined && !options.signal?.aborted) {
     const status = await queryStatus(handle, options.queryTimeoutMs ?? 10_000).catch((error: unknown) => {
       if (error instanceof WorkflowNotFoundError) throw error;
       if (error instanceof NoWorkerAnsweredError && !saidNoWorker && outcome === undefined) {
         saidNoWorker = true;
+        printer.endLine();
         options.out(`⏳ No worker answers for run ${handle.workflowId} yet; is \`npm run worker\` running on its task queue? Waiting...`);
       }
       return undefined; // "The run is starting" and other transient answers: ask again next time.
     });
     if (status) {
       saidNoWorker = false;
+      const tail = onText && tracker.fromStatus(status);
+      if (tail) onText!(tail);
       printer.update(status);
       const fresh = status.phase === 'waiting_approval' ? status.pendingApprovals.filter((p) => !handled.has(p.callId)) : [];
       if (fresh.length > 0) {
+        printer.endLine();
         fresh.forEach((p) => handled.add(p.callId));
         await untilAborted(options.onApprovals(status, fresh), options.signal);
       }
       const question = status.phase === 'waiting_input' ? status.pendingQuestion : undefined;
       if (question && !handled.has(`question/${question.callId}`)) {
         handled.add(`question/${question.callId}`);
+        printer.endLine();
         await untilAborted(options.onQuestion(status), options.signal);
+      }
+      // A thread that answered waits for the next message, maybe for days: following ends here.
+      if (status.phase === 'idle') {
+        idle = { kind: 'idle', workflowId: handle.workflowId, completion: status.completions.at(-1) };
+        break;
       }
     }
     await Promise.race([ended, sleep(pollMs, options.signal)]);
   }
+  stopText();
+  options.signal?.removeEventListener('abort', stopText);
+  await streaming;
   if (outcomeError !== undefined) throw outcomeError;
+  if (idle) {
+    longPoll.abort();
+    printer.endLine();
+    options.out(renderIdle(idle));
+    return idle;
+  }
   if (outcome === undefined) {
+    printer.endLine();
     longPoll.abort();
     return { kind: 'stopped', workflowId: handle.workflowId };
   }
   // The last steps may have happened since the previous poll; a closed run still answers the query.
   const last = await queryStatus(handle, 5_000).catch(() => undefined);
+  const tail = last && onText && tracker.fromStatus(last);
+  if (tail) onText!(tail);
   if (last) printer.update(last);
+  printer.endLine();
   options.out(renderOutcome(outcome));
   return outcome;
 }

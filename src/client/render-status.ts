@@ -54,7 +54,9 @@ export function renderDecision(d: DecisionRecord): string {
 }
 
 export function renderTokens(usage: TokenUsage): string {
-  const cache = usage.cacheReadInputTokens > 0 ? `, ${usage.cacheReadInputTokens.toLocaleString('en-US')} from cache` : '';
+  const read = usage.cacheReadInputTokens > 0 ? `, ${usage.cacheReadInputTokens.toLocaleString('en-US')} from cache` : '';
+  const written = usage.cacheCreationInputTokens > 0 ? `, ${usage.cacheCreationInputTokens.toLocaleString('en-US')} written to cache` : '';
+  const cache = `${read}${written}`;
   return `Tokens: ${usage.inputTokens.toLocaleString('en-US')} in / ${usage.outputTokens.toLocaleString('en-US')} out${cache}`;
 }
 
@@ -135,6 +137,7 @@ export function renderOutcome(outcome: RunOutcome): string {
           : [`⏹  Run ${id} stopped at the iteration cap (${r.iterations}) before the agent called complete_task.`];
       if (r.completion) lines.push(`Summary: ${terminalSafe(r.completion.summary)}`);
       if (r.completion?.next_steps) lines.push(`Next steps: ${terminalSafe(r.completion.next_steps)}`);
+      if (r.output !== undefined) lines.push(`Output: ${terminalSafe(JSON.stringify(r.output, null, 2))}`);
       lines.push(...renderProgress(r.tasks), renderTokens(r.usage));
       return lines.join('\n');
     }

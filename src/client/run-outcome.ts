@@ -32,7 +32,7 @@ export async function awaitOutcome(handle: WorkflowHandle): Promise<RunOutcome> 
   }
 }
 
-/** Exit code for an outcome: 0 only when the run completed. */
-export function exitCodeOf(outcome: RunOutcome): number {
-  return outcome.kind === 'completed' ? 0 : 1;
+/** Exit code for an outcome: 0 only when the run completed (or is a thread that answered and waits). */
+export function exitCodeOf(outcome: RunOutcome | { kind: 'idle' }): number {
+  return outcome.kind === 'completed' || outcome.kind === 'idle' ? 0 : 1;
 }

@@ -3,6 +3,7 @@ import { AgentRunInputSchema, type AgentRunInput } from '../workflows/run-input'
 import type { agentRun } from '../workflows/agent-run';
 import { AgentNameKey, AgentStatusKey } from '../workflows/search-attributes';
 import { describeZodError } from '../describe-zod-error';
+import { compileJsonSchema } from '../json-schema/json-schema-check';
 import { InvalidRunRequestError } from './errors';
 
 export const AGENT_RUN_WORKFLOW_TYPE = 'agentRun';
@@ -23,6 +24,13 @@ export async function startRun(
 ): Promise<WorkflowHandleWithFirstExecutionRunId<typeof agentRun>> {
   const parsed = AgentRunInputSchema.safeParse(input);
   if (!parsed.success) throw new InvalidRunRequestError(`Invalid run input:\n${describeZodError(parsed.error)}`);
+  if (parsed.data.outputSchema) {
+    try {
+      compileJsonSchema(parsed.data.outputSchema, 'outputSchema');
+    } catch (error) {
+      throw new InvalidRunRequestError(`Invalid run input: ${(error as Error).message}`);
+    }
+  }
   const task = input.task.length > 120 ? `${input.task.slice(0, 117)}...` : input.task;
   return client.workflow.start<typeof agentRun>(AGENT_RUN_WORKFLOW_TYPE, {
     taskQueue: options.taskQueue,

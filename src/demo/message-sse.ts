@@ -14,6 +14,8 @@ export interface SseOptions {
   /** Text goes out in pieces of `chars` characters, `delayMs` apart. */
   chunks?: { chars: number; delayMs: number };
   requestId?: string;
+  /** Called as each text piece is written, for measurements of how long it takes to reach a reader. */
+  onText?: (text: string) => void;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -43,7 +45,9 @@ export async function sendMessageAsSse(res: http.ServerResponse, message: SseMes
       const size = options.chunks?.chars ?? Math.max(1, text.length);
       for (let at = 0; at < text.length; at += size) {
         if (options.chunks && at > 0) await sleep(options.chunks.delayMs);
-        event('content_block_delta', { index, delta: { type: 'text_delta', text: text.slice(at, at + size) } });
+        const piece = text.slice(at, at + size);
+        event('content_block_delta', { index, delta: { type: 'text_delta', text: piece } });
+        options.onText?.(piece);
       }
     } else if (block.type === 'tool_use') {
       event('content_block_start', { index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } });

@@ -11,6 +11,8 @@ export interface StreamProgress {
   chars: number;
   /** Which attempt of the call this is, so a reader starts over when a retry begins. */
   attempt: number;
+  /** The run's iteration, added by the model activity (the summarizer's calls have none). */
+  iteration?: number;
 }
 
 /** How much of the streamed text goes into each heartbeat: enough for a live view, small enough to send often. */

@@ -2,10 +2,8 @@ import * as path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities';
-import { createAgentRegistry, type AgentRegistry } from '../agents/agent-registry';
-import { builtinAgents } from '../agents/builtin-agents';
+import type { AgentRegistry } from '../agents/agent-registry';
 import type { AgentDefinitionInput } from '../agents/agent-definition';
-import { validateCommandPatterns } from '../agents/validate-patterns';
 import { validateTeam } from '../agents/validate-team';
 import type { ApprovalHandlerFunction, GuardrailFunction } from '../guardrails/guardrail-types';
 import { approverRegistryFromEnv } from '../approvals/signatures/approver-registry';
@@ -16,19 +14,25 @@ import { conversationStoreFromEnv, DirectoryConversationStore, type Conversation
 import type { LifecycleHandler } from '../lifecycle/lifecycle-handler';
 import { lifecycleSinks } from '../lifecycle/lifecycle-sink';
 import { createAnthropicClient } from '../model/anthropic-client';
-import { builtinTools } from '../tools/builtin';
 import { createProcessRunner, type ProcessRunner } from '../tools/sandbox/process-runner';
 import { resolveSandboxMode, sandboxWarning } from '../tools/sandbox/sandbox-mode';
 import type { Tool } from '../tools/tool-definition';
 import { resolveWorkspaceRoot } from '../tools/workspace';
+import type { McpPool } from '../mcp/mcp-pool';
+import { loadWorkerAgents, type WorkerAgents } from './load-agents';
 import { ensureSearchAttributes } from './search-attributes-setup';
 
 export interface AgentWorkerOptions {
   address?: string;
   namespace?: string;
   taskQueue?: string;
-  /** Agents to serve (default: the built-in `general` and `reader`). */
+  /** Agents to serve (default: the built-in `general` and `reader`, or the configuration file's). */
   agents?: AgentDefinitionInput[];
+  /**
+   * A YAML or JSON file of agents and MCP servers (default: `AGENT_CONFIG` from `env`). Its agents
+   * replace the built-in ones unless it sets `includeBuiltinAgents`; `agents` given here are added.
+   */
+  agentConfig?: string;
   /** Tools besides the built-in ones. */
   tools?: Tool[];
   workspaceRoot?: string;
@@ -54,6 +58,8 @@ export interface AgentWorkerOptions {
 export interface AgentWorker {
   worker: Worker;
   registry: AgentRegistry;
+  /** The worker's MCP server connections (none without a configuration that names servers). */
+  mcp: McpPool;
   client: Client;
   /** How tool processes run here: `bwrap`, or `none` (unsandboxed; a warning was printed). */
   processes: ProcessRunner;
@@ -86,14 +92,23 @@ async function prepareConversationStore(store: ConversationStore, { owned }: { o
 
 /**
  * Builds a worker for the agent task queue. Everything that can be wrong with the configuration is
- * checked before anything connects: agent and tool definitions (and their command rules), the
+ * checked before anything connects to Temporal: the configuration file, its MCP servers (started
+ * here, so their tools are known), agent and tool definitions (and their command rules), the
  * sandbox (never silently downgraded), the approver registry, the conversation store and where the
  * audit log lives. Then the search attributes are registered.
  */
 export async function createAgentWorker(options: AgentWorkerOptions = {}): Promise<AgentWorker> {
   const env = options.env ?? process.env;
-  const registry = createAgentRegistry(options.agents ?? builtinAgents, [...builtinTools, ...(options.tools ?? [])]);
-  await validateCommandPatterns(registry);
+  const agents = await loadWorkerAgents({ agents: options.agents, tools: options.tools, configFile: options.agentConfig ?? env.AGENT_CONFIG, env });
+  try {
+    return await startWorker(options, env, agents);
+  } catch (error) {
+    await agents.mcp.close();
+    throw error;
+  }
+}
+
+async function startWorker(options: AgentWorkerOptions, env: NodeJS.ProcessEnv, { registry, mcp, configFile }: WorkerAgents): Promise<AgentWorker> {
   const judges = { guardrails: options.guardrails ?? {}, approvalHandlers: options.approvalHandlers ?? {} };
   validateTeam(registry, judges);
   const workspaceRoot = resolveWorkspaceRoot(options.workspaceRoot);
@@ -132,6 +147,8 @@ export async function createAgentWorker(options: AgentWorkerOptions = {}): Promi
     processes,
     approverKeys,
     audit,
+    mcp,
+    configFile,
     judges,
   });
 
@@ -151,12 +168,14 @@ export async function createAgentWorker(options: AgentWorkerOptions = {}): Promi
   return {
     worker,
     registry,
+    mcp,
     client,
     processes,
     async close() {
       await connection.close();
       await clientConnection.close();
       await audit?.close();
+      await mcp.close();
       // A store built here from AGENT_CONVERSATION_STORE is closed here; a caller's stays the caller's.
       if (!options.conversations) await conversations.close?.();
     },

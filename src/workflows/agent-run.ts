@@ -145,6 +145,7 @@ async function finish(state: RunState, features: Features): Promise<AgentRunResu
   return {
     status: outcome.kind,
     completion: state.completion,
+    ...(state.output !== undefined ? { output: state.output } : {}),
     ...(outcome.kind === 'guardrail_tripped' ? { guardrail: { name: outcome.guardrail, reason: outcome.reason, step: outcome.step } } : {}),
     ...(state.input.followUps ? { completions: state.thread.completions } : {}),
     iterations: state.iteration,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ToolApprovalSchema } from '../approvals/approval-policy';
 import { SavedSummarySchema, TaskSchema } from '../control-tools';
+import { JsonSchemaObjectSchema } from '../structured-output/output-check';
 
 /** What a resumed run carries over from the run it continues (`agentctl resume`). */
 export const ResumeContextSchema = z.object({
@@ -55,6 +56,12 @@ export const AgentRunInputSchema = z.object({
   historyBudget: z
     .object({ maxEvents: z.number().int().min(50).optional(), maxBytes: z.number().int().min(64 * 1024).optional() })
     .optional(),
+  /**
+   * A JSON Schema for the run's typed result: the agent's completion tool then requires an `output`
+   * that matches it (checked by the worker), and the result carries it as `output`. Overrides an
+   * output schema of the agent's own.
+   */
+  outputSchema: JsonSchemaObjectSchema.optional(),
   /**
    * Internal: the state a run hands to its next link when it continues as new, or the state of a
    * failed or cancelled run that `agentctl resume` continues (then `resumedFrom` names that run).

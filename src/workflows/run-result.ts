@@ -5,6 +5,8 @@ import type { TokenUsage } from '../conversation/messages';
 export interface AgentRunResult {
   status: 'completed' | 'max_iterations' | 'guardrail_tripped';
   completion?: Completion;
+  /** The typed result, when the run (or its agent) asked for one with an output schema. */
+  output?: unknown;
   /** With `guardrail_tripped`: which guardrail stopped the run, why, and at which step. */
   guardrail?: { name: string; reason: string; step: string };
   /** A thread (`followUps`): every turn's completion, in order. */

@@ -113,6 +113,7 @@ export async function newRunState(input: ParsedRunInput): Promise<RunState> {
       approvers: input.approvers,
       network: input.network,
       modelRetryMaxSeconds: input.modelRetryMaxSeconds ?? 300,
+      outputSchema: input.outputSchema,
       subAgents: input.subAgents ?? [],
       followUps: input.followUps ?? false,
       idleTimeoutSeconds: input.idleTimeoutSeconds ?? 7 * 24 * 60 * 60,

@@ -47,7 +47,14 @@ export async function callModelStep(driver: RunDriver, features: Features): Prom
   const state = driver.state;
   try {
     const result = await model.callModel.executeWithOptions({ summary: `model ${state.agent.modelTier} #${state.iteration}` }, [
-      { agent: state.agent.name, iteration: state.iteration, conversation: conversationRef(state), ...teamOffer(state) },
+      {
+        agent: state.agent.name,
+        iteration: state.iteration,
+        conversation: conversationRef(state),
+        ...teamOffer(state),
+        // Only runs that ask for a typed result carry it, so every other call's input is as before.
+        ...(state.input.outputSchema ? { outputSchema: state.input.outputSchema } : {}),
+      },
     ]);
     driver.dispatch({ type: 'model_replied', ...result });
   } catch (error) {

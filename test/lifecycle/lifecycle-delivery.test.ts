@@ -22,12 +22,16 @@ describe('lifecycle events on a real worker', () => {
   let fake: FakeAnthropic;
   let workflowBundle: WorkflowBundle;
   let dir: string;
+  /** What the worker's handlers received: the built-in sink, after its deduper. */
   const events: LifecycleEvent[] = [];
+  /** What the SDK handed to the sink before the deduper: at-least-once. */
+  const raw: LifecycleEvent[] = [];
   const metrics = new MetricsCollector();
   let auditFile: string;
   let approvedRun: WorkflowHandle<typeof agentRun>;
   let failedRun: WorkflowHandle<typeof agentRun>;
   let approvedHistory: Awaited<ReturnType<WorkflowHandle['fetchHistory']>>;
+  let failedHistory: Awaited<ReturnType<WorkflowHandle['fetchHistory']>>;
 
   // One worker serves both runs. maxCachedWorkflows: 0 makes it replay a run's whole history on
   // every workflow task, so any event that were re-fired on replay would show up as a duplicate.
@@ -45,7 +49,14 @@ describe('lifecycle events on a real worker', () => {
     fake.script(failingTask, [fail(400)]);
 
     await withAgentWorker(
-      { fake, workflowBundle, workspace: dir, lifecycleHandlers: [{ handle: (e) => void events.push(e) }, metrics], auditLog: auditFile, workerOptions: { maxCachedWorkflows: 0 } },
+      {
+        fake,
+        workflowBundle,
+        workspace: dir,
+        auditLog: auditFile,
+        // The worker's own sink (with its deduper) behind a tap that records the raw stream first.
+        workerOptions: { maxCachedWorkflows: 0, sinks: tapped(lifecycleSinks([{ handle: (e) => void events.push(e) }, metrics]), raw) },
+      },
       async ({ start }) => {
         approvedRun = await start({ agent: 'general', task: approvedTask });
         // Waits on the delivered event rather than polling the status query: with no cache, every
@@ -59,8 +70,9 @@ describe('lifecycle events on a real worker', () => {
         approvedHistory = await approvedRun.fetchHistory();
         failedRun = await start({ agent: 'general', task: failingTask });
         await failedRun.result().catch(() => undefined);
+        failedHistory = await failedRun.fetchHistory();
         // Sinks run after each activation; the last one may land just after the result.
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        await waitFor(async () => (events.some((e) => e.workflowId === failedRun.workflowId && e.name === 'agentEnded') ? true : undefined), 'the failed run\'s agentEnded');
       },
     );
   });
@@ -71,15 +83,8 @@ describe('lifecycle events on a real worker', () => {
   });
 
   const of = (run: WorkflowHandle<typeof agentRun>) => events.filter((e) => e.workflowId === run.workflowId);
-  /**
-   * Sinks are at-least-once: when a workflow task fails to complete (the server answered "task not
-   * found" once under load) the retried task runs the activation again and its events arrive twice,
-   * with the same key. Handlers dedupe by key, and so does this view.
-   */
-  const firstOfEachKey = (list: LifecycleEvent[]) => list.filter((e, i) => list.findIndex((x) => x.key === e.key) === i);
-
   it('delivers every step of an approved run to the handlers, in order', () => {
-    const names = firstOfEachKey(of(approvedRun)).map((e) => e.name);
+    const names = of(approvedRun).map((e) => e.name);
     expect(names).toEqual([
       'agentStarted',
       'iterationStarted',
@@ -94,7 +99,7 @@ describe('lifecycle events on a real worker', () => {
       'iterationCompleted',
       'agentEnded',
     ]);
-    const toolEnded = firstOfEachKey(of(approvedRun)).filter((e) => e.name === 'toolEnded');
+    const toolEnded = of(approvedRun).filter((e) => e.name === 'toolEnded');
     expect(toolEnded.map((e) => e.data.tool)).toEqual(['list_files', 'write_file']);
     for (const e of toolEnded) {
       expect(e.data.success).toBe(true);
@@ -106,21 +111,30 @@ describe('lifecycle events on a real worker', () => {
   });
 
   it('delivers errorOccurred and agentEnded(failed) for a failing run', () => {
-    const failed = firstOfEachKey(of(failedRun));
+    const failed = of(failedRun);
     expect(failed.map((e) => e.name)).toEqual(['agentStarted', 'iterationStarted', 'errorOccurred', 'agentEnded']);
     expect(failed[2]!.data).toMatchObject({ type: 'ModelRequestRejected' });
     expect(failed[3]!.data).toMatchObject({ status: 'failed' });
   });
 
-  it('does not re-fire events although the worker replayed the history on every task', () => {
+  it('hands each event to the handlers exactly once after the deduper, although the worker replayed the history on every task', () => {
     // With maxCachedWorkflows 0 every workflow task replays the run from its start, so a sink that
     // fired during replay would deliver agentStarted once per later task (six or more times here).
-    // A retried task may deliver an activation's events once more; nothing may arrive more often.
-    const counts = new Map<string, number>();
-    for (const e of events) counts.set(e.key, (counts.get(e.key) ?? 0) + 1);
-    const overDelivered = [...counts].filter(([, n]) => n > 2);
-    expect(overDelivered).toEqual([]);
-    expect(counts.get(`${approvedRun.workflowId}/0/0/agentStarted/`)).toBeLessThanOrEqual(2);
+    const counts = countByKey(events);
+    expect([...counts].filter(([, n]) => n !== 1)).toEqual([]);
+    // Nothing was lost by deduping: every key the SDK handed over reached the handlers.
+    expect(new Set(events.map((e) => e.key))).toEqual(new Set(raw.map((e) => e.key)));
+    expect(counts.get(`${approvedRun.workflowId}/0/0/agentStarted/`)).toBe(1);
+  });
+
+  it('delivers a repeat from the raw sink only for a workflow task that was retried', () => {
+    // At-least-once: an event arrives again only when the task that emitted it failed or timed out
+    // and ran again. Without any retried task in a run's history, its raw stream is exactly once.
+    for (const [run, history] of [[approvedRun, approvedHistory], [failedRun, failedHistory]] as const) {
+      const retriedTasks = (history.events ?? []).filter((e) => e.workflowTaskFailedEventAttributes || e.workflowTaskTimedOutEventAttributes).length;
+      const repeats = [...countByKey(raw.filter((e) => e.workflowId === run.workflowId)).values()].reduce((sum, n) => sum + n - 1, 0);
+      expect(repeats, `${run.workflowId}: ${repeats} repeated deliveries for ${retriedTasks} retried tasks`).toBeLessThanOrEqual(retriedTasks);
+    }
   });
 
   it('fires nothing when the finished run is replayed from its history', async () => {
@@ -137,7 +151,17 @@ describe('lifecycle events on a real worker', () => {
       lifecycle: { emit: { fn: (_info, e: LifecycleEvent) => void seenAnyway.push(e), callDuringReplay: true } },
     };
     await Worker.runReplayHistory({ workflowBundle, sinks: eager }, history, approvedRun.workflowId);
-    expect(seenAnyway.map((e) => e.key)).toEqual(firstOfEachKey(of(approvedRun)).map((e) => e.key));
+    expect(seenAnyway.map((e) => e.key)).toEqual(of(approvedRun).map((e) => e.key));
+  });
+
+  it('drops a repeated key in the built-in sink and passes it through when deduping is turned off', () => {
+    const seen: string[] = [];
+    const event = { ...of(approvedRun)[0]! };
+    const call = (sinks: InjectedSinks<LifecycleSinks>) => sinks.lifecycle.emit.fn({} as never, event);
+    const deduped = lifecycleSinks([{ handle: (e) => void seen.push(`deduped:${e.key}`) }]);
+    const rawSink = lifecycleSinks([{ handle: (e) => void seen.push(`raw:${e.key}`) }], { deduper: false });
+    for (const sinks of [deduped, deduped, rawSink, rawSink]) call(sinks);
+    expect(seen).toEqual([`deduped:${event.key}`, `raw:${event.key}`, `raw:${event.key}`]);
   });
 
   it('feeds the metrics collector from the real events, and the worker writes a verifiable audit log', async () => {
@@ -161,3 +185,24 @@ describe('lifecycle events on a real worker', () => {
     expect(typeof mine[2]!.durationMs).toBe('number');
   });
 });
+
+function countByKey(list: readonly LifecycleEvent[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const e of list) counts.set(e.key, (counts.get(e.key) ?? 0) + 1);
+  return counts;
+}
+
+/** Records every event the SDK hands to the sink, then passes it on to `inner` unchanged. */
+function tapped(inner: InjectedSinks<LifecycleSinks>, into: LifecycleEvent[]): InjectedSinks<LifecycleSinks> {
+  return {
+    lifecycle: {
+      emit: {
+        fn: (info, event: LifecycleEvent) => {
+          into.push(event);
+          return inner.lifecycle.emit.fn(info, event);
+        },
+        callDuringReplay: false,
+      },
+    },
+  };
+}

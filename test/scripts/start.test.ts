@@ -1,33 +1,68 @@
-// `npm start` end to end, on the TEMPORAL_ADDRESS path (the shared test server; the embedded server
-// needs the fixed ports 7233/8233, which a test machine cannot promise). No ANTHROPIC_API_KEY and no
-// terminal, as in CI: the demo model runs and the demo approves its own write, saying so.
-import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+// `npm start` end to end, on the TEMPORAL_ADDRESS path (the shared test server) and on the embedded
+// server's path (moved to free ports and a temporary database file, since a test machine cannot
+// promise 7233/8233). No ANTHROPIC_API_KEY and no terminal, as in CI: the demo model runs and the
+// demo approves its own write, saying so.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_LABEL, DEMO_NOTES_FILE, startDemoModelServer, type DemoModelServer } from '../../src/demo/demo-model-server';
 import type { AuditRecord } from '../../src/audit/audit-record';
+import { connectClient } from '../../src/client/connect';
+import { startRun } from '../../src/client/start-run';
 import { approvalSignal } from '../../src/workflows/definitions';
+import { freePort } from '../../scripts/temporal-dev-server';
 import { bundleAgentWorkflows, tempWorkspace, waitForPhase, withAgentWorker } from '../support/agent-run-harness';
-import { newClient, temporalAddress } from '../support/temporal';
+import { newClient, temporalAddress, uniqueId } from '../support/temporal';
 
 const START = path.join(__dirname, '..', '..', 'scripts', 'start.js');
 
-function runStart(env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const { ANTHROPIC_API_KEY: _key, ...inherited } = process.env;
+interface StartProcess {
+  child: ChildProcess;
+  /** Everything printed so far. */
+  readonly stdout: string;
+  readonly stderr: string;
+  exited: Promise<{ code: number | null; stdout: string; stderr: string }>;
+}
+
+function spawnStart(env: NodeJS.ProcessEnv): StartProcess {
+  const { ANTHROPIC_API_KEY: _key, TEMPORAL_ADDRESS: _address, ...inherited } = process.env;
   const child = spawn(process.execPath, [START], { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+  const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return {
+    child,
+    get stdout() {
+      return stdout;
+    },
+    get stderr() {
+      return stderr;
+    },
+    exited,
+  };
+}
+
+const runStart = (env: NodeJS.ProcessEnv) => spawnStart(env).exited;
+
+/** True once nothing accepts connections on the port any more. */
+function portClosed(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve(false)));
+    socket.once('error', () => resolve(true));
+  });
 }
 
 /** Parks two demo runs on a worker that then stops, as if a previous `npm start` had ended. */
 async function parkTwoRuns(model: DemoModelServer) {
   const workflowBundle = await bundleAgentWorkflows();
   // Queries need a worker, so the parked call's id is read while this one still runs.
-  return withAgentWorker({ fake: model, workflowBundle }, async ({ start, taskQueue }) => {
+  return withAgentWorker({ fake: model, workflowBundle, keepRuns: true }, async ({ start, taskQueue }) => {
     const park = async () => {
       const handle = await start({ agent: 'general', task: 'earlier demo' });
       const status = await waitForPhase(handle, 'waiting_approval');
@@ -82,9 +117,58 @@ describe('npm start (scripts/start.js) against TEMPORAL_ADDRESS', () => {
     }
   });
 
+  it('keeps runs in its database file across starts, and Ctrl-C stops the worker and the embedded server', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'npm-start-'));
+    const [port, uiPort] = [await freePort(), await freePort()];
+    const taskQueue = uniqueId('q-start');
+    const env = {
+      START_TEMPORAL_PORT: String(port),
+      START_UI_PORT: String(uiPort),
+      START_DB_FILE: path.join(dir, 'dev.db'),
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      AGENT_WORKSPACE: path.join(dir, 'workspace'),
+      AGENT_AUDIT_LOG: path.join(dir, 'audit.log'),
+      START_DEMO_DELAY_MS: '0',
+    };
+    const first = spawnStart(env);
+    try {
+      await waitForPhaseText(first, 'Press Ctrl-C to stop the worker and the server.');
+      // A run started from another client parks on its write: nobody follows it to approve.
+      const { client, close } = await connectClient({ address: `127.0.0.1:${port}`, namespace: 'default', taskQueue });
+      const parked = await startRun(client, { agent: 'general', task: `${DEMO_LABEL} parked across starts` }, { taskQueue, workflowId: uniqueId('parked') });
+      await waitForPhase(parked, 'waiting_approval');
+      await close();
+
+      first.child.kill('SIGINT');
+      const stopped = await first.exited;
+      expect(stopped.code, stopped.stderr).toBe(0);
+      expect(stopped.stdout).toContain('Stopping: worker shutdown, then the Temporal dev server...');
+      expect(stopped.stdout).toContain('Stopped. Parked runs are kept and continue after the next `npm start`.');
+      // The server went with it: nothing listens on its port any more.
+      expect(await portClosed(port)).toBe(true);
+
+      // The next start finds the parked run in the same database file and says how to decide it.
+      const second = await runStart({ ...env, START_EXIT_AFTER_RUN: '1' });
+      expect(second.code, second.stderr).toBe(0);
+      expect(second.stdout).toMatch(new RegExp(`${parked.workflowId}: waiting_approval \\(write_file\\)`));
+      expect(await portClosed(port)).toBe(true);
+    } finally {
+      if (first.child.exitCode === null) first.child.kill('SIGKILL');
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('says it cannot reach a TEMPORAL_ADDRESS that does not answer', async () => {
     const { code, stderr } = await runStart({ TEMPORAL_ADDRESS: '127.0.0.1:1', START_EXIT_AFTER_RUN: '1' });
     expect(code).toBe(1);
     expect(stderr).toMatch(/^Cannot reach Temporal at 127\.0\.0\.1:1 /);
   });
 });
+
+async function waitForPhaseText(start: StartProcess, text: string, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!start.stdout.includes(text)) {
+    if (start.child.exitCode !== null || Date.now() > deadline) throw new Error(`npm start never printed "${text}":\n${start.stdout}\n${start.stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -50,6 +50,10 @@ export interface HarnessOptions extends Pick<AgentWorkerOptions, 'agents' | 'too
   fake: Pick<FakeAnthropic, 'baseUrl'>;
   workflowBundle: WorkflowBundle;
   workspace?: string;
+  /** The Temporal frontend to use instead of the shared dev server (a test's own, e.g. to restart it). */
+  address?: string;
+  /** Leave the runs this worker started as they are when it stops (a later worker continues them). */
+  keepRuns?: boolean;
 }
 
 /** Starts a worker, runs `body` while it polls, and always shuts it down and closes its connections. */
@@ -58,7 +62,7 @@ export async function withAgentWorker<T>(options: HarnessOptions, body: (harness
   const taskQueue = uniqueId('q');
   const workspace = options.workspace ?? (await tempWorkspace());
   const agentWorker = await createAgentWorker({
-    address: temporalAddress(),
+    address: options.address ?? temporalAddress(),
     taskQueue,
     workspaceRoot: workspace,
     env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: options.fake.baseUrl, ...options.env },
@@ -73,17 +77,36 @@ export async function withAgentWorker<T>(options: HarnessOptions, body: (harness
     workerOptions: options.workerOptions,
   });
   const { client } = agentWorker;
+  const started: WorkflowHandle[] = [];
   const harness: RunHarness = {
     client,
     taskQueue,
     workspace,
-    start: (input) => startRun(client, input, { taskQueue, workflowId: uniqueId('run') }),
+    start: async (input) => {
+      const handle = await startRun(client, input, { taskQueue, workflowId: uniqueId('run') });
+      started.push(handle);
+      return handle;
+    },
   };
   try {
     return await agentWorker.worker.runUntil(body(harness));
   } finally {
+    if (!options.keepRuns) await terminateLeftovers(started);
     await agentWorker.close();
   }
+}
+
+/**
+ * Runs a test left parked or running would stay on the shared server for the rest of the suite (and
+ * show up in every later listing); they are terminated when their worker stops.
+ */
+async function terminateLeftovers(handles: readonly WorkflowHandle[]): Promise<void> {
+  await Promise.all(
+    handles.map(async (handle) => {
+      const { status } = await handle.describe().catch(() => ({ status: undefined }));
+      if (status?.name === 'RUNNING') await handle.terminate('the test that started this run has finished').catch(() => undefined);
+    }),
+  );
 }
 
 /** Polls `probe` until it returns a value other than undefined; probe errors count as "not yet". */

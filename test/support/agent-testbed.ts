@@ -3,7 +3,7 @@
 import type { WorkflowBundle } from '@temporalio/worker';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { bundleAgentWorkflows, type HarnessOptions } from './agent-run-harness';
-import { startFakeAnthropic, type FakeAnthropic } from './fake-anthropic';
+import { startFakeAnthropic, type FakeAnthropic, type FakeAnthropicOptions } from './fake-anthropic';
 
 export interface AgentTestbed {
   /** The file's fake; usable from inside tests (it exists once `beforeAll` has run). */
@@ -13,11 +13,11 @@ export interface AgentTestbed {
 }
 
 /** One fake Messages API and one workflow bundle for the file, closed after it. */
-export function useFakeModel(extra: Omit<Partial<HarnessOptions>, 'fake' | 'workflowBundle'> = {}): AgentTestbed {
+export function useFakeModel(extra: Omit<Partial<HarnessOptions>, 'fake' | 'workflowBundle'> = {}, fakeOptions: FakeAnthropicOptions = {}): AgentTestbed {
   let fake: FakeAnthropic | undefined;
   let workflowBundle: WorkflowBundle | undefined;
   beforeAll(async () => {
-    [fake, workflowBundle] = await Promise.all([startFakeAnthropic(), bundleAgentWorkflows()]);
+    [fake, workflowBundle] = await Promise.all([startFakeAnthropic(fakeOptions), bundleAgentWorkflows()]);
   });
   afterAll(() => fake?.close());
   // A forwarding object, so test files can hold `fake` as a constant although it is created later.
@@ -31,8 +31,8 @@ export function useFakeModel(extra: Omit<Partial<HarnessOptions>, 'fake' | 'work
 }
 
 /** `useFakeModel`, plus a check after each test that the fake saw no unscripted request, and a reset. */
-export function useAgentTestbed(extra: Omit<Partial<HarnessOptions>, 'fake' | 'workflowBundle'> = {}): AgentTestbed {
-  const bed = useFakeModel(extra);
+export function useAgentTestbed(extra: Omit<Partial<HarnessOptions>, 'fake' | 'workflowBundle'> = {}, fakeOptions: FakeAnthropicOptions = {}): AgentTestbed {
+  const bed = useFakeModel(extra, fakeOptions);
   afterEach(() => {
     expect(bed.fake.errors).toEqual([]);
     bed.fake.reset();

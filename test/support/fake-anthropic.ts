@@ -11,6 +11,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type Anthropic from '@anthropic-ai/sdk';
 import { sendMessageAsSse, type SseMessage } from '../../src/demo/message-sse';
+import { type CacheUsage, PromptCacheRequestError, PromptCacheSimulator, withoutCacheMarks } from './prompt-cache-simulator';
 
 export type TextBlock = { type: 'text'; text: string };
 export type ToolCallBlock = { type: 'tool_use'; name: string; input: unknown; id?: string };
@@ -24,7 +25,14 @@ export interface FakeRequest {
   match: string | undefined;
   /** Number of assistant messages in the request: which reply of the script it gets. */
   index: number;
+  /** The request as the model sees its content (prompt-caching marks taken out, see prompt-cache-simulator.ts). */
   body: MessagesBody;
+  /** The request exactly as it was sent, `cache_control` marks included. */
+  wire: MessagesBody;
+  /** When each streamed text piece was written to the socket, for latency measurements. */
+  textSentAt: { text: string; at: number }[];
+  /** With `promptCache`: how the simulated cache split this request's prompt. */
+  cacheUsage?: CacheUsage;
   headers: http.IncomingHttpHeaders;
   at: number;
   /** Where the request came from (tests with workers on several simulated hosts tell them apart by it). */
@@ -161,10 +169,22 @@ function firstUserText(body: MessagesBody): string {
 
 export type FakeAnthropic = Awaited<ReturnType<typeof startFakeAnthropic>>;
 
-/** `host`: where to listen (default 127.0.0.1), e.g. an address workers in network namespaces can reach. */
-export async function startFakeAnthropic(opts: { countTokens?: boolean; host?: string } = {}) {
+export interface FakeAnthropicOptions {
+  countTokens?: boolean;
+  /** Where to listen (default 127.0.0.1), e.g. an address workers in network namespaces can reach. */
+  host?: string;
+  /**
+   * Apply Anthropic's prompt-caching rules (see prompt-cache-simulator.ts): usage then reports the
+   * prompt's real size, split into cache reads, cache writes and uncached input, instead of the
+   * scripted input tokens (output tokens stay scripted).
+   */
+  promptCache?: boolean | { minTokens?: number };
+}
+
+export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}) {
   const scripts: Script[] = [];
   let served = 0;
+  const cache = opts.promptCache ? new PromptCacheSimulator(opts.promptCache === true ? {} : opts.promptCache) : undefined;
 
   const fake = {
     baseUrl: '',
@@ -208,11 +228,12 @@ export async function startFakeAnthropic(opts: { countTokens?: boolean; host?: s
     send(res, status, { type: 'error', error: { type: ERROR_TYPES[status] ?? 'api_error', message } });
   };
 
-  async function answerMessages(body: MessagesBody, headers: http.IncomingHttpHeaders, res: http.ServerResponse, remoteAddress?: string) {
+  async function answerMessages(wire: MessagesBody, headers: http.IncomingHttpHeaders, res: http.ServerResponse, remoteAddress?: string) {
+    const body = withoutCacheMarks(wire);
     const task = firstUserText(body);
     const script = scripts.find((s) => task.includes(s.match));
     const index = (body.messages ?? []).filter((m) => m.role === 'assistant').length;
-    const request: FakeRequest = { match: script?.match, index, body, headers, at: Date.now(), remoteAddress };
+    const request: FakeRequest = { match: script?.match, index, body, wire, headers, at: Date.now(), textSentAt: [], remoteAddress };
     fake.requests.push(request);
     if (!script) {
       const known = scripts.map((s) => JSON.stringify(s.match)).join(', ') || 'none';
@@ -232,6 +253,14 @@ export async function startFakeAnthropic(opts: { countTokens?: boolean; host?: s
       return send(res, failure.status, { type: 'error', error }, retryHeaders);
     }
     if (!slot?.reply) return sendError(res, 500, `fake-anthropic: script for "${script.match}" has no reply #${index}`);
+    let cached: ReturnType<PromptCacheSimulator['apply']> | undefined;
+    try {
+      cached = cache?.apply(wire);
+      request.cacheUsage = cached;
+    } catch (error) {
+      if (error instanceof PromptCacheRequestError) return sendError(res, 400, error.message);
+      throw error;
+    }
     const outer = slot.reply.spec;
     await outer.gate;
     const built = outer.build?.(request).spec;
@@ -249,7 +278,7 @@ export async function startFakeAnthropic(opts: { countTokens?: boolean; host?: s
       content,
       stop_reason: spec.stopReason ?? (content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn'),
       stop_sequence: null,
-      usage: { cache_creation_input_tokens: 0, cache_read_input_tokens: 0, ...spec.usage },
+      usage: { cache_creation_input_tokens: 0, cache_read_input_tokens: 0, ...spec.usage, ...cached },
     };
     if (body.stream) return stream(res, message, spec, request);
     if (spec.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, spec.delayMs));
@@ -258,7 +287,12 @@ export async function startFakeAnthropic(opts: { countTokens?: boolean; host?: s
   }
 
   async function stream(res: http.ServerResponse, message: SseMessage, spec: ReplySpec, request: FakeRequest) {
-    await sendMessageAsSse(res, message, { delayMs: spec.delayMs, chunks: spec.chunks, requestId: `req_fake_${++served}` });
+    await sendMessageAsSse(res, message, {
+      delayMs: spec.delayMs,
+      chunks: spec.chunks,
+      requestId: `req_fake_${++served}`,
+      onText: (text) => request.textSentAt.push({ text, at: Date.now() }),
+    });
     if (!res.destroyed) request.answeredAt = Date.now();
   }
 

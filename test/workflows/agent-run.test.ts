@@ -199,8 +199,10 @@ describe('agentRun', () => {
 
   it('answers the status query while a tool runs and after the run has closed', async () => {
     const task = uniqueId('status');
-    fake.script(task, [reply(toolCall('shell', { command: 'sleep 2' })), complete('slept')]);
-    await withAgentWorker(harness(), async ({ start }) => {
+    // The command waits for the test's go-ahead, so it is surely still running while the test looks.
+    const command = 'while [ ! -e go ]; do sleep 0.05; done';
+    fake.script(task, [reply(toolCall('shell', { command })), complete('slept')]);
+    await withAgentWorker(harness(), async ({ start, workspace }) => {
       const handle = await start({ agent: 'general', task, maxIterations: 7, toolApproval: { alwaysApproved: ['shell'] } });
       const live = await waitFor(async () => {
         const status = await handle.query(statusQuery);
@@ -215,6 +217,10 @@ describe('agentRun', () => {
       // The tool is still running: it is listed as running, with no outcome yet.
       expect(live.recentToolCalls).toMatchObject([{ tool: 'shell', outcome: 'running' }]);
 
+      const heldFrom = Date.now();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await writeFile(path.join(workspace, 'go'), '');
+      const heldMs = Date.now() - heldFrom;
       await handle.result();
       const closed = await handle.query(statusQuery);
       expect(closed.phase).toBe('completed');
@@ -222,10 +228,11 @@ describe('agentRun', () => {
       expect(closed.usage.inputTokens).toBe(200);
       expect(closed.completion?.summary).toBe('slept');
       expect(closed.recentToolCalls).toMatchObject([
-        { tool: 'shell', outcome: 'success', summary: 'shell: sleep 2', iteration: 1 },
+        { tool: 'shell', outcome: 'success', summary: `shell: ${command}`, iteration: 1 },
         { tool: 'complete_task', outcome: 'success', iteration: 2 },
       ]);
-      expect(closed.recentToolCalls[0]?.durationMs).toBeGreaterThanOrEqual(2_000);
+      // The duration covers at least the time the test held the command back.
+      expect(closed.recentToolCalls[0]?.durationMs).toBeGreaterThanOrEqual(heldMs);
     });
   });
 });

@@ -473,8 +473,11 @@ describe('approvals', () => {
 
   it('delivers a submitReply update as the result and refuses one when no question waits', async () => {
     const task = uniqueId('question-update');
-    // The model's next answer is slow, so the second reply surely meets a running run without a question.
-    fake.script(task, [reply(toolCall('need_more_information', { question: 'Proceed?' })), complete().delay(2_000)]);
+    // The model's next answer is held until the second reply was refused, so that reply surely meets
+    // a running run without a question (not a finished one).
+    let release!: () => void;
+    const refused = new Promise<void>((resolve) => (release = resolve));
+    fake.script(task, [reply(toolCall('need_more_information', { question: 'Proceed?' })), complete().until(refused)]);
     await withAgentWorker(harness(), async ({ start }) => {
       const handle = await start({ agent: 'general', task });
       await waitFor(async () => ((await handle.query(statusQuery)).phase === 'waiting_input' ? true : undefined), 'the question');
@@ -483,6 +486,7 @@ describe('approvals', () => {
       const again = await handle.executeUpdate(submitReplyUpdate, { args: [{ text: 'again' }] }).catch((e: unknown) => e);
       expect(again).toBeInstanceOf(WorkflowUpdateFailedError);
       expect((again as WorkflowUpdateFailedError).cause?.message).toBe('No question is waiting for a reply');
+      release();
       expect((await handle.result()).status).toBe('completed');
     });
     const [answer] = resultsIn(fake.requestsFor(task)[1]);

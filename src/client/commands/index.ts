@@ -13,12 +13,14 @@ import { cancelCommand } from './cancel';
 import { resumeCommand } from './resume';
 import { keysCommand } from './keys';
 import { auditCommand } from './audit';
+import { agentsCommand } from './agents';
 import { sendCommand } from './send';
 import { closeCommand } from './close';
 
 /** Every agentctl verb. Each lives in its own file; add new ones here. */
 export const commands: Command[] = [
   runCommand,
+  agentsCommand,
   approveCommand,
   rejectCommand,
   replyCommand,

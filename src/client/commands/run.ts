@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { type Command } from '../cli-context';
 import { defaultApprover, stringFlag } from '../approval-helpers';
 import { followFromCli } from '../follow-cli';
@@ -20,6 +21,19 @@ function positiveInt(flag: string, raw: string | undefined): number | undefined 
   return value;
 }
 
+/** `--output-schema FILE`: a JSON Schema the run's typed result must match. */
+function outputSchemaFlag(file: string | undefined): Record<string, unknown> | undefined {
+  if (file === undefined) return undefined;
+  let schema: unknown;
+  try {
+    schema = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`--output-schema must name a JSON file holding a JSON Schema (${file}: ${(error as Error).message})`);
+  }
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) throw new UsageError(`--output-schema: ${file} must hold a JSON Schema object`);
+  return schema as Record<string, unknown>;
+}
+
 const list = (raw: string | undefined) => (raw === undefined ? undefined : raw.split(',').map((s) => s.trim()).filter(Boolean));
 
 /** `agentctl run <agent> <task...>`: starts a run and follows it live, or only starts it with --detach. */
@@ -27,7 +41,7 @@ export const runCommand: Command = {
   name: 'run',
   usage:
     'agentctl run <agent> <task...> [--max-iterations N] [--user NAME] [--id WORKFLOW_ID] [--approval-timeout 30m] ' +
-    '[--follow-ups] [--sub-agents A,B] [--approvers A,B] [--network] [--interactive] [--detach] [--json]',
+    '[--follow-ups] [--sub-agents A,B] [--approvers A,B] [--network] [--output-schema FILE] [--interactive] [--detach] [--json]',
   summary: 'start a run and follow it live (iterations, tools, approvals, result); --detach only starts it',
   async run(ctx) {
     const [agent, ...words] = ctx.args.positionals;
@@ -41,6 +55,7 @@ export const runCommand: Command = {
       // The same identity `approve --always` records under, so a person's choices apply to their runs.
       user: stringFlag(ctx, 'user') ?? defaultApprover(),
       approvalTimeoutSeconds: timeout === undefined ? undefined : parseDuration('approval-timeout', timeout),
+      outputSchema: outputSchemaFlag(stringFlag(ctx, 'output-schema')),
       followUps: ctx.args.flags['follow-ups'] === true ? true : undefined,
       subAgents: list(stringFlag(ctx, 'sub-agents')),
       approvers: list(stringFlag(ctx, 'approvers')),

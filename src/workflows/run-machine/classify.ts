@@ -1,7 +1,7 @@
 import { evaluatePolicy } from '../../approvals/approval-policy';
-import { controlToolNames } from '../../control-tools';
 import { pushBounded, StateLimits, type RunState } from './run-state';
 import { errorResult, recordCall, toBlock } from './call-records';
+import { controlToolNamesOf } from './control-calls';
 import { needsToolGuardrails } from './on-guardrails';
 import { screenTeamCalls } from './on-team';
 import type { TransitionContext } from './transition-context';
@@ -17,9 +17,10 @@ export const COMMAND_ARGUMENT = 'command';
 export function classifyTurn(state: RunState, ctx: TransitionContext): void {
   const turn = state.turn;
   if (!turn) return;
+  const controlNames = controlToolNamesOf(state.agent);
   for (const call of turn.calls) {
     if (call.verdict.kind !== 'new') continue;
-    if (controlToolNames.has(call.name)) {
+    if (controlNames.includes(call.name)) {
       call.verdict = { kind: 'control' };
       continue;
     }
@@ -27,7 +28,7 @@ export function classifyTurn(state: RunState, ctx: TransitionContext): void {
     if (needsToolGuardrails(state, call)) continue;
     const tool = state.agent.tools[call.name];
     if (tool === undefined) {
-      const known = [...Object.keys(state.agent.tools), ...controlToolNames].join(', ');
+      const known = [...Object.keys(state.agent.tools), ...controlNames].join(', ');
       call.verdict = { kind: 'reject', reason: 'unknown tool' };
       call.result = toBlock(call.id, errorResult(`Unknown tool "${call.name}". Available tools: ${known}.`));
       recordCall(state, { iteration: turn.iteration, callId: call.id, tool: call.name, input: call.input, outcome: 'error' });

@@ -1,4 +1,12 @@
-import { CompletionSchema, needMoreInformation, SavedSummarySchema, TaskListSchema, completeTask, summarizeAndContinue, updateTasks } from '../../control-tools';
+import {
+  completionTools,
+  isCompletionToolName,
+  needMoreInformation,
+  SavedSummarySchema,
+  TaskListSchema,
+  summarizeAndContinue,
+  updateTasks,
+} from '../../control-tools';
 import { describeZodError } from '../../describe-zod-error';
 import type { ToolResult } from '../../tools/tool-result';
 import { recordCall, toBlock } from './call-records';
@@ -13,6 +21,14 @@ const invalid = (tool: string, error: Parameters<typeof describeZodError>[0]): T
   output: `Invalid arguments for ${tool}:\n${describeZodError(error)}`,
 });
 
+const invalidOutput = (tool: string, problems = ''): ToolResult => ({
+  success: false,
+  shouldContinue: true,
+  output:
+    `The task is not complete yet: "output" does not match the result schema this run requires.\n${problems}\n` +
+    `Fix the output and call ${tool} again.`,
+});
+
 /**
  * Handles a control tool when the turn reaches it: deterministic, inside the workflow. Returns false
  * when the call has to wait (a question for the user), true when it has its result.
@@ -25,14 +41,17 @@ export function onControlTool(state: RunState, call: TurnCall, ctx: TransitionCo
   };
   // delegate_task and handoff need the outside world: the workflow starts them (see next-step.ts).
   if (TEAM_TOOLS.has(call.name)) return false;
+  if (isCompletionToolName(call.name)) {
+    const mapped = completionTools[call.name].toCompletion(call.input);
+    if (!mapped.success) return finish(invalid(call.name, mapped.error));
+    // The model activity checked `output` against the run's schema; an invalid one does not end the run.
+    if (call.outputCheck && !call.outputCheck.valid) return finish(invalidOutput(call.name, call.outputCheck.problems));
+    // Kept in state at once, so a completion survives a continue-as-new later in the same turn.
+    state.completion = mapped.completion;
+    if (call.outputCheck?.valid) state.output = (call.input as { output?: unknown }).output;
+    return finish({ success: true, shouldContinue: false, output: `Task ended (${mapped.completion.status}).` });
+  }
   switch (call.name) {
-    case completeTask.name: {
-      const parsed = CompletionSchema.safeParse(call.input);
-      if (!parsed.success) return finish(invalid(call.name, parsed.error));
-      // Kept in state at once, so a completion survives a continue-as-new later in the same turn.
-      state.completion = parsed.data;
-      return finish({ success: true, shouldContinue: false, output: `Task ended (${parsed.data.status}).` });
-    }
     case needMoreInformation.name: {
       const parsed = needMoreInformation.inputSchema.safeParse(call.input);
       if (!parsed.success) return finish(invalid(call.name, parsed.error));

@@ -8,6 +8,19 @@ export const CONTINUE_NUDGE =
   'You replied without calling a tool. If the task is done, call complete_task with a summary and status. ' +
   'Otherwise continue working with the tools, or call need_more_information if you need the user.';
 
+/** The nudge for an agent whose completion tool is not complete_task: it must name the tool it has. */
+export function continueNudgeFor(completionTools: readonly string[]): string {
+  const tool = completionTools[0];
+  if (tool === undefined || completionTools.includes('complete_task')) return CONTINUE_NUDGE;
+  return (
+    `You replied without calling a tool. If the task is done, call ${tool}. ` +
+    'Otherwise continue working with the tools, or call need_more_information if you need the user.'
+  );
+}
+
+/** How much of the latest reply's text the state keeps for live followers (RunStatus.modelText). */
+export const REPLY_TEXT_CHARS = 4_000;
+
 /** The first wait after a failed model call; it doubles up to the run's `modelRetryMaxSeconds`. */
 export const MODEL_RETRY_INITIAL_MS = 1_000;
 
@@ -27,18 +40,32 @@ export function onModelReplied(state: RunState, event: Extract<RunEvent, { type:
   state.conversation.syncedCount = event.storedCount;
   state.conversation.tag = event.storedTag;
   state.usage = addUsage(state.usage, event.usage);
-  state.lastPrompt = { chars: event.promptChars, tokens: event.usage.inputTokens };
+  // With prompt caching the API counts the cached part of the prompt apart; the prompt is all three.
+  const { inputTokens, cacheReadInputTokens, cacheCreationInputTokens } = event.usage;
+  state.lastPrompt = { chars: event.promptChars, tokens: inputTokens + cacheReadInputTokens + cacheCreationInputTokens };
   state.modelCall = undefined;
   state.lastError = undefined;
+  const replyText = textOf(event.message);
+  if (replyText) state.lastReplyText = { iteration: state.iteration, text: replyText.slice(-REPLY_TEXT_CHARS), chars: replyText.length };
   const calls = toolUses(event.message);
   if (calls.length === 0) {
-    state.messages.push({ role: 'user', content: CONTINUE_NUDGE });
+    state.messages.push({ role: 'user', content: continueNudgeFor(state.agent.completionTools) });
     ctx.emit(state, 'iterationCompleted', { completed: false, toolCalls: 0, usage: state.usage });
     return;
   }
   state.turn = {
     iteration: state.iteration,
-    calls: calls.map((c) => ({ id: c.id, name: c.name, input: c.input, analysis: event.analyses?.[c.id], verdict: { kind: 'new' }, started: false, guarded: false, judged: false })),
+    calls: calls.map((c) => ({
+      id: c.id,
+      name: c.name,
+      input: c.input,
+      analysis: event.analyses?.[c.id],
+      outputCheck: event.outputChecks?.[c.id],
+      verdict: { kind: 'new' },
+      started: false,
+      guarded: false,
+      judged: false,
+    })),
     contextText: textOf(event.message) || undefined,
   };
 }

@@ -28,6 +28,7 @@ function startMessage(state: RunState, text: string, ctx: TransitionContext): vo
   state.thread.idleSince = undefined;
   state.thread.iterationBase = state.iteration;
   state.completion = undefined;
+  state.output = undefined;
   ctx.emit(state, 'messageReceived', { text: text.slice(0, 200) }, `msg-${state.thread.completions.length}`);
 }
 

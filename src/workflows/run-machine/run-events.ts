@@ -2,6 +2,7 @@ import type { ApprovalDecision } from '../../approvals/approval-decision';
 import type { PreferenceRule } from '../../approvals/preference-rules';
 import type { ShellAnalysis } from '../../approvals/shell/shell-analysis';
 import type { ConversationMessage, TokenUsage } from '../../conversation/messages';
+import type { OutputCheck } from '../../structured-output/output-check';
 import type { ToolResult } from '../../tools/tool-result';
 import type { GuardrailResult, HandlerVerdict } from './on-guardrails';
 import type { ChildOutcome } from './on-team';
@@ -27,6 +28,8 @@ export type RunEvent =
       storedTag: string;
       /** The worker's reading of each call, by tool_use id (shell commands, parsed). */
       analyses?: Record<string, ShellAnalysis>;
+      /** The worker's check of each completion call's `output` against the run's schema, by tool_use id. */
+      outputChecks?: Record<string, OutputCheck>;
     }
   /** The activity could not reach the model, or the model refused; `retryable` says which. */
   | { type: 'model_failed'; retryable: boolean; errorType: string; message: string; retryAfterMs?: number }

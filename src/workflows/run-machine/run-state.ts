@@ -3,9 +3,10 @@ import { ContextBudgetSchema } from '../../agents/agent-definition';
 import { ToolApprovalSchema } from '../../approvals/approval-policy';
 import { PreferenceRuleSchema } from '../../approvals/preference-rules';
 import { CommandPatternSchema, ShellAnalysisSchema } from '../../approvals/shell/shell-analysis';
-import { CompletionSchema, SavedSummarySchema, TaskSchema } from '../../control-tools';
+import { CompletionSchema, CompletionToolNameSchema, SavedSummarySchema, TaskSchema } from '../../control-tools';
 import { ConversationMessageSchema, ToolResultBlockSchema } from '../../conversation/conversation-ref';
 import { ModelTierSchema } from '../../model/model-tiers';
+import { JsonSchemaObjectSchema, OutputCheckSchema } from '../../structured-output/output-check';
 import { ToolScopeSchema } from '../../tools/tool-scope';
 
 /**
@@ -66,6 +67,8 @@ export const ResolvedAgentSchema = z.object({
   sandboxed: z.boolean().default(false),
   /** Command patterns of the agent's and the run's shell rules, split into words by the worker's parser. */
   commandPatterns: z.record(z.string(), CommandPatternSchema).default({}),
+  /** The tools that end a run for this agent (histories before `completionTools` had only complete_task). */
+  completionTools: z.array(CompletionToolNameSchema).default(() => ['complete_task' as const]),
   subAgents: z.array(z.string()).default([]),
   handoffs: z.array(z.string()).default([]),
   delegation: z.object({ maxDepth: z.number().int(), maxPerTurn: z.number().int() }).default({ maxDepth: 2, maxPerTurn: 4 }),
@@ -93,6 +96,8 @@ export const RunSettingsSchema = z.object({
   network: z.boolean().optional(),
   /** The longest wait between two attempts of a model call while the API is unavailable. */
   modelRetryMaxSeconds: z.number().positive().default(300),
+  /** The JSON Schema the completion's `output` must match (the run's own; the agent's lives on the worker). */
+  outputSchema: JsonSchemaObjectSchema.optional(),
   /** Sub-agents this run may delegate to besides the agent's own. */
   subAgents: z.array(z.string()).default([]),
   /** The run stays open after each completion for follow-up messages (a thread). */
@@ -120,6 +125,8 @@ export const TurnCallSchema = z.object({
   input: z.unknown(),
   /** The worker's reading of the call (for `shell`, the parsed command), used by the rules. */
   analysis: ShellAnalysisSchema.optional(),
+  /** For a completion call of a run with an output schema: whether its `output` matches. */
+  outputCheck: OutputCheckSchema.optional(),
   verdict: CallVerdictSchema,
   /** Set once the call has its result; the turn ends when every call has one. */
   result: ToolResultBlockSchema.optional(),
@@ -252,6 +259,8 @@ export const RunStateSchema = z.object({
   /** The approver registry (name → Ed25519 public key, hex) the worker had when this link started. */
   approverKeys: z.record(z.string(), z.string()).optional(),
   completion: CompletionSchema.optional(),
+  /** The typed result the completion carried, once it matched the run's output schema. */
+  output: z.unknown().optional(),
   outcome: OutcomeSchema.optional(),
   events: z.array(LifecycleEventSchema),
   chain: z.object({ link: z.number().int(), resumedFrom: z.string().optional() }),
@@ -260,6 +269,11 @@ export const RunStateSchema = z.object({
   /** Problems the run went on after (a choice that could not be saved, ...), newest last. */
   warnings: z.array(z.string()).default([]),
   lastPrompt: z.object({ chars: z.number(), tokens: z.number() }).optional(),
+  /**
+   * The text of the latest model reply that had any (its last 4,000 characters, `chars` in all), with
+   * its iteration: a live follower prints from it the end no heartbeat carried.
+   */
+  lastReplyText: z.object({ iteration: z.number().int(), text: z.string(), chars: z.number().int() }).optional(),
   /** Where this run sits in a tree of sub-agents (depth 0: a run a person started). */
   lineage: z.object({ depth: z.number().int().min(0), parentWorkflowId: z.string().optional(), rootWorkflowId: z.string().optional() }).default({ depth: 0 }),
   /** What each running sub-agent waits for, by its workflow id. */

@@ -78,9 +78,13 @@ export interface RunStatus {
   /** Whether decisions must be signed (the worker has an approver registry). */
   signedDecisions: boolean;
   warnings: string[];
+  /**
+   * The text of the model's latest reply (its last 4,000 characters; `chars` in all), so a follower
+   * that streamed it from heartbeats can print the end the last heartbeat did not carry.
+   */
+  modelText?: { iteration: number; text: string; chars: number };
 }
 
-/** What this run waits for, its sub-agents' waits included: pending approvals have one source each. */
 export function pendingApprovalsOf(state: RunState): PendingApproval[] {
   return [...ownPendingApprovals(state), ...Object.values(state.childWaiting).flatMap((w) => w.approvals)];
 }
@@ -142,5 +146,6 @@ export function toStatus(state: RunState): RunStatus {
     approvers: effectiveApprovers(state),
     signedDecisions: state.approverKeys !== undefined,
     warnings: state.warnings,
+    modelText: state.lastReplyText,
   };
 }

@@ -1,9 +1,9 @@
-import { access, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { shellTool } from '../../../src/tools/builtin/shell';
 import type { ToolContext } from '../../../src/tools/tool-definition';
-import { helloServer, runnerFor, workerSecrets } from '../sandbox/sandbox-test-support';
+import { helloServer, lockFreed, runnerFor, workerSecrets } from '../sandbox/sandbox-test-support';
 import { removeTempDirs, tempDir, toolContext } from '../tool-test-context';
 
 type Input = Parameters<typeof shellTool.execute>[0];
@@ -31,14 +31,17 @@ describe.each(['bwrap', 'none'] as const)('shell (sandbox %s)', (mode) => {
 
   it('kills a command that runs past its timeout, children included', async () => {
     const started = Date.now();
-    const result = await run({ command: '(sleep 1.5; echo late > late.txt) & sleep 30; echo never', timeoutSeconds: 1 });
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // The background child holds a lock on child.lock for as long as it lives (the kernel drops an
+    // flock when its holder dies), and says so in held.txt once it has it.
+    const command = "flock child.lock sh -c 'echo held > held.txt; sleep 30' & sleep 30; echo never";
+    const result = await run({ command, timeoutSeconds: 2 });
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(result.success).toBe(false);
-    expect(result.output).toMatch(/^Command timed out after 1s and was killed/);
+    expect(result.output).toMatch(/^Command timed out after 2s and was killed/);
     expect(result.output).not.toContain('never');
-    // The background child was killed with the command: it never gets to write.
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
-    await expect(access(path.join(root, 'late.txt'))).rejects.toThrow(/ENOENT/);
+    expect(await readFile(path.join(root, 'held.txt'), 'utf8')).toBe('held\n');
+    // The child was killed with the command: its lock comes free now, not when its sleep would end.
+    await lockFreed(path.join(root, 'child.lock'));
   });
 
   it('caps the output and says how to see the rest', async () => {
@@ -107,3 +110,4 @@ describe('shell schema', () => {
     expect(shellTool.inputSchema.safeParse({ command: 'ls', timeoutSeconds: 601 }).success).toBe(false);
   });
 });
+

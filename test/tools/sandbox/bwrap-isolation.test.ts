@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { ProcessRunner } from '../../../src/tools/sandbox/process-runner';
 import { removeTempDirs, tempDir } from '../tool-test-context';
-import { helloServer, runIn, runnerFor, workerSecrets } from './sandbox-test-support';
+import { helloServer, lockFreed, runIn, runnerFor, workerSecrets } from './sandbox-test-support';
 
 describe('process runner under bwrap', () => {
   let runner: ProcessRunner;
@@ -130,12 +130,17 @@ describe('process runner under bwrap', () => {
 
   it('kills the command and everything it started when the timeout passes', async () => {
     const started = Date.now();
-    const result = await run('(sleep 1.5; echo late > late.txt) & setsid sh -c "sleep 1.5; echo late > late2.txt" & sleep 30', { timeoutMs: 500 });
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // Two children, one in its own session (out of the command's process group): each holds a lock
+    // for as long as it lives and says so once it has it.
+    const hold = (n: number) => `flock child${n}.lock sh -c 'echo held > held${n}.txt; sleep 30'`;
+    const result = await run(`${hold(1)} & setsid ${hold(2)} & sleep 30`, { timeoutMs: 1_500 });
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(result).toMatchObject({ timedOut: true, aborted: false, exitCode: null, signal: 'SIGKILL' });
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    expect(existsSync(path.join(workspace, 'late.txt'))).toBe(false);
-    expect(existsSync(path.join(workspace, 'late2.txt'))).toBe(false);
+    for (const n of [1, 2]) {
+      expect(existsSync(path.join(workspace, `held${n}.txt`))).toBe(true);
+      // Killed with the command: the lock comes free now, not when its sleep would end.
+      await lockFreed(path.join(workspace, `child${n}.lock`));
+    }
   });
 
   it('kills the command when the signal aborts', async () => {

@@ -1,4 +1,5 @@
 // Shared pieces of the sandbox tests: runners for each mode and ways to look at the host from outside.
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { createProcessRunner, type ProcessRunner, type ProcessRunSpec } from '../../../src/tools/sandbox/process-runner';
@@ -58,5 +59,14 @@ export async function eventually(check: () => boolean, timeoutMs: number): Promi
     if (check()) return true;
     if (Date.now() > deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Resolves once `flock -n` can take the file's lock, i.e. its holder has exited; fails after 10 s. */
+export async function lockFreed(file: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (spawnSync('flock', ['-n', file, 'true']).status !== 0) {
+    if (Date.now() > deadline) throw new Error(`${file} is still locked: the process holding it was not killed`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
