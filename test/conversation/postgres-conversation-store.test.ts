@@ -114,7 +114,8 @@ describe('PostgresConversationStore', () => {
     const env = { AGENT_CONVERSATION_STORE: url };
     const workspace = await tempWorkspace();
     // Worker A makes the first model call, which saves the conversation, and the run parks on the approval.
-    const { handle: handleA, taskQueue } = await withAgentWorker({ ...bed.harness(), env, workspace }, async ({ start, taskQueue }) => {
+    // keepRuns: the parked run must outlive worker A.
+    const { handle: handleA, taskQueue } = await withAgentWorker({ ...bed.harness(), env, workspace, keepRuns: true }, async ({ start, taskQueue }) => {
       const started = await start({ agent: 'general', task });
       await waitForApprovals(started);
       return { handle: started, taskQueue };
