@@ -83,6 +83,31 @@ describe('resume', () => {
     expect(fake.errors).toEqual([]);
   });
 
+  it.each(['partial', 'blocked'] as const)('continues a run that ended %s, telling the model how it ended and its next steps', async (ending) => {
+    const TASK = `Resume drill: ended ${ending}`;
+    fake.script(
+      TASK,
+      stepScript((step, request) =>
+        firstUserText(request).includes(RESUMED)
+          ? reply(toolCall('complete_task', { summary: 'the rest is done', status: 'success' }, callId(step)))
+          : reply(toolCall('complete_task', { summary: `stopped ${ending} at part b`, status: ending, next_steps: 'finish part b' }, callId(step))),
+      ),
+    );
+    await harness(async ({ client, start, taskQueue }) => {
+      const first = await start({ agent: 'capped', task: TASK });
+      expect(await first.result()).toMatchObject({ status: 'completed', completion: { status: ending } });
+
+      const { handle } = await resumeRun(client, first.workflowId, { taskQueue });
+      expect(handle.workflowId).toBe(`${first.workflowId}-r2`);
+      expect(await handle.result()).toMatchObject({ status: 'completed', completion: { status: 'success', summary: 'the rest is done' } });
+      expect(await planResume(client, handle.workflowId).catch((e: unknown) => e)).toBeInstanceOf(RunNotResumableError);
+    });
+    const opening = firstUserText(fake.requestsFor(TASK).find((r) => firstUserText(r).includes(RESUMED))!);
+    expect(opening).toContain(`The earlier run ended ${ending} after 1 iteration(s): stopped ${ending} at part b`);
+    expect(opening).toContain('Its next steps: finish part b');
+    expect(fake.errors).toEqual([]);
+  });
+
   it('refuses a run that is still running', async () => {
     const TASK = 'Resume drill: still running';
     fake.script(TASK, stepScript((step) => reply(toolCall('gated_step', { n: step }, callId(step)))));

@@ -13,7 +13,8 @@ import { approvalSignal } from '../../src/workflows/definitions';
 import { toolResultsIn, waitForApprovals, withAgentWorker } from '../support/agent-run-harness';
 import { useAgentTestbed } from '../support/agent-testbed';
 import { reply, text, toolCall } from '../support/fake-anthropic';
-import { uniqueId } from '../support/temporal';
+import { temporalAddress, uniqueId } from '../support/temporal';
+import { agentctl } from '../client/agentctl-process';
 import { CRASH_LOG, DELETED_LOG } from './support/notes-server';
 import { stdioNotesServer } from './support/notes-server-config';
 
@@ -64,7 +65,13 @@ describe('an agent from AGENT_CONFIG with an MCP server', () => {
       // Only the destructive call asks; the read is allowed (it runs in order, after the delete is decided).
       expect(existsSync(path.join(notes, 'todo.md'))).toBe(true);
       await handle.signal(approvalSignal, { callId: 'del1', decision: 'approve', approver: 'ann' });
-      return { result: await handle.result(), catalog: await fetchAgentCatalog(client, taskQueue), taskQueue };
+      const result = await handle.result();
+      // `agentctl agents`, the real CLI, lists the agent with its MCP tools.
+      const listed = await agentctl(['agents'], { TEMPORAL_ADDRESS: temporalAddress(), TEMPORAL_TASK_QUEUE: taskQueue });
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).toMatch(/notes-keeper: Keeps the notes\./);
+      expect(listed.stdout).toMatch(/mcp__notes__read_note\s+read\s+mcp\n/);
+      return { result, catalog: await fetchAgentCatalog(client, taskQueue), taskQueue };
     });
     expect(result.status).toBe('completed');
     expect(result.completion?.summary).toBe('Read and deleted todo.md');
