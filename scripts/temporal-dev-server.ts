@@ -26,6 +26,8 @@ export interface DevServerOptions {
   searchAttributes?: Record<string, SearchAttributeType>;
   /** Server dynamic config, e.g. `{ 'system.enableActivityEagerExecution': true }` (values are sent as JSON). */
   dynamicConfig?: Record<string, unknown>;
+  /** The codec server the Web UI decodes payloads with (`agentctl codec-server`), when payloads are encrypted. */
+  uiCodecEndpoint?: string;
   log?: (line: string) => void;
 }
 
@@ -136,6 +138,7 @@ function serverArgs(ports: Ports, opts: DevServerOptions, namespace: string, att
   // The UI's news feed is fetched from the internet, which these machines may not have.
   args.push(...(ports.uiPort === undefined ? ['--headless'] : ['--ui-port', String(ports.uiPort), '--ui-disable-news-fetch']));
   if (opts.dbFilename) args.push('--db-filename', opts.dbFilename);
+  if (opts.uiCodecEndpoint && ports.uiPort !== undefined) args.push('--ui-codec-endpoint', opts.uiCodecEndpoint);
   if (namespace !== 'default') args.push('--namespace', namespace);
   for (const [name, type] of Object.entries(attrs)) args.push('--search-attribute', `${name}=${type}`);
   for (const [key, value] of Object.entries(opts.dynamicConfig ?? {})) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);

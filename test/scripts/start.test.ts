@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_LABEL, DEMO_NOTES_FILE, startDemoModelServer, type DemoModelServer } from '../../src/demo/demo-model-server';
 import type { AuditRecord } from '../../src/audit/audit-record';
 import { connectClient } from '../../src/client/connect';
+import { temporalSettings } from '../../src/config/worker-config';
 import { startRun } from '../../src/client/start-run';
 import { approvalSignal } from '../../src/workflows/definitions';
 import { freePort } from '../../scripts/temporal-dev-server';
@@ -134,7 +135,7 @@ describe('npm start (scripts/start.js) against TEMPORAL_ADDRESS', () => {
     try {
       await waitForPhaseText(first, 'Press Ctrl-C to stop the worker and the server.');
       // A run started from another client parks on its write: nobody follows it to approve.
-      const { client, close } = await connectClient({ address: `127.0.0.1:${port}`, namespace: 'default', taskQueue });
+      const { client, close } = await connectClient(temporalSettings({ TEMPORAL_ADDRESS: `127.0.0.1:${port}`, TEMPORAL_NAMESPACE: 'default', TEMPORAL_TASK_QUEUE: taskQueue }));
       const parked = await startRun(client, { agent: 'general', task: `${DEMO_LABEL} parked across starts` }, { taskQueue, workflowId: uniqueId('parked') });
       await waitForPhase(parked, 'waiting_approval');
       await close();

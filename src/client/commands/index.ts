@@ -13,6 +13,7 @@ import { cancelCommand } from './cancel';
 import { resumeCommand } from './resume';
 import { keysCommand } from './keys';
 import { auditCommand } from './audit';
+import { codecServerCommand } from './codec-server';
 import { agentsCommand } from './agents';
 import { sendCommand } from './send';
 import { closeCommand } from './close';
@@ -36,4 +37,5 @@ export const commands: Command[] = [
   auditCommand,
   sendCommand,
   closeCommand,
+  codecServerCommand,
 ];
