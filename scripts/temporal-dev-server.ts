@@ -66,13 +66,13 @@ const PROBE_TIMEOUT_MS = 2_000;
 const live = new Set<ChildProcess>();
 let cleanupInstalled = false;
 
-/** Asks the kernel for a free TCP port on 127.0.0.1. Another process may take it before we do. */
-export function freePort(): Promise<number> {
+/** Asks the kernel for a free TCP port on `host`. Another process may take it before we do. */
+export function freePort(host = '127.0.0.1'): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(0, host, () => {
       const { port } = server.address() as net.AddressInfo;
       server.close(() => resolve(port));
     });

@@ -103,6 +103,19 @@ function toolEnvAllowList(env: NodeJS.ProcessEnv): string[] {
 }
 
 /**
+ * A shared store that cannot be reached is a configuration error: say so before polling. A store this
+ * worker created from its settings is closed again when it fails; a caller's stays the caller's.
+ */
+async function prepareConversationStore(store: ConversationStore, { owned }: { owned: boolean }): Promise<void> {
+  try {
+    await store.prepare?.();
+  } catch (error) {
+    if (owned) await store.close?.();
+    throw error;
+  }
+}
+
+/**
  * Builds a worker for the agent task queue. Everything that can be wrong with the configuration is
  * checked before anything connects to Temporal: the configuration file, its MCP servers (started
  * here, so their tools are known), agent and tool definitions (and their command rules), the
@@ -131,8 +144,11 @@ async function startWorker(options: AgentWorkerOptions, env: NodeJS.ProcessEnv, 
   const processes = createProcessRunner({ mode, envAllowList: toolEnvAllowList(env), sourceEnv: process.env });
   const approverKeys = approverRegistryFromEnv(env);
   const conversations = options.conversations ?? conversationStoreFromEnv(env.AGENT_CONVERSATION_STORE);
-  if (conversations instanceof DirectoryConversationStore) assertOutsideWorkspace(conversations.dir, workspaceRoot);
+  const conversationsDir = conversations instanceof DirectoryConversationStore ? conversations.dir : undefined;
+  if (conversationsDir) assertOutsideWorkspace(conversationsDir, workspaceRoot);
   if (options.auditLog) assertOutsideWorkspace(options.auditLog, workspaceRoot);
+
+  await prepareConversationStore(conversations, { owned: !options.conversations });
 
   const settings = temporalSettings(env);
   const tracing = options.tracing ?? tracingFromEnv(env);
@@ -192,6 +208,8 @@ async function startWorker(options: AgentWorkerOptions, env: NodeJS.ProcessEnv, 
       await clientConnection.close();
       await audit?.close();
       await mcp.close();
+      // A store built here from AGENT_CONVERSATION_STORE is closed here; a caller's stays the caller's.
+      if (!options.conversations) await conversations.close?.();
     },
   };
 }

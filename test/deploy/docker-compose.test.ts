@@ -144,6 +144,14 @@ describe('docker-compose.yml', () => {
     expect(environmentOf(fromHost.services['temporal-create-namespace']!).TEMPORAL_NAMESPACE).toBe('agents-prod');
   });
 
+  it("keeps the workers' conversations in PostgreSQL, so replicas share them without a shared volume", () => {
+    const worker = service('worker');
+    const store = new URL(environmentOf(worker).AGENT_CONVERSATION_STORE!);
+    expect([store.protocol, store.host, store.pathname]).toEqual(['postgres:', 'postgresql:5432', '/durable_agent']);
+    expect(dependenciesOf(worker)['temporal-schema-setup']?.condition).toBe('service_completed_successfully');
+    expect((worker.volumes ?? []).map(String).filter((volume) => volume.includes('conversations'))).toEqual([]);
+  });
+
   it('lets the worker scale out with --scale', () => {
     const worker = service('worker');
     expect(worker.container_name).toBeUndefined();
