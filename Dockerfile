@@ -16,10 +16,11 @@ RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 COPY tsconfig.json ./
 COPY src ./src
 
-# Mount points for the named volumes. Created here, owned by the unprivileged `node` user that the
-# base image provides, so Docker initialises new volumes with that owner and the worker can write.
-RUN mkdir -p /workspace /var/lib/durable-agent/conversations \
-  && chown node:node /workspace /var/lib/durable-agent/conversations
+# The workspace volume's mount point and the audit log's folder. Created here, owned by the
+# unprivileged `node` user that the base image provides, so Docker initialises the volume with that
+# owner and the worker can write both.
+RUN mkdir -p /workspace /var/lib/durable-agent \
+  && chown node:node /workspace /var/lib/durable-agent
 
 # The base image's `node` user, by number so runAsNonRoot-style checks can verify it.
 USER 1000:1000

@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The cluster drill has its own command and config (npm run test:cluster, vitest.cluster.config.ts).
+    exclude: [...configDefaults.exclude, 'test/**/*.cluster.test.ts'],
     // Worker threads segfault with Temporal's native core-bridge module; child processes do not.
     pool: 'forks',
     // Each test file may run a Temporal worker next to the shared dev server; on a 2-core

@@ -3,7 +3,8 @@
 // model, creates a few runs (completed ones and one parked on an approval), and screenshots the run
 // list and the parked run's page with headless Chromium (Debian's `chromium`, driven by playwright-core).
 //
-// Writes docs/screenshots/run-list.png and docs/screenshots/parked-run.png.
+// Writes docs/screenshots/run-list.png and docs/screenshots/parked-run.png, and the approval console's
+// pages (console-login.png, console-inbox.png, console-run.png; see scripts/console-screenshots.ts).
 // CHROMIUM_PATH overrides /usr/bin/chromium (install it with `apt-get install -y chromium`).
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -17,6 +18,7 @@ import { DEMO_LABEL, startDemoModelServer } from '../src/demo/demo-model-server'
 import { createAgentWorker } from '../src/worker-setup/create-agent-worker';
 import { decideApprovalUpdate, statusQuery } from '../src/workflows/definitions';
 import { startDevServer } from './temporal-dev-server';
+import { shootConsole } from './console-screenshots';
 
 const OUT_DIR = path.join(__dirname, '..', 'docs', 'screenshots');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -142,6 +144,15 @@ async function run(): Promise<void> {
           });
           // The same run's history, compact: model and tool activities carry summaries.
           await shoot(page, { url: runUrl, click: 'Compact', ready: (p) => p.getByText('model balanced #2'), file: path.join(OUT_DIR, 'run-history.png') });
+          await shootConsole({
+            client: agentWorker.client,
+            browser,
+            workspace: path.join(scratch, 'workspace'),
+            taskQueue: TASK_QUEUE,
+            uiBaseUrl: `http://127.0.0.1:${server.uiPort}`,
+            outDir: OUT_DIR,
+            finishedRunId: 'notes-approved',
+          });
         } finally {
           await browser.close();
         }

@@ -9,7 +9,7 @@
 import net from 'node:net';
 import * as path from 'node:path';
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { DefaultLogger } from '@temporalio/worker';
 import { defaultApprover, sendDecision } from '../src/client/approval-helpers';
 import { connectClient } from '../src/client/connect';
 import { listPendingRuns } from '../src/client/commands/pending';
@@ -23,7 +23,12 @@ import { DEMO_LABEL, startDemoModelServer } from '../src/demo/demo-model-server'
 import { auditLogPathFromEnv } from '../src/audit/audit-path';
 import { createBuiltinHandlers } from '../src/lifecycle/builtin-handlers';
 import { ConsoleLifecycleLogger } from '../src/lifecycle/console-logger';
+import { installWorkerRuntime } from '../src/observability/runtime';
 import { createAgentWorker } from '../src/worker-setup/create-agent-worker';
+import { consoleOptions } from '../src/console/console-options';
+import { ConsoleConfigError } from '../src/console/errors';
+import { startConsole } from '../src/console/start-console';
+import { startEncryptionCodecServer } from './start-codec-server';
 import { startDevServer } from './temporal-dev-server';
 
 const GRPC_PORT = 7233;
@@ -125,7 +130,7 @@ function terminalLogger(): DefaultLogger {
 }
 
 export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  Runtime.install({ logger: terminalLogger() });
+  const { temporalMetricsUrl } = await installWorkerRuntime(env, terminalLogger());
   const cleanups: (() => Promise<unknown>)[] = [];
   const cleanUp = async () => {
     for (const fn of cleanups.reverse()) await fn().catch((error: unknown) => say(`(cleanup: ${String(error)})`));
@@ -135,16 +140,21 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    let address = env.TEMPORAL_ADDRESS;
+    // A server named by TEMPORAL_ADDRESS or a profile (TEMPORAL_PROFILE) is used as it is.
+    let address = env.TEMPORAL_ADDRESS || env.TEMPORAL_PROFILE ? temporalSettings(env).address : undefined;
     if (address) {
       // Fails with "cannot reach Temporal at ...; start it with ..." rather than a gRPC stack.
       await (await connectClient(temporalSettings(env))).close();
-      say(`Using the Temporal server at ${address} (TEMPORAL_ADDRESS).`);
+      const source = temporalSettings(env).source;
+      say(`Using the Temporal server at ${address} (${source === 'environment' ? 'TEMPORAL_ADDRESS' : source}).`);
     } else {
       const embedded = embeddedServer(env);
       await ensurePortsFree(embedded);
+      // With AGENT_ENCRYPTION_KEY the Web UI needs the codec server to show payloads decoded.
+      const codec = await startEncryptionCodecServer(env, embedded.uiPort, say);
+      if (codec) cleanups.push(() => codec.close());
       say('Starting the embedded Temporal dev server...');
-      const server = await startDevServer({ port: embedded.port, uiPort: embedded.uiPort, dbFilename: embedded.dbFile });
+      const server = await startDevServer({ port: embedded.port, uiPort: embedded.uiPort, dbFilename: embedded.dbFile, uiCodecEndpoint: codec?.url });
       cleanups.push(() => server.stop());
       address = server.address;
       const kept = path.relative(process.cwd(), embedded.dbFile) || embedded.dbFile;
@@ -166,7 +176,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
     // started from another terminal, an earlier parked one) is printed as it happens.
     let followed: string | undefined;
     const logger = new ConsoleLifecycleLogger({ includeTimestamps: true, write: (line) => say(`[worker] ${line}`) });
-    const builtins = await createBuiltinHandlers(workerEnv, [{ handle: (e) => (e.workflowId === followed ? undefined : logger.handle(e)) }]);
+    const builtins = await createBuiltinHandlers(workerEnv, [{ handle: (e) => (e.workflowId === followed ? undefined : logger.handle(e)) }], temporalMetricsUrl);
     cleanups.push(() => builtins.close());
     say('Starting the worker (bundling the workflow code takes a few seconds)...');
     const auditFile = auditLogPathFromEnv(workerEnv);
@@ -179,6 +189,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
     });
     const { taskQueue } = temporalSettings(workerEnv);
     say(`Worker running in this process on task queue "${taskQueue}".${auditFile ? ` Audit log: ${auditFile}` : ''}`);
+    await startApprovalConsole(client, env, address !== env.TEMPORAL_ADDRESS, cleanups);
     await reportWaitingRuns(client);
     if (stop.signal.aborted) return 130;
 
@@ -209,6 +220,25 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     if (stop.signal.aborted) say('Stopped. Parked runs are kept and continue after the next `npm start`.');
+  }
+}
+
+/**
+ * The approval console next to the worker, on loopback, reading the worker's workspace for diffs. A
+ * taken port is not fatal: the sample run works without the page, and the message says what to set.
+ */
+async function startApprovalConsole(client: Client, env: NodeJS.ProcessEnv, embedded: boolean, cleanups: (() => Promise<unknown>)[]): Promise<void> {
+  try {
+    const options = consoleOptions({
+      workspace: path.resolve(env.AGENT_WORKSPACE ?? 'workspace'),
+      uiBaseUrl: env.TEMPORAL_UI_URL || (embedded ? `http://localhost:${UI_PORT}` : undefined),
+    }, env);
+    const running = await startConsole(options, { client });
+    cleanups.push(() => running.close());
+    say(`Approval console: ${running.url}  (log in with the start token ${running.token})`);
+  } catch (error) {
+    if (!(error instanceof ConsoleConfigError)) throw error;
+    say(`The approval console did not start: ${error.message} (AGENT_CONSOLE_PORT picks another port.)`);
   }
 }
 

@@ -26,6 +26,8 @@ export interface DevServerOptions {
   searchAttributes?: Record<string, SearchAttributeType>;
   /** Server dynamic config, e.g. `{ 'system.enableActivityEagerExecution': true }` (values are sent as JSON). */
   dynamicConfig?: Record<string, unknown>;
+  /** The codec server the Web UI decodes payloads with (`agentctl codec-server`), when payloads are encrypted. */
+  uiCodecEndpoint?: string;
   log?: (line: string) => void;
 }
 
@@ -64,13 +66,13 @@ const PROBE_TIMEOUT_MS = 2_000;
 const live = new Set<ChildProcess>();
 let cleanupInstalled = false;
 
-/** Asks the kernel for a free TCP port on 127.0.0.1. Another process may take it before we do. */
-export function freePort(): Promise<number> {
+/** Asks the kernel for a free TCP port on `host`. Another process may take it before we do. */
+export function freePort(host = '127.0.0.1'): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(0, host, () => {
       const { port } = server.address() as net.AddressInfo;
       server.close(() => resolve(port));
     });
@@ -136,6 +138,7 @@ function serverArgs(ports: Ports, opts: DevServerOptions, namespace: string, att
   // The UI's news feed is fetched from the internet, which these machines may not have.
   args.push(...(ports.uiPort === undefined ? ['--headless'] : ['--ui-port', String(ports.uiPort), '--ui-disable-news-fetch']));
   if (opts.dbFilename) args.push('--db-filename', opts.dbFilename);
+  if (opts.uiCodecEndpoint && ports.uiPort !== undefined) args.push('--ui-codec-endpoint', opts.uiCodecEndpoint);
   if (namespace !== 'default') args.push('--namespace', namespace);
   for (const [name, type] of Object.entries(attrs)) args.push('--search-attribute', `${name}=${type}`);
   for (const [key, value] of Object.entries(opts.dynamicConfig ?? {})) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);

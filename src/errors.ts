@@ -97,6 +97,14 @@ export class ConversationStoreConfigError extends Error {
   override readonly name = 'ConversationStoreConfigError';
 }
 
+/**
+ * The shared conversation store (PostgreSQL) could not be reached or refused a statement. Retryable:
+ * the model activity that needed it is retried with backoff until the database answers again.
+ */
+export class ConversationStoreUnavailableError extends Error {
+  override readonly name = 'ConversationStoreUnavailableError';
+}
+
 /** The audit log (or another worker-side file) was configured inside the workspace, where tools could change it. */
 export class AuditLogPlacementError extends Error {
   override readonly name = 'AuditLogPlacementError';

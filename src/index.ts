@@ -57,3 +57,4 @@ export {
 } from './client/errors';
 export { FailureType, AgentDefinitionError, ToolDefinitionError, WorkspaceEscapeError, ApproverRegistryError, SandboxUnavailableError } from './errors';
 export { MemoryConversationStore, DirectoryConversationStore, type ConversationStore } from './conversation/conversation-store';
+export { PostgresConversationStore } from './conversation/postgres-conversation-store';

@@ -2,6 +2,8 @@ import { auditLogPathFromEnv } from './audit/audit-path';
 import { temporalSettings } from './config/worker-config';
 import { createBuiltinHandlers } from './lifecycle/builtin-handlers';
 import { ConsoleLifecycleLogger } from './lifecycle/console-logger';
+import { installWorkerRuntime } from './observability/runtime';
+import { tracingFromEnv } from './observability/tracing';
 import { createAgentWorker } from './worker-setup/create-agent-worker';
 
 /**
@@ -11,19 +13,23 @@ import { createAgentWorker } from './worker-setup/create-agent-worker';
  */
 async function run(): Promise<void> {
   const settings = temporalSettings();
-  const builtins = await createBuiltinHandlers(process.env, [new ConsoleLifecycleLogger({ includeTimestamps: true })]);
+  const { temporalMetricsUrl } = await installWorkerRuntime();
+  const tracing = tracingFromEnv();
+  const builtins = await createBuiltinHandlers(process.env, [new ConsoleLifecycleLogger({ includeTimestamps: true })], temporalMetricsUrl);
   try {
     const auditFile = auditLogPathFromEnv();
-    const { worker, registry, close } = await createAgentWorker({ lifecycleHandlers: builtins.handlers, auditLog: auditFile });
+    const { worker, registry, close } = await createAgentWorker({ lifecycleHandlers: builtins.handlers, auditLog: auditFile, tracing });
     console.log(
       `Worker polling task queue "${settings.taskQueue}" on ${settings.address} (namespace ${settings.namespace}); agents: ${[...registry.agents.keys()].join(', ')}`,
     );
-    if (builtins.metricsServer) console.log(`Metrics: ${builtins.metricsServer.url}`);
+    if (builtins.metricsServer) console.log(`Metrics: ${builtins.metricsServer.url}${temporalMetricsUrl ? ' (with the Temporal worker metrics)' : ''}`);
+    if (tracing) console.log(`Tracing: OTLP to ${process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? process.env.OTEL_EXPORTER_OTLP_ENDPOINT}`);
     if (auditFile) console.log(`Audit log: ${auditFile}`);
     try {
       await worker.run();
     } finally {
       await close();
+      await tracing?.shutdown();
     }
   } finally {
     await builtins.close();

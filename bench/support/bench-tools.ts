@@ -15,6 +15,12 @@ export const noopTool = defineTool({
   },
 });
 
+/**
+ * The same no-op, declared slow (`quick: false`), so its calls run as ordinary activities, as every
+ * tool call did before local quick tools: the benchmark's side-by-side baseline.
+ */
+export const noopActivityTool = defineTool({ ...noopTool, name: 'noop_activity', quick: false });
+
 /** Returns `size` characters (5 KB by default): a tool output of the size the history benchmark asks for. */
 export const bulkTool = defineTool({
   name: 'bulk',

@@ -5,6 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type Anthropic from '@anthropic-ai/sdk';
+import { sendMessageAsSse } from '../../src/demo/message-sse';
 
 export type MessagesBody = Anthropic.MessageCreateParams;
 export type ReplyBlock = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown };
@@ -30,8 +31,10 @@ export async function startFakeModel(answer: (body: MessagesBody) => ReplyBlock[
     const raw = Buffer.concat(chunks).toString('utf8');
     let content: ReplyBlock[];
     let status = 200;
+    let streamed = false;
     try {
       const body = JSON.parse(raw) as MessagesBody;
+      streamed = body.stream === true;
       if (isSummarizerRequest(body)) {
         served.summarizer += 1;
         content = [{ type: 'text', text: `Summary ${served.summarizer}: earlier steps ran and succeeded.` }];
@@ -56,6 +59,8 @@ export async function startFakeModel(answer: (body: MessagesBody) => ReplyBlock[
             usage: { input_tokens: Math.ceil(raw.length / 4), output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
           }
         : { type: 'error', error: { type: 'api_error', message: (content[0] as { text: string }).text } };
+    // The model activity streams (it heartbeats as the answer arrives), so answer as the API does.
+    if (status === 200 && streamed) return void sendMessageAsSse(res, payload as Parameters<typeof sendMessageAsSse>[1]);
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(JSON.stringify(payload));
   });

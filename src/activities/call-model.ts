@@ -11,6 +11,7 @@ import { buildModelRequest, outputContractFor } from '../model/model-request';
 import { promptCacheModeFromEnv } from '../model/prompt-cache';
 import { streamMessage } from '../model/stream-message';
 import { usageFrom } from '../model/usage';
+import { inModelSpan, recordModelResponse } from '../observability/genai-spans';
 import { checkCompletionOutputs } from '../structured-output/completion-output';
 import { JsonSchemaObjectSchema, type OutputCheck } from '../structured-output/output-check';
 import type { ActivityDeps } from './activity-deps';
@@ -106,12 +107,18 @@ export function createCallModel(deps: ActivityDeps) {
       cache: promptCacheModeFromEnv(deps.env),
       env: deps.env,
     });
-    const response = await streamMessage(deps.anthropic(), request, {
-      // The iteration lets a follower tell this call's text from the previous one's (client/live-text.ts).
-      progress: (p) => context.heartbeat({ ...p, iteration: input.iteration }),
-      signal: context.cancellationSignal,
-      idleMs: idleMsFromEnv(deps.env),
-      attempt: context.info.attempt,
+    const facts = { model: request.model, maxTokens: request.max_tokens, agent: agent.name, iteration: input.iteration, workflowId: context.info.workflowExecution?.workflowId };
+    const response = await inModelSpan(facts, async (span) => {
+      const answer = await streamMessage(deps.anthropic(), request, {
+        // The iteration lets a follower tell this call's text from the previous one's (client/live-text.ts).
+        progress: (p) => context.heartbeat({ ...p, iteration: input.iteration }),
+        signal: context.cancellationSignal,
+        idleMs: idleMsFromEnv(deps.env),
+        attempt: context.info.attempt,
+      });
+      const toolCalls = answer.content.filter((b) => b.type === 'tool_use').length;
+      recordModelResponse(span, { id: answer.id, model: answer.model, stopReason: answer.stop_reason, usage: usageFrom(answer.usage), toolCalls });
+      return answer;
     });
     const content: ContentBlock[] = [];
     for (const block of response.content) {

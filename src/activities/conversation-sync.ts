@@ -11,7 +11,7 @@ import { FailureType } from '../errors';
  */
 export async function materialize(store: ConversationStore, ref: ConversationRef): Promise<ConversationMessage[]> {
   if (ref.baseCount === 0) return ref.append as ConversationMessage[];
-  const stored = await store.load(ref.key, ref.owner);
+  const stored = await store.load(ref.key, ref.owner, ref.tag);
   if (!stored || stored.tag !== ref.tag || stored.messages.length < ref.baseCount) {
     throw ApplicationFailure.create({
       type: FailureType.ConversationStoreMiss,

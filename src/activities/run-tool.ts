@@ -6,6 +6,7 @@ import { WorkspaceEscapeError } from '../errors';
 import { describeZodError } from '../tools/tool-definition';
 import { capOutput } from '../tools/output-limits';
 import { ToolResult } from '../tools/tool-result';
+import { inToolSpan } from '../observability/genai-spans';
 import type { ActivityDeps } from './activity-deps';
 
 export const RunToolInputSchema = z.object({
@@ -30,7 +31,7 @@ const HEARTBEAT_MS = 2_000;
 export const RUNS_FOLDER = 'runs';
 
 /** A workflow id as one folder name: itself when it is a plain name, otherwise URI-encoded. */
-function folderName(workflowId: string): string {
+export function folderName(workflowId: string): string {
   return /^[A-Za-z0-9._:@-]+$/.test(workflowId) && workflowId !== '.' && workflowId !== '..' ? workflowId : encodeURIComponent(workflowId);
 }
 
@@ -54,8 +55,9 @@ export function createRunTool(deps: ActivityDeps) {
     const input = RunToolInputSchema.parse(raw);
     const context = Context.current();
     const started = Date.now();
-    const result = await execute(deps, input, context);
     const workflowId = input.workflowId ?? context.info.workflowExecution?.workflowId ?? 'standalone';
+    const facts = { tool: input.tool, callId: input.callId, agent: input.agent, workflowId, execution: context.info.isLocal ? ('local' as const) : ('activity' as const) };
+    const result = await inToolSpan(facts, () => execute(deps, input, context));
     await deps.audit?.append({
       at: new Date().toISOString(),
       kind: 'call',
@@ -90,12 +92,14 @@ async function execute(deps: ActivityDeps, input: z.output<typeof RunToolInputSc
   }
   const workflowId = input.workflowId ?? context.info.workflowExecution?.workflowId ?? 'standalone';
   const { workspaceRoot, hiddenPaths } = workspaceFor(deps.workspaceRoot, agent.workspace, workflowId);
-  const beat = setInterval(() => context.heartbeat(), HEARTBEAT_MS);
+  // A local activity (a quick tool, see workflows/activity-stubs.ts) has no heartbeat to send.
+  const heartbeat = context.info.isLocal ? () => undefined : (details?: unknown) => context.heartbeat(details);
+  const beat = setInterval(() => heartbeat(), HEARTBEAT_MS);
   try {
     const result = await tool.execute(parsed.data, {
       workspaceRoot,
       signal: context.cancellationSignal,
-      heartbeat: (details) => context.heartbeat(details),
+      heartbeat,
       idempotencyKey: `${workflowId}/${input.callId}`,
       // The agent's own allow-list (`env` in its definition) adds to the worker's (AGENT_TOOL_ENV).
       processes: agent.env.length === 0 ? deps.processes : { ...deps.processes, run: (spec) => deps.processes.run({ ...spec, extraEnvAllow: [...(spec.extraEnvAllow ?? []), ...agent.env] }) },

@@ -4,6 +4,7 @@ import { ConversationRefSchema } from '../conversation/conversation-ref';
 import type { ConversationMessage, TokenUsage } from '../conversation/messages';
 import { modelIdForTier } from '../model/model-tiers';
 import { streamMessage } from '../model/stream-message';
+import { inModelSpan, recordModelResponse } from '../observability/genai-spans';
 import { idleMsFromEnv } from './call-model';
 import { usageFrom } from '../model/usage';
 import type { ActivityDeps } from './activity-deps';
@@ -50,21 +51,27 @@ export function createSummarizeConversation(deps: ActivityDeps) {
     const input = SummarizeInputSchema.parse(raw);
     const messages = (await materialize(deps.conversations, input.conversation)).slice(input.from, input.to);
     const context = Context.current();
-    const response = await streamMessage(
-      deps.anthropic(),
-      {
-        model: modelIdForTier('fast', deps.env),
-        max_tokens: 2_048,
-        system: INSTRUCTIONS,
-        messages: [
-          {
-            role: 'user',
-            content: `The task: ${input.task}\n\nThe part of the run to summarize:\n${transcript(messages)}`,
-          },
-        ],
-      },
-      { progress: (p) => context.heartbeat(p), signal: context.cancellationSignal, idleMs: idleMsFromEnv(deps.env), attempt: context.info.attempt },
-    );
+    const model = modelIdForTier('fast', deps.env);
+    const facts = { model, maxTokens: 2_048, purpose: 'compaction' as const, workflowId: context.info.workflowExecution?.workflowId };
+    const response = await inModelSpan(facts, async (span) => {
+      const answer = await streamMessage(
+        deps.anthropic(),
+        {
+          model,
+          max_tokens: 2_048,
+          system: INSTRUCTIONS,
+          messages: [
+            {
+              role: 'user',
+              content: `The task: ${input.task}\n\nThe part of the run to summarize:\n${transcript(messages)}`,
+            },
+          ],
+        },
+        { progress: (p) => context.heartbeat(p), signal: context.cancellationSignal, idleMs: idleMsFromEnv(deps.env), attempt: context.info.attempt },
+      );
+      recordModelResponse(span, { id: answer.id, model: answer.model, stopReason: answer.stop_reason, usage: usageFrom(answer.usage), toolCalls: 0 });
+      return answer;
+    });
     const summary = response.content
       .map((b) => (b.type === 'text' ? b.text : ''))
       .join('\n')

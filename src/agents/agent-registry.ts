@@ -111,7 +111,13 @@ export function createAgentRegistry(definitions: AgentDefinitionInput[], tools: 
       Object.fromEntries(
         toolsOf(agentName).map((tool) => [
           tool.name,
-          { scope: tool.scope, idempotent: tool.idempotent ?? tool.scope === 'read', subjectArgument: tool.subjectArgument, timeoutSeconds: tool.timeoutSeconds },
+          {
+            scope: tool.scope,
+            idempotent: tool.idempotent ?? tool.scope === 'read',
+            quick: tool.quick ?? (tool.scope === 'read' && tool.timeoutSeconds === undefined),
+            subjectArgument: tool.subjectArgument,
+            timeoutSeconds: tool.timeoutSeconds,
+          },
         ]),
       ),
     scopes: (agentName) => Object.fromEntries(toolsOf(agentName).map((tool) => [tool.name, tool.scope])),

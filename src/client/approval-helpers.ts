@@ -10,7 +10,7 @@ import { decisionScopeText, type ApprovalDecision, type DecisionOutcome } from '
 import { decisionSigningText } from '../approvals/signatures/decision-signature';
 import { signWithApproverKey } from './approver-keys';
 import { type CliContext } from './cli-context';
-import { approvalSignal, decideApprovalUpdate, statusQuery, submitReplyUpdate } from '../workflows/definitions';
+import { approvalSignal, decideApprovalUpdate, sendMessageUpdate, statusQuery, submitReplyUpdate } from '../workflows/definitions';
 import type { PendingQuestion } from '../workflows/run-machine/run-state';
 import type { PendingApproval, RunStatus } from '../workflows/run-machine/run-status';
 import { AmbiguousApprovalError, DecisionRefusedError, NoPendingApprovalError, NoWorkerAnsweredError, UsageError } from './errors';
@@ -119,6 +119,11 @@ export function sendDecision(handle: WorkflowHandle, decision: ApprovalDecision,
 /** Sends a reply with the `submitReply` update; refused when no question is waiting. */
 export function sendReply(handle: WorkflowHandle, text: string): Promise<DecisionOutcome> {
   return executeUpdate(handle, 'the reply', () => handle.executeUpdate(submitReplyUpdate, { args: [{ text }] }));
+}
+
+/** A follow-up message for a thread (`sendMessage`); a run that is not a thread refuses it with its reason. */
+export function sendFollowUp(handle: WorkflowHandle, text: string): Promise<DecisionOutcome> {
+  return executeUpdate(handle, 'the message', () => handle.executeUpdate(sendMessageUpdate, { args: [{ text }] }));
 }
 
 function oneLine(value: unknown, max = 120): string {

@@ -14,7 +14,7 @@ export const KEYS_DIR_ENV = 'AGENT_KEYS_DIR';
  * character must be a letter or digit, so a name can never be a hidden file or look like a flag.
  * 200 characters is the longest approver name a decision accepts.
  */
-const APPROVER_NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,199}$/;
+export const APPROVER_NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,199}$/;
 
 /** `$AGENT_KEYS_DIR`, else `$XDG_CONFIG_HOME/durable-agent/keys`, else `~/.config/durable-agent/keys`. */
 export function approverKeysDir(env: NodeJS.ProcessEnv = process.env): string {

@@ -11,7 +11,9 @@ function help(): string {
     '',
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
-    'Environment: TEMPORAL_ADDRESS (localhost:7233), TEMPORAL_NAMESPACE (default), TEMPORAL_TASK_QUEUE (agents).',
+    'Environment: TEMPORAL_ADDRESS (localhost:7233), TEMPORAL_NAMESPACE (default), TEMPORAL_TASK_QUEUE (agents),',
+    '  TEMPORAL_API_KEY, TEMPORAL_TLS*, TEMPORAL_PROFILE + TEMPORAL_CONFIG_FILE (Temporal profiles),',
+    '  AGENT_ENCRYPTION_KEY / AGENT_ENCRYPTION_OLD_KEYS (payload encryption; see docs/deploy.md).',
     'Run `agentctl <verb> --help` for a verb\'s usage.',
   ].join('\n');
 }

@@ -1,18 +1,28 @@
 import { Client, Connection } from '@temporalio/client';
 import { temporalSettings, type TemporalSettings } from '../config/worker-config';
+import { tracingFromEnv } from '../observability/tracing';
 import { TemporalUnreachableError } from './errors';
 
 /** Connects to Temporal, turning a refused connection into an error a person can act on. */
 export async function connectClient(settings: TemporalSettings = temporalSettings()): Promise<{ client: Client; close(): Promise<void> }> {
   let connection: Connection;
   try {
-    connection = await Connection.connect({ address: settings.address, connectTimeout: '5s' });
+    connection = await Connection.connect({ ...settings.connection, connectTimeout: '5s' });
     await connection.workflowService.getSystemInfo({});
   } catch (error) {
     throw new TemporalUnreachableError(
-      `Cannot reach Temporal at ${settings.address} (${(error as Error).message.split('\n')[0]}). ` +
-        'Start one with `npm start` (embedded dev server) or `temporal server start-dev`, or set TEMPORAL_ADDRESS.',
+      `Cannot reach Temporal at ${settings.address} (${(error as Error).message.split('\n')[0]}; settings from ${settings.source}). ` +
+        'Start one with `npm start` (embedded dev server) or `temporal server start-dev`, or set TEMPORAL_ADDRESS (or a TEMPORAL_PROFILE).',
     );
   }
-  return { client: new Client({ connection, namespace: settings.namespace }), close: () => connection.close() };
+  // With tracing on, a run started here is the root of its trace (the start span's context travels in headers).
+  const tracing = tracingFromEnv(process.env, 'agentctl');
+  return {
+    client: new Client({ connection, namespace: settings.namespace, dataConverter: settings.dataConverter, plugins: tracing ? [tracing.plugin] : [] }),
+    // A short-lived CLI must flush its spans (the start span roots the run's trace) before it exits.
+    close: async () => {
+      await tracing?.forceFlush();
+      await connection.close();
+    },
+  };
 }

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import { ConversationStoreConfigError } from '../errors';
 import type { ConversationMessage } from './messages';
+import { isPostgresUrl, PostgresConversationStore, redactUrl } from './postgres-conversation-store';
 
 /**
  * Where model activities keep a run's conversation between calls, so the workflow sends only what
@@ -13,10 +14,19 @@ import type { ConversationMessage } from './messages';
  * workflow id) and are deleted when the run closes.
  */
 export interface ConversationStore {
-  load(key: string, owner?: string): Promise<StoredConversation | undefined>;
+  /**
+   * The conversation kept under `key`. With `tag`, a store that keeps several versions returns the one
+   * that write produced (see PostgresConversationStore); the others return their latest and let the
+   * caller compare tags.
+   */
+  load(key: string, owner?: string, tag?: string): Promise<StoredConversation | undefined>;
   save(key: string, conversation: StoredConversation, owner?: string): Promise<void>;
   /** Forgets every entry of a run. */
   deleteRun(owner: string): Promise<void>;
+  /** Checks the store can be used (and creates what it needs) before the worker polls; optional. */
+  prepare?(): Promise<void>;
+  /** Releases connections when the worker stops; optional. */
+  close?(): Promise<void>;
 }
 
 /**
@@ -94,14 +104,17 @@ export class DirectoryConversationStore implements ConversationStore {
 }
 
 /**
- * `AGENT_CONVERSATION_STORE`: `memory` (the default) or `dir:/path/to/shared/folder`. Anything else is
- * refused with what is accepted, rather than silently falling back to memory.
+ * `AGENT_CONVERSATION_STORE`: `memory` (the default), `dir:/path/to/shared/folder` or a PostgreSQL
+ * connection URL (`postgres://user:password@host:5432/database`). Anything else is refused with what
+ * is accepted, rather than silently falling back to memory.
  */
 export function conversationStoreFromEnv(value = process.env.AGENT_CONVERSATION_STORE): ConversationStore {
   const setting = value?.trim() ?? '';
   if (setting === '' || setting === 'memory') return new MemoryConversationStore();
   if (setting.startsWith('dir:') && setting.length > 4) return new DirectoryConversationStore(path.resolve(setting.slice(4)));
+  if (isPostgresUrl(setting)) return new PostgresConversationStore(setting);
+  // The value may be a URL with a password in it: quote only its scheme.
   throw new ConversationStoreConfigError(
-    `AGENT_CONVERSATION_STORE="${value}" is not a store this worker knows. Use "memory" (one worker, the default) or "dir:/shared/folder" (a folder every worker can reach).`,
+    `AGENT_CONVERSATION_STORE="${redactUrl(value ?? '')}" is not a store this worker knows. Use "memory" (one worker, the default), "dir:/shared/folder" (a folder every worker can reach) or "postgres://user:password@host:5432/database" (a database every worker can reach).`,
   );
 }

@@ -92,8 +92,12 @@ export interface DemoModelServer {
   close(): Promise<void>;
 }
 
-/** Starts the demo model on 127.0.0.1 (a free port unless given). `delayMs` paces the replies for people watching. */
-export function startDemoModelServer(options: { port?: number; delayMs?: number } = {}): Promise<DemoModelServer> {
+/**
+ * Starts the demo model on 127.0.0.1 (a free port unless given). `delayMs` paces the replies for
+ * people watching. `host` serves it elsewhere, e.g. where workers in other network namespaces reach it.
+ */
+export function startDemoModelServer(options: { port?: number; delayMs?: number; host?: string } = {}): Promise<DemoModelServer> {
+  const host = options.host ?? '127.0.0.1';
   const delayMs = options.delayMs ?? 0;
   let served = 0;
   const server = http.createServer(async (req, res) => {
@@ -134,10 +138,10 @@ export function startDemoModelServer(options: { port?: number; delayMs?: number 
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
+    server.listen(options.port ?? 0, host, () => {
       const { port } = server.address() as AddressInfo;
       resolve({
-        baseUrl: `http://127.0.0.1:${port}`,
+        baseUrl: `http://${host}:${port}`,
         close: () =>
           new Promise<void>((done) => {
             server.closeAllConnections();

@@ -1,5 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { modelIdForTier } from '../model/model-tiers';
+import { usageFrom } from '../model/usage';
+import { inModelSpan, recordModelResponse } from '../observability/genai-spans';
 
 /**
  * A fast-tier model asked one question with instructions, answering on its first line with one of
@@ -11,11 +13,16 @@ export async function askModelJudge<W extends string>(
   env: NodeJS.ProcessEnv,
   args: { instructions: string; subject: unknown; words: readonly W[] },
 ): Promise<{ word: W; reason: string } | undefined> {
-  const response = await client.messages.create({
-    model: modelIdForTier('fast', env),
-    max_tokens: 300,
-    system: `${args.instructions}\n\nAnswer on the first line with exactly one of ${args.words.join(', ')}, then a colon and a one-sentence reason.`,
-    messages: [{ role: 'user', content: JSON.stringify(args.subject, null, 2) }],
+  const model = modelIdForTier('fast', env);
+  const response = await inModelSpan({ model, maxTokens: 300, purpose: 'judge' }, async (span) => {
+    const answer = await client.messages.create({
+      model,
+      max_tokens: 300,
+      system: `${args.instructions}\n\nAnswer on the first line with exactly one of ${args.words.join(', ')}, then a colon and a one-sentence reason.`,
+      messages: [{ role: 'user', content: JSON.stringify(args.subject, null, 2) }],
+    });
+    recordModelResponse(span, { id: answer.id, model: answer.model, stopReason: answer.stop_reason, usage: usageFrom(answer.usage), toolCalls: 0 });
+    return answer;
   });
   const text = response.content.map((b) => (b.type === 'text' ? b.text : '')).join('').trim();
   const match = /^\s*([A-Za-z_]+)\s*:?\s*(.*)$/s.exec(text.split('\n')[0] ?? '');

@@ -19,10 +19,15 @@ export interface BuiltinHandlers {
  * it is written by the activities themselves, before each decision or call is acknowledged (see
  * src/audit/).
  */
-export async function createBuiltinHandlers(env: NodeJS.ProcessEnv = process.env, extra: LifecycleHandler[] = []): Promise<BuiltinHandlers> {
+export async function createBuiltinHandlers(
+  env: NodeJS.ProcessEnv = process.env,
+  extra: LifecycleHandler[] = [],
+  /** Where the Temporal runtime serves its own metrics, forwarded on our endpoint (see observability/runtime.ts). */
+  temporalMetricsUrl?: string,
+): Promise<BuiltinHandlers> {
   const metrics = new MetricsCollector();
   const endpoint = metricsServerOptionsFromEnv(env);
-  const metricsServer = endpoint ? await startMetricsServer(metrics, endpoint) : undefined;
+  const metricsServer = endpoint ? await startMetricsServer(metrics, { ...endpoint, temporalMetricsUrl }) : undefined;
   return {
     handlers: [...extra, metrics],
     metrics,

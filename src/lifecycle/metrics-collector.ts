@@ -1,4 +1,6 @@
+import { Registry } from 'prom-client';
 import { emptyUsage, type TokenUsage } from '../conversation/messages';
+import { agentMetricFamilies, TOKEN_KINDS } from './prometheus-metrics';
 import { EventDeduper } from './event-dedupe';
 import type { LifecycleEvent } from './lifecycle-event';
 import type { LifecycleHandler } from './lifecycle-handler';
@@ -41,9 +43,12 @@ function increment(counts: Record<string, number>, key: string): void {
 /**
  * Counts what the worker's runs do: tool calls and their execution time per tool, tokens, approvals
  * and errors. Events carry a run's cumulative token usage, so the collector adds the difference to
- * the last figure it saw for that run; a repeated event then adds nothing.
+ * the last figure it saw for that run; a repeated event then adds nothing. The same counts feed
+ * `registry` (prom-client), which the metrics endpoint serves in the Prometheus format.
  */
 export class MetricsCollector implements LifecycleHandler {
+  readonly registry = new Registry();
+  private readonly prom = agentMetricFamilies(this.registry);
   private readonly dedupe = new EventDeduper();
   private readonly usageByRun = new Map<string, TokenUsage>();
   private runsStarted = 0;
@@ -61,24 +66,32 @@ export class MetricsCollector implements LifecycleHandler {
     switch (event.name) {
       case 'agentStarted':
         this.runsStarted += 1;
+        this.prom.runsStarted.inc();
         break;
       case 'iterationStarted':
         this.iterations += 1;
+        this.prom.iterations.inc();
         break;
       case 'toolEnded':
         this.recordTool(String(d.tool), d.success === true, typeof d.durationMs === 'number' ? d.durationMs : 0);
         break;
       case 'approvalRequested':
         this.approvalsRequested += 1;
+        this.prom.approvalsRequested.inc();
         break;
       case 'approvalDecided':
         increment(this.approvalsDecided, String(d.decision));
+        this.prom.approvalDecisions.inc({ decision: String(d.decision) });
         break;
-      case 'errorOccurred':
-        increment(this.errorsByType, typeof d.type === 'string' ? d.type : 'unknown');
+      case 'errorOccurred': {
+        const type = typeof d.type === 'string' ? d.type : 'unknown';
+        increment(this.errorsByType, type);
+        this.prom.errors.inc({ type });
         break;
+      }
       case 'agentEnded':
         increment(this.runsEnded, String(d.status));
+        this.prom.runsEnded.inc({ status: String(d.status) });
         break;
     }
     if (isUsage(d.usage)) this.recordUsage(event.workflowId, d.usage);
@@ -93,11 +106,18 @@ export class MetricsCollector implements LifecycleHandler {
     m.totalMs += durationMs;
     m.maxMs = Math.max(m.maxMs, durationMs);
     this.tools.set(tool, m);
+    this.prom.toolCalls.inc({ tool, outcome: success ? 'success' : 'error' });
+    this.prom.toolDuration.observe({ tool }, durationMs / 1000);
+    this.prom.toolDurationMax.set({ tool }, m.maxMs / 1000);
   }
 
   private recordUsage(workflowId: string, cumulative: TokenUsage): void {
     const before = this.usageByRun.get(workflowId) ?? emptyUsage();
-    for (const field of TOKEN_FIELDS) this.tokens[field] += Math.max(0, cumulative[field] - before[field]);
+    for (const field of TOKEN_FIELDS) {
+      const added = Math.max(0, cumulative[field] - before[field]);
+      this.tokens[field] += added;
+      this.prom.tokens.inc({ kind: TOKEN_KINDS[field] }, added);
+    }
     this.usageByRun.delete(workflowId);
     this.usageByRun.set(workflowId, { ...cumulative });
     if (this.usageByRun.size > MAX_TRACKED_RUNS) this.usageByRun.delete(this.usageByRun.keys().next().value as string);

@@ -1,7 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MetricsCollector } from './metrics-collector';
-import { toPrometheusText } from './prometheus-text';
 
 /** The metrics endpoint could not listen (port taken, bad host); the message says which setting to change. */
 export class MetricsServerError extends Error {
@@ -13,6 +12,11 @@ export interface MetricsServerOptions {
   port: number;
   /** Loopback by default: the endpoint has no authentication, so exposing it is a deliberate choice. */
   host?: string;
+  /**
+   * The Temporal worker's own metrics (core's Prometheus endpoint, see observability/runtime.ts),
+   * appended to ours so one scrape gets both: `temporal_*` beside `durable_agent_*`.
+   */
+  temporalMetricsUrl?: string;
 }
 
 export interface MetricsServer {
@@ -36,14 +40,26 @@ export function metricsServerOptionsFromEnv(env: NodeJS.ProcessEnv = process.env
   return { port, host: env.AGENT_METRICS_HOST?.trim() || '127.0.0.1' };
 }
 
+/** Temporal's metrics text, or a comment saying why it is missing (a scrape must not fail for it). */
+async function temporalMetrics(url: string | undefined): Promise<string> {
+  if (!url) return '';
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+    return res.ok ? await res.text() : `# Temporal worker metrics unavailable: HTTP ${res.status} from ${url}\n`;
+  } catch (error) {
+    return `# Temporal worker metrics unavailable: ${(error as Error).message}\n`;
+  }
+}
+
 /** Serves `GET /metrics` (Prometheus text format) and `GET /metrics.json` (the same figures as JSON). */
 export function startMetricsServer(collector: MetricsCollector, options: MetricsServerOptions): Promise<MetricsServer> {
   const host = options.host ?? '127.0.0.1';
-  const server = http.createServer((req, res) => {
+  const server = http.createServer(async (req, res) => {
     const path = new URL(req.url ?? '/', 'http://metrics').pathname;
     if (req.method === 'GET' && path === '/metrics') {
-      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
-      res.end(toPrometheusText(collector.getMetrics()));
+      const [ours, temporal] = await Promise.all([collector.registry.metrics(), temporalMetrics(options.temporalMetricsUrl)]);
+      res.writeHead(200, { 'content-type': collector.registry.contentType });
+      res.end(`${ours}${temporal ? `\n${temporal}` : ''}`);
     } else if (req.method === 'GET' && path === '/metrics.json') {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(collector.getMetrics(), null, 2));

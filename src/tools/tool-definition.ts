@@ -41,6 +41,14 @@ export interface ToolSpec<S extends z.ZodObject> {
   /** How long one attempt may take before Temporal gives up on it (default 15 minutes). */
   timeoutSeconds?: number;
   /**
+   * Finishes within a few seconds (default: true for read tools that declare no `timeoutSeconds`; a
+   * tool that needs its own time limit is not quick unless it says so). A call of a quick tool that is also
+   * idempotent runs as a local activity, inside the workflow task that decided it: no activity task
+   * and no extra workflow task. If the worker dies first, the next one runs it again, which is why
+   * only idempotent tools qualify; one that turns out slow is retried as an ordinary activity.
+   */
+  quick?: boolean;
+  /**
    * The argument that says what a call touches (`path` for file tools, `command` for `shell`), so a
    * person's "always"/"never" covers that, not the whole tool.
    */

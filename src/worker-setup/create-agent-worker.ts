@@ -14,13 +14,14 @@ import { conversationStoreFromEnv, DirectoryConversationStore, type Conversation
 import type { LifecycleHandler } from '../lifecycle/lifecycle-handler';
 import { lifecycleSinks } from '../lifecycle/lifecycle-sink';
 import { createAnthropicClient } from '../model/anthropic-client';
+import { tracingFromEnv, type Tracing } from '../observability/tracing';
 import { createProcessRunner, type ProcessRunner } from '../tools/sandbox/process-runner';
 import { resolveSandboxMode, sandboxWarning } from '../tools/sandbox/sandbox-mode';
 import type { Tool } from '../tools/tool-definition';
 import { resolveWorkspaceRoot } from '../tools/workspace';
 import type { McpPool } from '../mcp/mcp-pool';
 import { loadWorkerAgents, type WorkerAgents } from './load-agents';
-import { ensureSearchAttributes } from './search-attributes-setup';
+import { ensureSearchAttributes, type SearchAttributeCheck, type SearchAttributeRegistrar } from './search-attributes-setup';
 
 export interface AgentWorkerOptions {
   address?: string;
@@ -53,6 +54,14 @@ export interface AgentWorkerOptions {
   /** A prebuilt workflow bundle (tests and benchmarks share one to start workers quickly). */
   workflowBundle?: WorkerOptions['workflowBundle'];
   workerOptions?: Partial<WorkerOptions>;
+  /**
+   * OpenTelemetry tracing (see observability/tracing.ts). Default: on when OTEL_EXPORTER_OTLP_ENDPOINT
+   * is set. With a prebuilt `workflowBundle`, bundle it with the plugin's workflow interceptors
+   * (`TRACING_WORKFLOW_MODULES`), or workflow spans are missing.
+   */
+  tracing?: Tracing;
+  /** Replaces the operator call that registers search attributes (tests stand in a server that refuses). */
+  registerSearchAttributes?: SearchAttributeRegistrar;
 }
 
 export interface AgentWorker {
@@ -63,11 +72,27 @@ export interface AgentWorker {
   client: Client;
   /** How tool processes run here: `bwrap`, or `none` (unsandboxed; a warning was printed). */
   processes: ProcessRunner;
+  /** Whether AgentName/AgentStatus were there, registered, or refused (then a warning was printed). */
+  searchAttributes: SearchAttributeCheck;
   /** Closes the connections and the audit log; call after `worker.run()` has returned. */
   close(): Promise<void>;
 }
 
 export const WORKFLOWS_PATH = path.join(__dirname, '..', 'workflows', 'index.ts');
+
+/**
+ * AGENT_MAX_CACHED_WORKFLOWS bounds the sticky workflow cache. The SDK's default (sized from the heap)
+ * keeps every open run in memory, about 1.3 MiB each; a worker holding thousands of runs parked on
+ * approvals sets it (see docs/long-runs.md and `npm run bench:load`): an evicted run replays its
+ * history when it wakes.
+ */
+export function maxCachedWorkflowsFromEnv(env: NodeJS.ProcessEnv): { maxCachedWorkflows?: number } {
+  const raw = env.AGENT_MAX_CACHED_WORKFLOWS?.trim();
+  if (!raw) return {};
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`AGENT_MAX_CACHED_WORKFLOWS must be a whole number (0 or more), not "${raw}".`);
+  return { maxCachedWorkflows: value };
+}
 
 /** Names of environment variables tool processes may see, from `AGENT_TOOL_ENV` (comma-separated). */
 function toolEnvAllowList(env: NodeJS.ProcessEnv): string[] {
@@ -75,6 +100,19 @@ function toolEnvAllowList(env: NodeJS.ProcessEnv): string[] {
     .split(',')
     .map((name) => name.trim())
     .filter(Boolean);
+}
+
+/**
+ * A shared store that cannot be reached is a configuration error: say so before polling. A store this
+ * worker created from its settings is closed again when it fails; a caller's stays the caller's.
+ */
+async function prepareConversationStore(store: ConversationStore, { owned }: { owned: boolean }): Promise<void> {
+  try {
+    await store.prepare?.();
+  } catch (error) {
+    if (owned) await store.close?.();
+    throw error;
+  }
 }
 
 /**
@@ -106,17 +144,23 @@ async function startWorker(options: AgentWorkerOptions, env: NodeJS.ProcessEnv, 
   const processes = createProcessRunner({ mode, envAllowList: toolEnvAllowList(env), sourceEnv: process.env });
   const approverKeys = approverRegistryFromEnv(env);
   const conversations = options.conversations ?? conversationStoreFromEnv(env.AGENT_CONVERSATION_STORE);
-  if (conversations instanceof DirectoryConversationStore) assertOutsideWorkspace(conversations.dir, workspaceRoot);
+  const conversationsDir = conversations instanceof DirectoryConversationStore ? conversations.dir : undefined;
+  if (conversationsDir) assertOutsideWorkspace(conversationsDir, workspaceRoot);
   if (options.auditLog) assertOutsideWorkspace(options.auditLog, workspaceRoot);
 
+  await prepareConversationStore(conversations, { owned: !options.conversations });
+
   const settings = temporalSettings(env);
-  const address = options.address ?? settings.address;
+  const tracing = options.tracing ?? tracingFromEnv(env);
+  const plugins = tracing ? [tracing.plugin] : [];
+  const connectionOptions = { ...settings.connection, address: options.address ?? settings.address };
   const namespace = options.namespace ?? settings.namespace;
   const taskQueue = options.taskQueue ?? settings.taskQueue;
-  const clientConnection = await Connection.connect({ address });
-  await ensureSearchAttributes(clientConnection, namespace);
-  const client = new Client({ connection: clientConnection, namespace });
-  const connection = await NativeConnection.connect({ address });
+  const clientConnection = await Connection.connect(connectionOptions);
+  const attributes = await ensureSearchAttributes(clientConnection, namespace, options.registerSearchAttributes);
+  if (attributes.warning) console.warn(`WARNING: ${attributes.warning}`);
+  const client = new Client({ connection: clientConnection, namespace, dataConverter: settings.dataConverter, plugins });
+  const connection = await NativeConnection.connect(connectionOptions);
   const audit = options.auditLog ? await AuditChain.open(options.auditLog) : undefined;
   let anthropic: ReturnType<typeof createAnthropicClient> | undefined;
 
@@ -141,11 +185,14 @@ async function startWorker(options: AgentWorkerOptions, env: NodeJS.ProcessEnv, 
     namespace,
     taskQueue,
     activities,
+    dataConverter: settings.dataConverter,
+    plugins,
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     sinks: lifecycleSinks(options.lifecycleHandlers ?? []),
     // Heartbeats of a streaming model call carry its text so far; sent this often, a client
     // watching the run sees it within about a second.
     maxHeartbeatThrottleInterval: '500 milliseconds',
+    ...maxCachedWorkflowsFromEnv(env),
     ...options.workerOptions,
   });
 
@@ -155,11 +202,14 @@ async function startWorker(options: AgentWorkerOptions, env: NodeJS.ProcessEnv, 
     mcp,
     client,
     processes,
+    searchAttributes: attributes,
     async close() {
       await connection.close();
       await clientConnection.close();
       await audit?.close();
       await mcp.close();
+      // A store built here from AGENT_CONVERSATION_STORE is closed here; a caller's stays the caller's.
+      if (!options.conversations) await conversations.close?.();
     },
   };
 }

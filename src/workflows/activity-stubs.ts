@@ -56,6 +56,18 @@ export const onceTools = proxyActivities<Pick<Activities, 'runTool'>>({
   retry: { maximumAttempts: 1 },
 });
 
+/**
+ * Quick idempotent tools (read tools, write_file) run inside the workflow task that decided them:
+ * one worker-local call instead of an activity task and a second workflow task, which halves the
+ * round trips of an iteration. Local activities run again if the workflow task fails before it
+ * completes (a killed worker), so only tools that are safe to repeat use this. A call still failing
+ * after two quick attempts is handed to the ordinary `tools` stub (see run-steps.ts).
+ */
+export const localTools = proxyLocalActivities<Pick<Activities, 'runTool'>>({
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '200 milliseconds', maximumAttempts: 2 },
+});
+
 /** Bookkeeping activities: quick and safe to retry, but not forever; a failure is reported by the run. */
 export const setup = proxyActivities<Pick<Activities, 'resolveAgent' | 'loadPreferences' | 'savePreference' | 'releaseConversation' | 'checkGuardrails' | 'judgeApprovals'>>({
   startToCloseTimeout: '30 seconds',

@@ -100,7 +100,7 @@ async function drive(driver: RunDriver, input: ParsedRunInput, features: Feature
         break;
       case 'run_tools':
         for (const call of step.calls) {
-          const work = call.name === 'delegate_task' ? runChildStep(driver, call) : runToolStep(driver, call);
+          const work = call.name === 'delegate_task' ? runChildStep(driver, call) : runToolStep(driver, call, features);
           running.set(call.id, work.finally(() => running.delete(call.id)));
         }
         break;

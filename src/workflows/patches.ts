@@ -20,6 +20,8 @@ export const Patches = {
   releaseConversation: 'release-conversation-on-close',
   /** Decisions are written to the audit log by a local activity before they take effect (was: a best-effort sink). */
   auditDecisions: 'audit-decisions',
+  /** Calls of quick idempotent tools run as local activities inside the workflow task (was: an activity task each). */
+  localQuickTools: 'local-quick-tools',
 } as const;
 
 export type Features = { -readonly [K in keyof typeof Patches]: boolean };

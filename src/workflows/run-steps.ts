@@ -1,7 +1,7 @@
 import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, condition, isCancellation, ParentClosePolicy, startChild } from '@temporalio/workflow';
 import type { PreferenceRule } from '../approvals/preference-rules';
 import { FailureType } from '../errors';
-import { model, onceTools, setup, summarizer, tools } from './activity-stubs';
+import { localTools, model, onceTools, setup, summarizer, tools } from './activity-stubs';
 import { historyIsFull } from './history-budget';
 import type { Features } from './patches';
 import type { RunDriver } from './run-driver';
@@ -98,26 +98,28 @@ export async function compactStep(driver: RunDriver, plan: CompactionPlan, featu
  * worker dies, the model is told the outcome is unknown instead of the command running twice. A call
  * that is safe to repeat that still fails after its attempts becomes an error result.
  */
-export async function runToolStep(driver: RunDriver, call: TurnCall): Promise<void> {
+export async function runToolStep(driver: RunDriver, call: TurnCall, features: Pick<Features, 'localQuickTools'>): Promise<void> {
   const state = driver.state;
   const tool = state.agent.tools[call.name]!;
   const stub = tool.idempotent ? tools : onceTools;
   driver.dispatch({ type: 'tool_started', callId: call.id });
   const started = Date.now();
+  const input = {
+    agent: state.agent.name,
+    tool: call.name,
+    callId: call.id,
+    input: call.input,
+    workflowId: state.workflowId,
+    network: state.input.network ?? state.agent.network,
+    approval: approvalOf(state, call.id),
+    iteration: state.turn?.iteration,
+  };
   try {
     const timeout = tool.timeoutSeconds ? { startToCloseTimeout: `${tool.timeoutSeconds} seconds` } : {};
-    const result = await stub.runTool.executeWithOptions({ summary: callSummary(call.name, call.input), ...timeout }, [
-      {
-        agent: state.agent.name,
-        tool: call.name,
-        callId: call.id,
-        input: call.input,
-        workflowId: state.workflowId,
-        network: state.input.network ?? state.agent.network,
-        approval: approvalOf(state, call.id),
-        iteration: state.turn?.iteration,
-      },
-    ]);
+    // A tool that says one attempt may take longer than a local activity's 10 s is not quick.
+    const local = features.localQuickTools && tool.idempotent && tool.quick === true && (tool.timeoutSeconds ?? 0) <= 10;
+    const result =
+      (local ? await runLocally(input) : undefined) ?? (await stub.runTool.executeWithOptions({ summary: callSummary(call.name, call.input), ...timeout }, [input]));
     driver.dispatch({ type: 'tool_finished', callId: call.id, result, durationMs: Date.now() - started });
   } catch (error) {
     if (isCancellation(error) || !(error instanceof ActivityFailure)) throw error;
@@ -130,6 +132,16 @@ export async function runToolStep(driver: RunDriver, call: TurnCall): Promise<vo
       result: { success: false, shouldContinue: true, output: `${call.name} could not finish (${cause}). Try a different approach.` },
       durationMs,
     });
+  }
+}
+
+/** A quick call as a local activity; undefined when it failed, so the caller runs it as an ordinary activity. */
+async function runLocally(input: Parameters<typeof localTools.runTool>[0]) {
+  try {
+    return await localTools.runTool(input);
+  } catch (error) {
+    if (isCancellation(error) || !(error instanceof ActivityFailure)) throw error;
+    return undefined;
   }
 }
 

@@ -1,7 +1,6 @@
 // Live output: the real `agentctl` prints the model's text while the model call is still streaming
 // (read from the call's heartbeat details, not from history), `--json` emits it as `text_delta`
-// events, and the delay from a piece of text leaving the fake API to it reaching the CLI's stdout is
-// measured. Also: a follower of a thread run exits once the thread has answered and waits.
+// events. Also: a follower of a thread run exits once the thread has answered and waits.
 import { describe, expect, it } from 'vitest';
 import { agentctl, startAgentctl } from './agentctl-process';
 import { waitFor, withAgentWorker } from '../support/agent-run-harness';
@@ -17,10 +16,8 @@ const SENTENCE = 'The model writes this sentence a few characters at a time, and
 const STREAMED = SENTENCE.repeat(2).trim();
 const done = (summary: string) => reply(toolCall('complete_task', { summary, status: 'success' }));
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-
 describe('live output', () => {
-  it('agentctl run prints the streamed text before the model call finishes; the delay is measured', async () => {
+  it('agentctl run prints the streamed text before the model call finishes', async () => {
     const task = uniqueId('live');
     // ~200 characters in pieces of 6, 120 ms apart: about 4 s of streaming.
     fake.script(task, [reply(text(STREAMED), toolCall('list_files', {})).chunked(6, 120), done('streamed')]);
@@ -45,20 +42,13 @@ describe('live output', () => {
       expect(result.stdout).toContain(`💬 ${STREAMED}\n`);
       expect(result.stdout).toMatch(/Iteration 1\/\d+\n {2}💬 The model/);
 
-      // Delay per piece: from leaving the fake to the CLI's stdout showing it.
+      // Every piece the fake sent reached the screen (how fast is not a test's business; see the
+      // issue notes for the measured delay).
       let sent = 0;
-      const delays: number[] = [];
       for (const piece of request.textSentAt) {
         sent += piece.text.length;
-        const shown = seen.find((s) => s.chars >= sent);
-        if (shown) delays.push(shown.at - piece.at);
+        expect(seen.some((s) => s.chars >= sent)).toBe(true);
       }
-      expect(delays.length).toBe(request.textSentAt.length);
-      const sorted = [...delays].sort((a, b) => a - b);
-      const [p50, p95] = [percentile(sorted, 50), percentile(sorted, 95)];
-      console.log(`live output delay over ${delays.length} pieces: p50 ${p50} ms, p95 ${p95} ms`);
-      // Heartbeats are throttled to one per 500 ms and the CLI reads them every 250 ms.
-      expect(p50).toBeLessThan(1_500);
     });
   });
 

@@ -1,5 +1,6 @@
 // The conversation stores model activities keep between calls: the folder store compose uses
 // (`AGENT_CONVERSATION_STORE=dir:...`), and how that setting is read, including a value it refuses.
+// The PostgreSQL store has its own file (postgres-conversation-store.test.ts).
 import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -10,6 +11,7 @@ import {
   MemoryConversationStore,
   type StoredConversation,
 } from '../../src/conversation/conversation-store';
+import { PostgresConversationStore } from '../../src/conversation/postgres-conversation-store';
 import { ConversationStoreConfigError } from '../../src/errors';
 import { createAgentWorker } from '../../src/worker-setup/create-agent-worker';
 import { waitForApprovals, withAgentWorker } from '../support/agent-run-harness';
@@ -88,6 +90,27 @@ describe('AGENT_CONVERSATION_STORE', () => {
     expect(relative.dir).toBe(path.resolve('shared/conv'));
   });
 
+  it('a postgres:// or postgresql:// URL means the PostgreSQL store, which connects only when used', async () => {
+    for (const url of ['postgres://u:p@db:5432/agents', 'postgresql://u:p@db/agents', 'POSTGRES://u@db/agents']) {
+      const store = conversationStoreFromEnv(url);
+      expect(store).toBeInstanceOf(PostgresConversationStore);
+      await store.close?.();
+    }
+  });
+
+  it('does not echo the password of a URL it refuses', () => {
+    const error = (() => {
+      try {
+        conversationStoreFromEnv('redis://user:hunter2@cache:6379');
+      } catch (e) {
+        return e as Error;
+      }
+    })();
+    expect(error).toBeInstanceOf(ConversationStoreConfigError);
+    expect(error?.message).toContain('AGENT_CONVERSATION_STORE="redis://user:***@cache:6379"');
+    expect(error?.message).not.toContain('hunter2');
+  });
+
   it.each(['dir:', 'redis://localhost', 'Memory', 'directory:/tmp/x', 'disk'])(
     'refuses %j with a ConversationStoreConfigError that names the value and what is accepted',
     (value) => {
@@ -102,6 +125,7 @@ describe('AGENT_CONVERSATION_STORE', () => {
       expect(message).toContain(`AGENT_CONVERSATION_STORE="${value}"`);
       expect(message).toContain('"memory"');
       expect(message).toContain('"dir:/shared/folder"');
+      expect(message).toContain('"postgres://user:password@host:5432/database"');
     },
   );
 

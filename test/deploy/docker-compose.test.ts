@@ -144,6 +144,14 @@ describe('docker-compose.yml', () => {
     expect(environmentOf(fromHost.services['temporal-create-namespace']!).TEMPORAL_NAMESPACE).toBe('agents-prod');
   });
 
+  it("keeps the workers' conversations in PostgreSQL, so replicas share them without a shared volume", () => {
+    const worker = service('worker');
+    const store = new URL(environmentOf(worker).AGENT_CONVERSATION_STORE!);
+    expect([store.protocol, store.host, store.pathname]).toEqual(['postgres:', 'postgresql:5432', '/durable_agent']);
+    expect(dependenciesOf(worker)['temporal-schema-setup']?.condition).toBe('service_completed_successfully');
+    expect((worker.volumes ?? []).map(String).filter((volume) => volume.includes('conversations'))).toEqual([]);
+  });
+
   it('lets the worker scale out with --scale', () => {
     const worker = service('worker');
     expect(worker.container_name).toBeUndefined();
@@ -156,16 +164,6 @@ describe('docker-compose.yml', () => {
     for (const [name, port] of published) expect(port, `${name} publishes ${port}`).toMatch(/^127\.0\.0\.1:\d+:\d+$/);
   });
 
-  it('gives every worker replica the same conversation store: a dir: store on a named volume', () => {
-    const worker = service('worker');
-    const store = environmentOf(worker).AGENT_CONVERSATION_STORE;
-    expect(store).toMatch(/^dir:\//);
-    const folder = store!.slice('dir:'.length);
-    const mount = (worker.volumes ?? []).map(String).find((volume) => volume.split(':')[1] === folder);
-    expect(mount, `no volume is mounted at ${folder}`).toBeDefined();
-    expect(compose.volumes).toHaveProperty(mount!.split(':')[0]!);
-  });
-
   it('creates the namespace with 168h retention unless TEMPORAL_NAMESPACE_RETENTION says otherwise', () => {
     const registrar = (file: ComposeFile) => environmentOf(file.services['temporal-create-namespace']!);
     expect(registrar(compose).NAMESPACE_RETENTION).toBe('168h');
@@ -174,7 +172,8 @@ describe('docker-compose.yml', () => {
   });
 
   it('gives the worker 30 s to finish running activities when it is stopped', () => {
-    expect(service('worker').stop_grace_period).toBe('30s');
+    const worker: ComposeService & { stop_grace_period?: string } = service('worker');
+    expect(worker.stop_grace_period).toBe('30s');
   });
 
   it('serves the Temporal UI against the temporal service', () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { MetricsCollector } from '../../src/lifecycle/metrics-collector';
-import { toPrometheusText } from '../../src/lifecycle/prometheus-text';
 import { lifecycleEvent as ev, usage } from './event-factory';
 
 function runOf(collector: MetricsCollector, workflowId: string) {
@@ -56,15 +55,16 @@ describe('MetricsCollector', () => {
   });
 });
 
-describe('toPrometheusText', () => {
-  it('renders counters, a duration summary and a max gauge in the exposition format', () => {
+describe('the Prometheus exposition (prom-client)', () => {
+  it('renders counters, a duration histogram and a max gauge in the exposition format', async () => {
     const collector = new MetricsCollector();
     runOf(collector, 'run-1');
-    const text = toPrometheusText(collector.getMetrics());
+    const text = await collector.registry.metrics();
     expect(text).toContain('# TYPE durable_agent_tool_calls_total counter');
     expect(text).toContain('durable_agent_tool_calls_total{tool="shell",outcome="success"} 1');
     expect(text).toContain('durable_agent_tool_calls_total{tool="shell",outcome="error"} 1');
-    expect(text).toContain('# TYPE durable_agent_tool_duration_seconds summary');
+    expect(text).toContain('# TYPE durable_agent_tool_duration_seconds histogram');
+    expect(text).toContain('durable_agent_tool_duration_seconds_bucket{le="0.05",tool="shell"} 1');
     expect(text).toContain('durable_agent_tool_duration_seconds_sum{tool="shell"} 0.14');
     expect(text).toContain('durable_agent_tool_duration_seconds_count{tool="shell"} 2');
     expect(text).toContain('durable_agent_tool_duration_max_seconds{tool="shell"} 0.1');
@@ -72,14 +72,14 @@ describe('toPrometheusText', () => {
     expect(text).toContain('durable_agent_approval_decisions_total{decision="approve"} 1');
     expect(text).toContain('durable_agent_runs_ended_total{status="completed"} 1');
     // Every sample line is "name{labels} number", which is what a scraper parses.
-    for (const line of text.trim().split('\n').filter((l) => !l.startsWith('#'))) {
-      expect(line).toMatch(/^[a-z_]+(\{[^}]*\})? -?\d+(\.\d+)?(e-?\d+)?$/);
+    for (const line of text.trim().split('\n').filter((l) => l && !l.startsWith('#'))) {
+      expect(line).toMatch(/^[a-z_]+(\{[^}]*\})? (-?\d+(\.\d+)?(e-?\d+)?|\+Inf)$/);
     }
   });
 
-  it('escapes quotes, backslashes and newlines in label values', () => {
+  it('escapes quotes, backslashes and newlines in label values', async () => {
     const collector = new MetricsCollector();
     collector.handle(ev('toolEnded', { tool: 'we"ird\\tool\n', callId: 'x', success: true, durationMs: 1 }));
-    expect(toPrometheusText(collector.getMetrics())).toContain('tool="we\\"ird\\\\tool\\n"');
+    expect(await collector.registry.metrics()).toContain('tool="we\\"ird\\\\tool\\n"');
   });
 });

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_LABEL, DEMO_NOTES_FILE, startDemoModelServer, type DemoModelServer } from '../../src/demo/demo-model-server';
 import type { AuditRecord } from '../../src/audit/audit-record';
 import { connectClient } from '../../src/client/connect';
+import { temporalSettings } from '../../src/config/worker-config';
 import { startRun } from '../../src/client/start-run';
 import { approvalSignal } from '../../src/workflows/definitions';
 import { freePort } from '../../scripts/temporal-dev-server';
@@ -96,10 +97,13 @@ describe('npm start (scripts/start.js) against TEMPORAL_ADDRESS', () => {
         AGENT_AUDIT_LOG: auditFile,
         START_EXIT_AFTER_RUN: '1',
         START_DEMO_DELAY_MS: '0',
+        // Any free port: a fixed one may be taken on a shared test machine.
+        AGENT_CONSOLE_PORT: '0',
       });
       expect(code, stderr).toBe(0);
       expect(stdout).toContain(`Using the Temporal server at ${temporalAddress()} (TEMPORAL_ADDRESS).`);
       expect(stdout).toContain(`${DEMO_LABEL} ANTHROPIC_API_KEY is not set`);
+      expect(stdout).toMatch(/Approval console: http:\/\/127\.0\.0\.1:\d+\/ {2}\(log in with the start token [\w-]{43}\)/);
       expect(stdout).toMatch(new RegExp(`${waiting.workflowId}: waiting_approval \\(write_file\\)\\n +Approve: npx agentctl approve ${waiting.workflowId}`));
       expect(stdout).toContain('stdin is not a terminal: auto-approving write_file for the demo');
       expect(stdout).toMatch(/── Iteration 3\/40/);
@@ -134,7 +138,7 @@ describe('npm start (scripts/start.js) against TEMPORAL_ADDRESS', () => {
     try {
       await waitForPhaseText(first, 'Press Ctrl-C to stop the worker and the server.');
       // A run started from another client parks on its write: nobody follows it to approve.
-      const { client, close } = await connectClient({ address: `127.0.0.1:${port}`, namespace: 'default', taskQueue });
+      const { client, close } = await connectClient(temporalSettings({ TEMPORAL_ADDRESS: `127.0.0.1:${port}`, TEMPORAL_NAMESPACE: 'default', TEMPORAL_TASK_QUEUE: taskQueue }));
       const parked = await startRun(client, { agent: 'general', task: `${DEMO_LABEL} parked across starts` }, { taskQueue, workflowId: uniqueId('parked') });
       await waitForPhase(parked, 'waiting_approval');
       await close();

@@ -43,7 +43,8 @@ export interface RunHarness {
   start(input: AgentRunInput): Promise<WorkflowHandle<typeof agentRun>>;
 }
 
-export interface HarnessOptions extends Pick<AgentWorkerOptions, 'agents' | 'tools' | 'lifecycleHandlers' | 'conversations' | 'workerOptions' | 'auditLog' | 'guardrails' | 'approvalHandlers'> {
+export interface HarnessOptions
+  extends Pick<AgentWorkerOptions, 'agents' | 'tools' | 'lifecycleHandlers' | 'conversations' | 'workerOptions' | 'auditLog' | 'guardrails' | 'approvalHandlers' | 'tracing'> {
   /** Worker settings besides the fake model's (AGENT_SANDBOX, AGENT_APPROVERS_FILE, AGENT_MODEL_*...). */
   env?: NodeJS.ProcessEnv;
   /** The model the worker calls: the fake Messages API, or anything else serving it (the demo model). */
@@ -75,6 +76,7 @@ export async function withAgentWorker<T>(options: HarnessOptions, body: (harness
     lifecycleHandlers: options.lifecycleHandlers,
     conversations: options.conversations,
     workerOptions: options.workerOptions,
+    tracing: options.tracing,
   });
   const { client } = agentWorker;
   const started: WorkflowHandle[] = [];

@@ -35,6 +35,8 @@ export interface FakeRequest {
   cacheUsage?: CacheUsage;
   headers: http.IncomingHttpHeaders;
   at: number;
+  /** Where the request came from (tests with workers on several simulated hosts tell them apart by it). */
+  remoteAddress?: string;
   /** When the whole answer was sent (undefined while it is being sent, or if the client went away). */
   answeredAt?: number;
 }
@@ -169,6 +171,8 @@ export type FakeAnthropic = Awaited<ReturnType<typeof startFakeAnthropic>>;
 
 export interface FakeAnthropicOptions {
   countTokens?: boolean;
+  /** Where to listen (default 127.0.0.1), e.g. an address workers in network namespaces can reach. */
+  host?: string;
   /**
    * Apply Anthropic's prompt-caching rules (see prompt-cache-simulator.ts): usage then reports the
    * prompt's real size, split into cache reads, cache writes and uncached input, instead of the
@@ -224,12 +228,12 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}) {
     send(res, status, { type: 'error', error: { type: ERROR_TYPES[status] ?? 'api_error', message } });
   };
 
-  async function answerMessages(wire: MessagesBody, headers: http.IncomingHttpHeaders, res: http.ServerResponse) {
+  async function answerMessages(wire: MessagesBody, headers: http.IncomingHttpHeaders, res: http.ServerResponse, remoteAddress?: string) {
     const body = withoutCacheMarks(wire);
     const task = firstUserText(body);
     const script = scripts.find((s) => task.includes(s.match));
     const index = (body.messages ?? []).filter((m) => m.role === 'assistant').length;
-    const request: FakeRequest = { match: script?.match, index, body, wire, headers, at: Date.now(), textSentAt: [] };
+    const request: FakeRequest = { match: script?.match, index, body, wire, headers, at: Date.now(), textSentAt: [], remoteAddress };
     fake.requests.push(request);
     if (!script) {
       const known = scripts.map((s) => JSON.stringify(s.match)).join(', ') || 'none';
@@ -304,7 +308,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}) {
     }
     if (req.method === 'POST' && path === '/v1/messages') {
       // A throwing dynamic reply must become a visible error, not a hung request.
-      return answerMessages(body, req.headers, res).catch((err: unknown) =>
+      return answerMessages(body, req.headers, res, req.socket.remoteAddress).catch((err: unknown) =>
         sendError(res, 500, `fake-anthropic: dynamic reply threw: ${String(err)}`),
       );
     }
@@ -316,7 +320,8 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}) {
     sendError(res, 404, `fake-anthropic: no route for ${req.method} ${path}`, !path.endsWith('/count_tokens'));
   });
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  fake.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const host = opts.host ?? '127.0.0.1';
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  fake.baseUrl = `http://${host}:${(server.address() as AddressInfo).port}`;
   return fake;
 }

@@ -20,6 +20,7 @@ export function runStatus(overrides: Partial<RunStatus> = {}): RunStatus {
     children: [],
     lineage: { depth: 0 },
     completions: [],
+    followUps: false,
     tasks,
     progress: taskProgress(tasks),
     decisions: [],

@@ -172,6 +172,35 @@ describe('a worker process killed', () => {
     }
   }, 120_000);
 
+  it('during a quick read tool (a local activity): the workflow task is retried on the next worker, which runs the call again; finished calls are not repeated', async () => {
+    const task = uniqueId('local');
+    fake.script(task, [
+      reply(toolCall('quick_probe', { n: 1, ms: 0 })),
+      reply(toolCall('quick_probe', { n: 2, ms: 4_000 })),
+      reply(toolCall('complete_task', { summary: 'both probes ran', status: 'success' })),
+    ]);
+    const s = await scene({ agent: 'general', task });
+    try {
+      await waitFor(async () => ((await readFile(path.join(s.workspace, 'probe.log'), 'utf8').catch(() => '')).includes('start 2') ? true : undefined), 'probe 2 to start', 60_000);
+      await s.kill();
+      const result = await s.handle.result();
+      expect(result).toMatchObject({ status: 'completed', iterations: 3 });
+      const log = (await readFile(path.join(s.workspace, 'probe.log'), 'utf8')).trim().split('\n');
+      const count = (line: string) => log.filter((l) => l === line).length;
+      expect([count('start 1'), count('end 1')]).toEqual([1, 1]);
+      // Its workflow task never completed, so no marker recorded it: the new worker ran it again.
+      expect(count('start 2')).toBe(2);
+      expect(count('end 2')).toBeGreaterThanOrEqual(1);
+      const events = (await s.handle.fetchHistory()).events ?? [];
+      expect(events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runTool')).toHaveLength(0);
+      expect(events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length).toBeGreaterThanOrEqual(2);
+      expect(resultsOf(fake.requestsFor(task).find((r) => r.index === 2))[0]).toMatchObject({ content: 'probe 2 done' });
+    } catch (error) {
+      s.dump();
+      throw error;
+    }
+  }, 120_000);
+
   it('during a model call: noticed within the heartbeat timeout, the call is made again once, and the run completes within 60 s of the kill', async () => {
     const task = uniqueId('model');
     let slowOnce = true;

@@ -13,6 +13,8 @@ import { cancelCommand } from './cancel';
 import { resumeCommand } from './resume';
 import { keysCommand } from './keys';
 import { auditCommand } from './audit';
+import { consoleCommand } from './console';
+import { codecServerCommand } from './codec-server';
 import { agentsCommand } from './agents';
 import { sendCommand } from './send';
 import { closeCommand } from './close';
@@ -34,6 +36,8 @@ export const commands: Command[] = [
   cancelCommand,
   keysCommand,
   auditCommand,
+  consoleCommand,
   sendCommand,
   closeCommand,
+  codecServerCommand,
 ];

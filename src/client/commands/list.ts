@@ -29,7 +29,7 @@ export function listQuery(filters: { agent?: string; phase?: string }): string {
   return clauses.join(' AND ');
 }
 
-interface ListedRun {
+export interface ListedRun {
   workflowId: string;
   runId: string;
   agent?: string;
@@ -39,7 +39,7 @@ interface ListedRun {
   closeTime?: string;
 }
 
-function toListed(info: WorkflowExecutionInfo): ListedRun {
+export function toListed(info: WorkflowExecutionInfo): ListedRun {
   return {
     workflowId: info.workflowId,
     runId: info.runId,

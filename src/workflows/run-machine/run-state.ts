@@ -43,6 +43,8 @@ export const ResolvedToolSchema = z.object({
   scope: ToolScopeSchema,
   /** Safe to run again after a worker died mid-call. Non-idempotent calls run at most once. */
   idempotent: z.boolean(),
+  /** Finishes within seconds; with `idempotent`, runs as a local activity (absent in states of earlier releases). */
+  quick: z.boolean().optional(),
   /** The argument that identifies what a call touches, for scoped "always"/"never" (e.g. `path`). */
   subjectArgument: z.string().optional(),
   /** How long one attempt may take (the activity's start-to-close timeout); 15 minutes when absent. */

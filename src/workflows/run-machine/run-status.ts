@@ -57,6 +57,8 @@ export interface RunStatus {
   lineage: { depth: number; parentWorkflowId?: string; rootWorkflowId?: string };
   /** A thread's completions so far. */
   completions: Completion[];
+  /** Whether the run is a thread that takes follow-up messages (its input `followUps`). */
+  followUps: boolean;
   /** Set when a guardrail ended the run. */
   guardrail?: { name: string; reason: string; step: string };
   tasks: Task[];
@@ -130,6 +132,7 @@ export function toStatus(state: RunState): RunStatus {
       .map((c) => ({ callId: c.id, workflowId: c.child!.workflowId, agent: String((c.input as { agent?: unknown }).agent), running: !c.result })),
     lineage: state.lineage,
     completions: state.thread.completions,
+    followUps: state.input.followUps,
     guardrail: state.outcome?.kind === 'guardrail_tripped' ? { name: state.outcome.guardrail, reason: state.outcome.reason, step: state.outcome.step } : undefined,
     tasks: state.tasks,
     progress: taskProgress(state.tasks),

@@ -29,11 +29,26 @@ const slowStep = defineTool({
   },
 });
 
+/** A read tool (so quick and idempotent by default: it runs as a local activity) that logs like slow_step. */
+const quickProbe = defineTool({
+  name: 'quick_probe',
+  description: 'Reads step n, taking ms milliseconds; safe to repeat.',
+  scope: 'read',
+  inputSchema: z.object({ n: z.number().int(), ms: z.number().int().min(0) }),
+  async execute({ n, ms }, context) {
+    const log = path.join(context.workspaceRoot, 'probe.log');
+    await appendFile(log, `start ${n}\n`);
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    await appendFile(log, `end ${n}\n`);
+    return ToolResult.success(`probe ${n} done`);
+  },
+});
+
 async function run(): Promise<void> {
   const general = builtinAgents.find((a) => a.name === 'general')!;
   const { worker, close } = await createAgentWorker({
-    agents: [{ ...general, tools: [...general.tools, 'slow_step'] }],
-    tools: [slowStep],
+    agents: [{ ...general, tools: [...general.tools, 'slow_step', 'quick_probe'] }],
+    tools: [slowStep, quickProbe],
     auditLog: auditLogPathFromEnv(),
   });
   console.log('crash worker polling');

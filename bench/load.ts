@@ -1,0 +1,190 @@
+// Load on one worker process: many concurrent runs (throughput, iteration latency under load, worker
+// memory), then many runs parked on approvals with a bounded workflow cache (worker memory). The
+// worker runs alone in a child process, so its RSS is its own; the fake model stamps every request,
+// and an iteration is the time between two model requests of the same run, queueing included.
+//
+//   npm run bench:load -- [--runs 1000] [--iterations 5] [--parked 10000] [--max-cached 100]
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { startRun } from '../src/client/start-run';
+import { callId, stepOf } from '../test/support/step-script';
+import type { ChildMessage, ParentMessage } from './load/worker-process';
+import { type BenchEnv, mib, ms, percentile, report, sizeArg, startBenchEnv, table, uniqueId } from './support/bench-env';
+import { startFakeModel, taskOf } from './support/fake-model';
+
+const RUNS = sizeArg('runs', 1_000);
+const ITERATIONS = sizeArg('iterations', 5);
+const PARKED = sizeArg('parked', 10_000);
+const MAX_CACHED = sizeArg('max-cached', 100);
+/** Starts in flight at once: enough to keep the worker saturated without a gRPC storm. */
+const START_CONCURRENCY = 50;
+
+type Sample = Extract<ChildMessage, { type: 'sample' }>;
+
+interface WorkerProcess {
+  ready: Extract<ChildMessage, { type: 'ready' }>;
+  taskQueue: string;
+  sample(gc?: boolean): Promise<Sample>;
+  stop(): Promise<void>;
+}
+
+async function run(): Promise<void> {
+  const lastStamp = new Map<string, number>();
+  const latencies: number[] = [];
+  let loadRequests = 0;
+  const model = await startFakeModel((body) => {
+    const task = taskOf(body);
+    const now = performance.now();
+    if (task.startsWith('park')) return [{ type: 'tool_use', id: callId(0), name: 'gated_noop', input: { n: 0 } }];
+    loadRequests += 1;
+    const before = lastStamp.get(task);
+    if (before !== undefined) latencies.push(now - before);
+    lastStamp.set(task, now);
+    const step = stepOf({ body });
+    return step < ITERATIONS
+      ? [{ type: 'tool_use', id: callId(step), name: 'noop', input: { n: step } }]
+      : [{ type: 'tool_use', id: callId(step), name: 'complete_task', input: { summary: 'done', status: 'success' } }];
+  });
+  const env = await startBenchEnv();
+  const bundlePath = path.join(mkdtempSync(path.join(tmpdir(), 'bench-bundle-')), 'workflows.js');
+  writeFileSync(bundlePath, env.bundle.code);
+  const connection = await Connection.connect({ address: env.server.address });
+  const client = new Client({ connection });
+
+  // 1. Concurrent runs, on a worker with the SDK's default cache (every run stays cached).
+  const busy = await startWorker(env, bundlePath, model.baseUrl, {});
+  const idle = await busy.sample(true);
+  let peakRss = idle.rss;
+  const sampler = setInterval(() => void busy.sample().then((s) => (peakRss = Math.max(peakRss, s.rss)), () => undefined), 1_000);
+  const started = performance.now();
+  await startMany(RUNS, (n) => startRun(client, { agent: 'loader', task: `load run ${n}` }, { taskQueue: busy.taskQueue, workflowId: `load-${busy.taskQueue}-${n}` }));
+  const startSeconds = (performance.now() - started) / 1000;
+  const ended = await waitFor(busy, (s) => s.ended >= RUNS, 'runs ended');
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  peakRss = Math.max(peakRss, ended.rss);
+  const afterLoad = await busy.sample(true);
+  await busy.stop();
+  const iterations = loadRequests;
+  console.error(`load: ${RUNS} runs, ${iterations} iterations in ${seconds.toFixed(1)} s`);
+
+  // 2. Runs parked on approvals, on a worker with a bounded cache (AGENT_MAX_CACHED_WORKFLOWS).
+  const parker = await startWorker(env, bundlePath, model.baseUrl, { AGENT_MAX_CACHED_WORKFLOWS: String(MAX_CACHED) });
+  const parkBefore = await parker.sample(true);
+  const parkStarted = performance.now();
+  const milestones: Sample[] = [];
+  const starting = startMany(PARKED, (n) => startRun(client, { agent: 'parker', task: `park run ${n}` }, { taskQueue: parker.taskQueue, workflowId: `park-${parker.taskQueue}-${n}` }));
+  for (const share of [0.25, 0.5, 0.75]) {
+    milestones.push(await waitFor(parker, (s) => s.parked >= Math.ceil(PARKED * share), 'runs parked'));
+    console.error(`parked: ${milestones.at(-1)!.parked} of ${PARKED}, RSS ${mib(milestones.at(-1)!.rss, 0)} MiB`);
+  }
+  await starting;
+  await waitFor(parker, (s) => s.parked >= PARKED, 'runs parked');
+  const parkSeconds = (performance.now() - parkStarted) / 1000;
+  const parked = await parker.sample(true);
+  await parker.stop();
+  await connection.close();
+  await env.close();
+  await model.close();
+
+  const GiB = 1024 ** 3;
+  report(
+    'load',
+    `npm run bench:load -- --runs ${RUNS} --iterations ${ITERATIONS} --parked ${PARKED} --max-cached ${MAX_CACHED}`,
+    [
+      `One worker process (its own RSS, nothing else), a local dev server, a zero-latency fake Messages API.`,
+      '',
+      `**Concurrent runs.** ${RUNS} runs started ${START_CONCURRENCY} at a time, each ${ITERATIONS} iterations of a no-op read tool (a local activity) and a`,
+      `completing turn; SDK default workflow cache (${busy.ready.maxCachedWorkflows}). An iteration is the time between two model requests of one run, under the load.`,
+      '',
+      table(
+        ['runs', 'model requests', 'wall s', 'starts took s', 'iterations / s', 'iteration p50 ms', 'p95 ms', 'p99 ms', 'worker RSS idle MiB', 'peak MiB', 'after (GC) MiB'],
+        [[RUNS, iterations, seconds.toFixed(1), startSeconds.toFixed(1), (iterations / seconds).toFixed(1), ms(percentile(latencies, 50), 1), ms(percentile(latencies, 95), 1), ms(percentile(latencies, 99), 1), mib(idle.rss, 0), mib(peakRss, 0), mib(afterLoad.rss, 0)]],
+      ),
+      '',
+      `**Parked runs.** ${PARKED} runs, each parked on an approval at its first tool call, with AGENT_MAX_CACHED_WORKFLOWS=${MAX_CACHED}`,
+      `(maxCachedWorkflows ${parker.ready.maxCachedWorkflows}); parking all took ${parkSeconds.toFixed(0)} s. Sampled after a forced GC.`,
+      '',
+      table(
+        ['parked runs', 'worker RSS MiB', 'main-thread heap MiB', 'cached workflows'],
+        [parkBefore, ...milestones, parked].map((s) => [s.parked, mib(s.rss, 0), mib(s.heapUsed, 0), s.cached]),
+      ),
+      '',
+      PARKED >= 10_000
+        ? `Target (issue 13): worker RSS under 1 GiB with 10,000 parked runs: ${parked.rss < GiB ? 'met' : 'NOT met'} (${mib(parked.rss, 0)} MiB at ${PARKED}).`
+        : `Target (issue 13): worker RSS under 1 GiB with 10,000 parked runs: not measured by this run (${PARKED} parked: ${mib(parked.rss, 0)} MiB, ${parked.rss < GiB ? 'under' : 'over'} 1 GiB).`,
+    ].join('\n'),
+  );
+}
+
+/** Calls `start(n)` for n in [0, count), `START_CONCURRENCY` at a time. */
+async function startMany(count: number, start: (n: number) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: START_CONCURRENCY }, async () => {
+      while (next < count) await start(next++);
+    }),
+  );
+}
+
+async function startWorker(env: BenchEnv, bundlePath: string, modelUrl: string, extra: NodeJS.ProcessEnv): Promise<WorkerProcess> {
+  const taskQueue = uniqueId('load');
+  const child = fork(path.join(__dirname, 'load', 'worker-process.ts'), [], {
+    execArgv: ['--import', 'tsx', '--expose-gc'],
+    env: { ...process.env, BENCH_ADDRESS: env.server.address, BENCH_TASK_QUEUE: taskQueue, BENCH_MODEL_URL: modelUrl, BENCH_BUNDLE: bundlePath, ...extra },
+  });
+  const ready = (await nextMessage(child, 'ready')) as WorkerProcess['ready'];
+  // Samples are answered in order; one at a time keeps each answer with its question.
+  let queue: Promise<unknown> = Promise.resolve();
+  const sample = (gc = false) => {
+    const next = queue.then(() => {
+      const answer = nextMessage(child, 'sample');
+      child.send({ type: 'sample', gc } satisfies ParentMessage);
+      return answer as Promise<Sample>;
+    });
+    queue = next.catch(() => undefined);
+    return next;
+  };
+  return {
+    ready,
+    taskQueue,
+    sample,
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.send({ type: 'stop' } satisfies ParentMessage);
+      await exited;
+    },
+  };
+}
+
+function nextMessage(child: ChildProcess, type: ChildMessage['type']): Promise<ChildMessage> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: ChildMessage) => {
+      if (message.type !== type) return;
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      resolve(message);
+    };
+    const onExit = (code: number | null) => reject(new Error(`worker process exited (${code}) before sending "${type}"`));
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+}
+
+async function waitFor(worker: WorkerProcess, done: (s: Sample) => boolean, what: string): Promise<Sample> {
+  const deadline = Date.now() + 60 * 60_000;
+  for (;;) {
+    const current = await worker.sample();
+    if (done(current)) return current;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(current)}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+run().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

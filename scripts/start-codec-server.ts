@@ -1,0 +1,20 @@
+// `npm start` with AGENT_ENCRYPTION_KEY set: payloads in the embedded server are sealed, so the Web UI
+// gets a codec server (the same one `agentctl codec-server` runs) to show them decoded. It listens on
+// loopback without a token, because the dev server's UI sends none; for anything shared, run
+// `agentctl codec-server --token` behind your own access control (docs/deploy.md).
+import { AesGcmPayloadCodec } from '../src/codec/aes-gcm-codec';
+import { startCodecServer, type CodecServer } from '../src/codec/codec-server';
+import { encryptionKeysFromEnv } from '../src/codec/encryption-keys';
+
+/** Starts the codec server on AGENT_CODEC_PORT (default: a free port) when a key is set; undefined otherwise. */
+export async function startEncryptionCodecServer(env: NodeJS.ProcessEnv, uiPort: number, say: (line: string) => void): Promise<CodecServer | undefined> {
+  const keys = encryptionKeysFromEnv(env);
+  if (!keys) return undefined;
+  const server = await startCodecServer({
+    codec: new AesGcmPayloadCodec(keys),
+    port: Number(env.AGENT_CODEC_PORT ?? 0),
+    origins: [`http://localhost:${uiPort}`, `http://127.0.0.1:${uiPort}`],
+  });
+  say(`Payloads are encrypted (key "${keys.current.id}"); the Web UI decodes them through the codec server on ${server.url}.`);
+  return server;
+}

@@ -1,0 +1,22 @@
+// Sending a running thread a follow-up message (a run started with `followUps: true`), through the
+// `sendMessage` update, as `agentctl send` does. A run that is not a thread, or has ended, refuses
+// it and the page shows the run's reason. The channel is injectable so a deployment can route
+// messages elsewhere (an approval queue, a chat bridge) without touching the routes.
+import type { Client } from '@temporalio/client';
+import { sendFollowUp } from '../../client/approval-helpers';
+import type { RunStatus } from '../../workflows/run-machine/run-status';
+import { settle, type ActionOutcome } from './decide';
+
+export interface FollowUpChannel {
+  /** Whether this run can take a follow-up now (the page shows the box only then). */
+  supports(status: RunStatus | undefined): boolean;
+  send(client: Client, workflowId: string, text: string): Promise<ActionOutcome>;
+}
+
+/** Phases after which a thread takes nothing more. */
+const ENDED = new Set(['completed', 'max_iterations', 'guardrail_tripped', 'failed', 'cancelled']);
+
+export const threadFollowUp: FollowUpChannel = {
+  supports: (status) => status !== undefined && status.followUps && !ENDED.has(status.phase),
+  send: (client, workflowId, text) => settle(() => sendFollowUp(client.workflow.getHandle(workflowId), text), async () => undefined),
+};

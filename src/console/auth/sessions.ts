@@ -1,0 +1,47 @@
+// Logged-in sessions, kept in the console's memory: the console keeps no database of its own, so a
+// restart logs everyone out (they log in again; nothing else is lost, since all state is in Temporal).
+import { randomBytes } from 'node:crypto';
+
+export interface Session {
+  id: string;
+  user: string;
+  /** Sent back in the `x-csrf-token` header of every change; a cross-site page cannot read it. */
+  csrfToken: string;
+  expiresAt: number;
+}
+
+/** A working day: long enough not to interrupt a person deciding all day, short enough to expire overnight. */
+export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+
+const randomId = () => randomBytes(32).toString('base64url');
+
+export class SessionStore {
+  private readonly sessions = new Map<string, Session>();
+  constructor(private readonly ttlMs = SESSION_TTL_MS, private readonly now: () => number = Date.now) {}
+
+  create(user: string): Session {
+    this.sweep();
+    const session = { id: randomId(), user, csrfToken: randomId(), expiresAt: this.now() + this.ttlMs };
+    this.sessions.set(session.id, session);
+    return session;
+  }
+
+  get(id: string | undefined): Session | undefined {
+    if (!id) return undefined;
+    const session = this.sessions.get(id);
+    if (session && session.expiresAt <= this.now()) {
+      this.sessions.delete(id);
+      return undefined;
+    }
+    return session;
+  }
+
+  delete(id: string | undefined): void {
+    if (id) this.sessions.delete(id);
+  }
+
+  private sweep(): void {
+    const now = this.now();
+    for (const [id, s] of this.sessions) if (s.expiresAt <= now) this.sessions.delete(id);
+  }
+}

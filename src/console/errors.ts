@@ -1,0 +1,14 @@
+/**
+ * The console's named errors. Each says what failed; the HTTP layer maps them to statuses, and the
+ * `agentctl console` verb prints their message as one line.
+ */
+
+/** The console cannot start as configured: a bad users file, an unusable port or host. */
+export class ConsoleConfigError extends Error {
+  override readonly name = 'ConsoleConfigError';
+}
+
+/** A request the console refuses before it reaches Temporal (a malformed body); answered with 400. */
+export class ConsoleRequestError extends Error {
+  override readonly name = 'ConsoleRequestError';
+}

@@ -1,0 +1,29 @@
+import type { Client } from '@temporalio/client';
+import type { Authenticator } from '../auth/authenticator';
+import type { Session, SessionStore } from '../auth/sessions';
+import type { FollowUpChannel } from '../actions/follow-up';
+import type { RunsWatcher } from '../runs/runs-watcher';
+
+/** What the routes share. Built once by `createConsoleApp`; tests build it with a real client. */
+export interface ConsoleDeps {
+  client: Client;
+  sessions: SessionStore;
+  authenticator: Authenticator;
+  watcher: RunsWatcher;
+  /** Where runs started from the page go. */
+  taskQueue: string;
+  /** The Temporal Web UI's base URL (e.g. http://localhost:8233), for links to a run. */
+  uiBaseUrl?: string;
+  followUp: FollowUpChannel;
+  /** Host headers the console answers to (DNS-rebinding guard); undefined accepts any. */
+  allowedHosts?: ReadonlySet<string>;
+  /** How often a run view polls its run. */
+  runPollMs: number;
+  /** Aborted when the console shuts down, so open event streams end. */
+  shutdown: AbortSignal;
+}
+
+/** Hono's typed context: `session` is set by `requireSession` on every route behind the login. */
+export interface ConsoleEnv {
+  Variables: { session: Session };
+}

@@ -1,0 +1,49 @@
+// What waits for a decision, across all runs, newest first. Keyboard: j/k move, a approves, r rejects.
+import { useEffect, useState } from 'preact/hooks';
+import { decide } from './api.js';
+import { ApprovalCard } from './approval-card.js';
+import { html } from './html.js';
+import { QuestionCard } from './question-card.js';
+import { useNow } from './time.js';
+
+const typing = (target) => target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+
+function useKeyboard(items, selectedKey, setSelectedKey) {
+  useEffect(() => {
+    const onKey = (event) => {
+      if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
+      const index = items.findIndex((i) => i.key === selectedKey);
+      const move = (by) => {
+        const next = items[Math.min(items.length - 1, Math.max(0, (index < 0 ? -1 : index) + by))];
+        if (!next) return;
+        setSelectedKey(next.key);
+        document.querySelector(`[data-key="${CSS.escape(next.key)}"]`)?.scrollIntoView({ block: 'nearest' });
+      };
+      const item = items[index];
+      if (event.key === 'j') move(1);
+      else if (event.key === 'k') move(-1);
+      else if ((event.key === 'a' || event.key === 'r') && item?.kind === 'approval' && item.canDecide) void decide(item, event.key === 'a' ? 'approve' : 'reject');
+      else return;
+      event.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [items, selectedKey]);
+}
+
+export function Inbox({ items }) {
+  const now = useNow();
+  const [selectedKey, setSelectedKey] = useState(undefined);
+  // Keep a selection while there is anything to select: the first item when the selected one left.
+  const selected = items.some((i) => i.key === selectedKey) ? selectedKey : items[0]?.key;
+  useKeyboard(items, selected, setSelectedKey);
+  return html`<section class="inbox" aria-label="Inbox">
+    <h2>Inbox <span class="count">${items.length}</span></h2>
+    <p class="hint keys"><kbd>j</kbd>/<kbd>k</kbd> move · <kbd>a</kbd> approve · <kbd>r</kbd> reject</p>
+    ${items.length === 0 ? html`<p class="empty">Nothing waits for a decision.</p>` : null}
+    ${items.map((item) => {
+      const Card = item.kind === 'approval' ? ApprovalCard : QuestionCard;
+      return html`<${Card} key=${item.key} item=${item} now=${now} selected=${item.key === selected} onSelect=${() => setSelectedKey(item.key)} />`;
+    })}
+  </section>`;
+}

@@ -1,0 +1,129 @@
+// One run: tasks and progress, the model's text as it streams, recent tool calls, usage, the
+// completion, children, and cancel / resume / follow-up. Fed by the run's own event stream.
+import { useEffect, useState } from 'preact/hooks';
+import { act } from './api.js';
+import { html } from './html.js';
+import { shortTime } from './time.js';
+
+// Plain symbols, not emoji: a machine without an emoji font (headless servers) shows them too.
+const MARKS = { completed: '✓', in_progress: '▶', pending: '○', failed: '✗', skipped: '–' };
+const OUTCOME = { success: '✓', error: '✗', rejected: '⊘', waiting: '…', running: '▶', unknown: '?' };
+
+function useRunEvents(workflowId) {
+  const [state, setState] = useState({ detail: undefined, error: undefined });
+  useEffect(() => {
+    setState({ detail: undefined, error: undefined });
+    const source = new EventSource(`/api/runs/${encodeURIComponent(workflowId)}/events`);
+    source.addEventListener('run', (e) => setState({ detail: JSON.parse(e.data), error: undefined }));
+    source.addEventListener('run-error', (e) => setState((s) => ({ ...s, error: JSON.parse(e.data).message })));
+    return () => source.close();
+  }, [workflowId]);
+  return state;
+}
+
+function Tasks({ status }) {
+  if (status.tasks.length === 0) return html`<p class="hint">No task list yet.</p>`;
+  return html`<p class="progress-text">${status.progress.text}</p>
+    <progress max="100" value=${status.progress.percent}></progress>
+    <ul class="tasks">${status.tasks.map((t) => html`<li class=${`task-${t.status}`}>${MARKS[t.status] ?? ''} ${t.description}</li>`)}</ul>`;
+}
+
+function ToolCalls({ calls }) {
+  if (calls.length === 0) return html`<p class="hint">No tool calls yet.</p>`;
+  return html`<table class="tool-calls"><thead><tr><th>#</th><th>Tool</th><th>Call</th><th>Outcome</th><th>Time</th></tr></thead>
+    <tbody>${calls.map(
+      (c) => html`<tr class=${`outcome-${c.outcome}`}><td>${c.iteration}</td><td>${c.tool}</td><td>${c.summary}</td><td>${OUTCOME[c.outcome] ?? ''} ${c.outcome}</td><td>${c.durationMs !== undefined ? `${c.durationMs} ms` : ''}</td></tr>`,
+    )}</tbody></table>`;
+}
+
+/** A thread's earlier answers (the latest one is the completion below). */
+function ThreadCompletions({ status }) {
+  const earlier = status.followUps ? status.completions.slice(0, status.phase === 'idle' || status.completion ? -1 : undefined) : [];
+  if (earlier.length === 0) return null;
+  return html`<section class="thread-completions" aria-label="Earlier answers"><h3>Earlier answers in this thread</h3>
+    <ol>${earlier.map((c) => html`<li><strong>${c.status}:</strong> ${c.summary}</li>`)}</ol></section>`;
+}
+
+function Completion({ detail }) {
+  const s = detail.status;
+  if (s?.phase === 'idle' && s.completion) {
+    return html`<section class=${`completion ${s.completion.status}`} aria-label="Completion">
+      <h3>Answered: ${s.completion.status} · the thread waits for a follow-up</h3>
+      <p class="summary">${s.completion.summary}</p>
+    </section>`;
+  }
+  if (s?.completion) {
+    return html`<section class=${`completion ${s.completion.status}`} aria-label="Completion">
+      <h3>Completed: ${s.completion.status}</h3>
+      <p class="summary">${s.completion.summary}</p>
+      ${s.completion.next_steps ? html`<p><strong>Next steps:</strong> ${s.completion.next_steps}</p>` : null}
+    </section>`;
+  }
+  if (s?.phase === 'max_iterations') return html`<section class="completion partial"><h3>Stopped at the iteration cap</h3><p>Resume it to go on.</p></section>`;
+  if (detail.execution !== 'RUNNING') {
+    return html`<section class="completion blocked"><h3>Ended: ${detail.execution.toLowerCase()}</h3>${s?.lastError ? html`<p>${s.lastError}</p>` : null}</section>`;
+  }
+  return null;
+}
+
+function Steer({ detail }) {
+  const [iterations, setIterations] = useState('');
+  const [message, setMessage] = useState('');
+  const id = encodeURIComponent(detail.workflowId);
+  const resumable = detail.execution === 'COMPLETED' && (detail.status?.phase === 'max_iterations' || ['partial', 'blocked'].includes(detail.status?.completion?.status));
+  const resume = async () => {
+    const result = await act(`/api/runs/${id}/resume`, { maxIterations: iterations ? Number(iterations) : undefined }, (d) => d.message);
+    if (result.ok) window.location.hash = `#/runs/${encodeURIComponent(result.data.workflowId)}`;
+  };
+  return html`<div class="steer">
+    ${detail.execution === 'RUNNING' ? html`<button class="cancel" onClick=${() => act(`/api/runs/${id}/cancel`, {}, (d) => d.message)}>Cancel run</button>` : null}
+    ${resumable
+      ? html`<span class="resume"><input type="number" min="1" aria-label="Iterations for the resumed run" placeholder="iterations" value=${iterations} onInput=${(e) => setIterations(e.currentTarget.value)} />
+          <button onClick=${resume}>Resume</button></span>`
+      : null}
+    ${detail.followUp
+      ? html`<form class="follow-up" onSubmit=${(e) => { e.preventDefault(); void act(`/api/runs/${id}/messages`, { text: message }, (d) => d.message).then((r) => r.ok && setMessage('')); }}>
+          <input aria-label="Follow-up message" value=${message} onInput=${(e) => setMessage(e.currentTarget.value)} placeholder="Send the agent a follow-up" /><button>Send</button></form>`
+      : null}
+  </div>`;
+}
+
+function Usage({ usage }) {
+  return html`<dl class="usage">
+    <dt>Input tokens</dt><dd>${usage.inputTokens.toLocaleString()}</dd>
+    <dt>Output tokens</dt><dd>${usage.outputTokens.toLocaleString()}</dd>
+    <dt>Cache read</dt><dd>${usage.cacheReadInputTokens.toLocaleString()}</dd>
+    <dt>Cache write</dt><dd>${usage.cacheCreationInputTokens.toLocaleString()}</dd>
+  </dl>`;
+}
+
+export function RunView({ workflowId }) {
+  const { detail, error } = useRunEvents(workflowId);
+  if (!detail) return html`<section class="run-view"><p class="loading">${error ? `Cannot show ${workflowId}: ${error}` : `Loading ${workflowId}…`}</p></section>`;
+  const s = detail.status;
+  return html`<section class="run-view" aria-label="Run">
+    <p><a href="#/">← All runs</a></p>
+    <h2>${detail.workflowId}</h2>
+    <p class="meta">
+      <span class="agent">${s?.agent ?? ''}</span> · <span class="phase">${s?.phase ?? detail.execution}</span> · ${detail.execution.toLowerCase()}
+      ${s ? html` · iteration ${s.iteration}/${s.maxIterations}` : null} · started ${shortTime(detail.startTime)}
+      ${detail.temporalUiUrl ? html` · <a href=${detail.temporalUiUrl} target="_blank" rel="noopener noreferrer">Open in Temporal Web UI</a>` : null}
+    </p>
+    ${detail.parentWorkflowId ? html`<p>Sub-agent of <a href=${`#/runs/${encodeURIComponent(detail.parentWorkflowId)}`}>${detail.parentWorkflowId}</a></p>` : null}
+    ${error ? html`<p class="notice error">${error}</p>` : null}
+    ${detail.statusError ? html`<p class="notice info">The run's own report is unavailable: ${detail.statusError}</p>` : null}
+    ${s ? html`<p class="task">${s.task}</p>` : null}
+    <${Steer} detail=${detail} />
+    ${s ? html`<${ThreadCompletions} status=${s} />` : null}
+    <${Completion} detail=${detail} />
+    ${detail.liveText ? html`<section class="live" aria-label="Model output"><h3>Model is writing… (attempt ${detail.liveText.attempt})</h3><pre class="live-text">${detail.liveText.text}</pre></section>` : null}
+    ${s ? html`<div class="columns">
+      <section><h3>Tasks</h3><${Tasks} status=${s} /></section>
+      <section><h3>Usage</h3><${Usage} usage=${s.usage} /></section>
+    </div>
+    <section><h3>Recent tool calls</h3><${ToolCalls} calls=${s.recentToolCalls} /></section>
+    ${s.decisions.length > 0 ? html`<section><h3>Decisions</h3><ul class="decisions">${s.decisions.map((d) => html`<li>${d.decision} <code>${d.tool}</code>${d.approver ? ` by ${d.approver}` : ''}${d.reason ? ` (${d.reason})` : ''} · ${shortTime(d.decidedAt)} via ${d.via}</li>`)}</ul></section>` : null}
+    ${s.warnings.length > 0 ? html`<section><h3>Warnings</h3><ul>${s.warnings.map((w) => html`<li>${w}</li>`)}</ul></section>` : null}` : null}
+    ${detail.children.length > 0 ? html`<section><h3>Sub-agents</h3><ul>${detail.children.map((c) => html`<li><a href=${`#/runs/${encodeURIComponent(c.workflowId)}`}>${c.workflowId}</a> ${c.agent ?? ''} · ${c.execution.toLowerCase()}</li>`)}</ul></section>` : null}
+  </section>`;
+}

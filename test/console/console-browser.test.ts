@@ -1,0 +1,184 @@
+// The console end to end, in Debian's Chromium, against the real dev server, a real worker and the
+// fake model: logging in, starting a run, deciding from the page and from the CLI, refusals, questions.
+import { writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consoleOptions } from '../../src/console/console-options';
+import { startConsole, type RunningConsole } from '../../src/console/start-console';
+import { statusQuery } from '../../src/workflows/definitions';
+import { useAgentTestbed } from '../support/agent-testbed';
+import { waitForApprovals, waitForPhase, withAgentWorker, type RunHarness } from '../support/agent-run-harness';
+import { reply, text, toolCall } from '../support/fake-anthropic';
+import { temporalAddress, uniqueId } from '../support/temporal';
+import { agentctl } from '../client/agentctl-process';
+import { expectNoPageErrors, launchChromium, logIn, pageErrors } from './browser';
+
+const TOKEN = 'browser-test-start-token-0123456789';
+const complete = (summary: string) => reply(toolCall('complete_task', { summary, status: 'success' }));
+
+/** A console for this worker's task queue only, so runs of other tests never show up in it. */
+async function withConsole<T>(harness: RunHarness, body: (console: RunningConsole, page: Page) => Promise<T>, browser: Browser): Promise<T> {
+  const options = consoleOptions({ port: 0, token: TOKEN, localUser: 'alice', taskQueue: harness.taskQueue, filter: `TaskQueue = '${harness.taskQueue}'`, workspace: harness.workspace, pollMs: 250 }, {});
+  const running = await startConsole(options, { client: harness.client });
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors = pageErrors(page);
+  try {
+    const result = await body(running, page);
+    expectNoPageErrors(errors);
+    return result;
+  } finally {
+    await context.close();
+    await running.close();
+  }
+}
+
+describe('approval console in a browser', () => {
+  const bed = useAgentTestbed();
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(() => browser?.close());
+
+  it('logs in, starts a run, shows its write_file diff within 2 s, approves it and shows the completion; a CLI decision empties the inbox', async () => {
+    const task = uniqueId('console-start');
+    const other = uniqueId('console-cli');
+    bed.fake.script(task, [reply(text('I will update the notes.'), toolCall('write_file', { path: 'notes.md', content: 'first line\nsecond line, new\n' })), complete('Updated notes.md for the console test')]);
+    bed.fake.script(other, [reply(toolCall('shell', { command: 'echo from-the-cli && ls' })), complete('listed')]);
+    await withAgentWorker(bed.harness(), async (harness) => {
+      await writeFile(path.join(harness.workspace, 'notes.md'), 'first line\nsecond line, old\n');
+      await withConsole(harness, async (running, page) => {
+        // A wrong token is refused, and the form says so.
+        await logIn(page, running.url, 'not-the-token');
+        await expect.poll(() => page.getByRole('alert').textContent()).toContain('Wrong name, password or token.');
+        await logIn(page, running.url, TOKEN);
+        await page.getByText('Logged in as').waitFor();
+
+        await page.getByLabel('Task').fill(task);
+        await page.getByLabel('Max iterations').fill('5');
+        await page.getByRole('button', { name: 'Start run' }).click();
+        await page.waitForURL(/#\/runs\//);
+        const workflowId = decodeURIComponent(page.url().split('#/runs/')[1]!);
+        const handle = harness.client.workflow.getHandle(workflowId);
+        // Measured from when the run parked (its own clock, this machine), not from when the test noticed.
+        const parkedAt = Date.parse((await waitForApprovals(handle)).pendingApprovals[0]!.requestedAt);
+        const card = page.locator('.inbox .card.approval', { hasText: 'write_file' });
+        await card.waitFor({ timeout: 2_000 });
+        expect(Date.now() - parkedAt).toBeLessThan(2_000);
+        await expect.poll(() => card.locator('.rule').textContent()).toContain('write');
+        expect(await card.locator('.context').textContent()).toContain('I will update the notes.');
+        expect(await card.locator('.diff .del').allTextContents()).toEqual(['-second line, old\n']);
+        expect(await card.locator('.diff .add').allTextContents()).toEqual(['+second line, new\n']);
+        const status = await handle.query(statusQuery);
+        expect(status.user).toBe('alice');
+        expect(status.maxIterations).toBe(5);
+
+        await card.getByRole('button', { name: 'Approve' }).click();
+        await page.locator('.completion .summary', { hasText: 'Updated notes.md for the console test' }).waitFor({ timeout: 15_000 });
+        expect((await handle.query(statusQuery)).decisions).toEqual([expect.objectContaining({ decision: 'approve', approver: 'alice', via: 'update' })]);
+        await card.waitFor({ state: 'detached' });
+
+        // A second run parks; deciding it from the CLI removes it from the open page.
+        const second = await harness.start({ agent: 'general', task: other });
+        await waitForApprovals(second);
+        const shellCard = page.locator('.inbox .card.approval', { hasText: 'echo from-the-cli' });
+        await shellCard.waitFor({ timeout: 2_000 });
+        expect(await shellCard.locator('.command').textContent()).toBe('$ echo from-the-cli && ls');
+        const cli = await agentctl(['approve', second.workflowId], { TEMPORAL_ADDRESS: temporalAddress(), USER: 'cli-tester' });
+        expect(cli.code, cli.stderr).toBe(0);
+        await shellCard.waitFor({ state: 'detached', timeout: 5_000 });
+        await page.getByText('Nothing waits for a decision.').waitFor();
+        await second.result();
+      }, browser);
+    });
+  });
+
+  it('shows a call that someone else must decide read-only, and a decision sent anyway is refused by the run with its reason', async () => {
+    const task = uniqueId('console-not-approver');
+    bed.fake.script(task, [reply(toolCall('write_file', { path: 'x.md', content: 'x' })), complete('done')]);
+    await withAgentWorker(bed.harness(), async (harness) => {
+      const handle = await harness.start({ agent: 'general', task, approvers: ['someone-else'] });
+      const { pendingApprovals } = await waitForApprovals(handle);
+      await withConsole(harness, async (running, page) => {
+        await logIn(page, running.url, TOKEN);
+        const card = page.locator('.inbox .card.approval.read-only');
+        await card.waitFor({ timeout: 5_000 });
+        expect(await card.locator('.read-only-note').textContent()).toContain('Only someone-else may decide this call; you are alice.');
+        expect(await card.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+        // A stale page or a hand-made request still goes through the page's own code, and the run refuses it.
+        const call = { workflowId: handle.workflowId, callId: pendingApprovals[0]!.callId };
+        // A string, so vitest's transform leaves the page's dynamic import alone.
+        await page.evaluate(`import('/assets/api.js').then((api) => api.decide(${JSON.stringify(call)}, 'approve'))`);
+        await expect
+          .poll(() => page.locator('.notices .notice.error').textContent())
+          .toContain('"alice" may not decide calls of this run (approvers: someone-else); the call stays parked');
+        expect((await handle.query(statusQuery)).phase).toBe('waiting_approval');
+      }, browser);
+      await handle.terminate('test done');
+    });
+  });
+
+  it('answers a question from the page, then rejects one call and approves the next with the keyboard', async () => {
+    const task = uniqueId('console-question');
+    bed.fake.script(task, [
+      reply(toolCall('need_more_information', { question: 'Which <b>file</b> should I read?', context: 'There are two candidates.' })),
+      reply(toolCall('shell', { command: 'cat answer.txt' })),
+      reply(toolCall('shell', { command: 'echo second' })),
+      complete('answered'),
+    ]);
+    await withAgentWorker(bed.harness(), async (harness) => {
+      const handle = await harness.start({ agent: 'general', task });
+      await waitForPhase(handle, 'waiting_input');
+      await withConsole(harness, async (running, page) => {
+        await logIn(page, running.url, TOKEN);
+        const card = page.locator('.inbox .card.question');
+        await card.waitFor({ timeout: 5_000 });
+        // Model-written text is shown as text: the markup is not interpreted.
+        expect(await card.locator('.question-text').textContent()).toBe('Which <b>file</b> should I read?');
+        expect(await card.locator('.question-text b').count()).toBe(0);
+        await card.getByLabel('Your answer').fill('read answer.txt');
+        await card.getByRole('button', { name: 'Answer' }).click();
+        await card.waitFor({ state: 'detached', timeout: 5_000 });
+
+        const shellCard = page.locator('.inbox .card.approval', { hasText: 'cat answer.txt' });
+        await shellCard.waitFor({ timeout: 5_000 });
+        await page.keyboard.press('j');
+        await page.keyboard.press('r');
+        await shellCard.waitFor({ state: 'detached', timeout: 5_000 });
+        await page.locator('.inbox .card.approval', { hasText: 'echo second' }).waitFor({ timeout: 5_000 });
+        await page.keyboard.press('a');
+        expect((await handle.result()).status).toBe('completed');
+      }, browser);
+      const request = bed.fake.requestsFor(task)[1];
+      expect(JSON.stringify(request?.body.messages.at(-1))).toContain('The user replied: read answer.txt');
+      expect((await handle.query(statusQuery)).decisions).toEqual([
+        expect.objectContaining({ tool: 'shell', decision: 'reject', approver: 'alice' }),
+        expect.objectContaining({ tool: 'shell', decision: 'approve', approver: 'alice' }),
+      ]);
+    });
+  });
+
+  it('starts a thread from the form and sends it a follow-up from the run view', async () => {
+    const task = uniqueId('console-thread');
+    bed.fake.script(task, [complete('The first answer.'), complete('The answer to the follow-up.')]);
+    await withAgentWorker(bed.harness(), async (harness) => {
+      await withConsole(harness, async (running, page) => {
+        await logIn(page, running.url, TOKEN);
+        await page.getByLabel('Task').fill(task);
+        await page.getByLabel('Thread (takes follow-ups)').check();
+        await page.getByRole('button', { name: 'Start run' }).click();
+        await page.waitForURL(/#\/runs\//);
+        await page.locator('.completion .summary', { hasText: 'The first answer.' }).waitFor({ timeout: 15_000 });
+        await page.getByLabel('Follow-up message').fill('Please also do the second part.');
+        await page.getByRole('button', { name: 'Send' }).click();
+        await page.locator('.completion .summary', { hasText: 'The answer to the follow-up.' }).waitFor({ timeout: 15_000 });
+        expect(await page.locator('.thread-completions li').allTextContents()).toEqual(['success: The first answer.']);
+        const workflowId = decodeURIComponent(page.url().split('#/runs/')[1]!);
+        expect(JSON.stringify(bed.fake.requestsFor(task)[1]?.body.messages.at(-1))).toContain('Please also do the second part.');
+        await harness.client.workflow.getHandle(workflowId).terminate('test done');
+      }, browser);
+    });
+  });
+});
