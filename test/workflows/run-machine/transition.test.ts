@@ -241,4 +241,37 @@ describe('the run state machine', () => {
     expect(m.events.length).toBeGreaterThan(30);
     expect(toStatus(m.state).events).toEqual(m.events.slice(-30));
   });
+
+  it('holds the calls the policy allows while another call of the turn is parked, then runs all in the model\'s order', () => {
+    const m = new Machine().reply(call('a', 'list_files', { path: '.' }), call('w', 'write_file', { path: 'a.md', content: 'x' }), call('b', 'read_file', { path: 'b' }));
+    expect(m.call('a')!.verdict.kind).toBe('run');
+    expect(m.call('w')!.verdict.kind).toBe('pending');
+    const parked = m.next();
+    expect(parked.kind).toBe('wait');
+    expect(m.call('a')!.started).toBe(false);
+    m.send({ type: 'decision', decision: { callId: 'w', decision: 'approve' }, via: 'update', verified: false });
+    const order: string[] = [];
+    for (let step = m.next(); step.kind === 'run_tools'; step = m.next()) {
+      for (const c of step.calls) {
+        order.push(c.id);
+        m.send({ type: 'tool_started', callId: c.id }).send({ type: 'tool_finished', callId: c.id, result: ok(c.id), durationMs: 1 });
+      }
+    }
+    expect(order).toEqual(['a', 'w', 'b']);
+    const results = m.state.messages.at(-1)!.content as { type: string; tool_use_id?: string }[];
+    expect(results.map((r) => r.tool_use_id)).toEqual(['a', 'w', 'b']);
+  });
+
+  it('closes an idle thread once idleTimeoutSeconds have passed without a message', () => {
+    const idleSince = new Date(T0).toISOString();
+    const m = new Machine(runState({ input: { ...runState().input, followUps: true, idleTimeoutSeconds: 600 }, thread: { completions: [], idleSince, iterationBase: 0, inbox: [], closeRequested: false } }));
+    expect(m.next()).toEqual({ kind: 'wait', for: 'message', until: T0 + 600_000 });
+    m.now = T0 + 599_000;
+    m.send({ type: 'time_passed' });
+    expect(m.state.outcome).toBeUndefined();
+    m.now = T0 + 600_000;
+    m.send({ type: 'time_passed' });
+    expect(m.state.outcome).toEqual({ kind: 'completed' });
+    expect(m.events.at(-1)).toMatchObject({ name: 'agentEnded', data: { status: 'completed' } });
+  });
 });
