@@ -33,17 +33,28 @@ const stuckTool = defineTool({
     return ToolResult.success('too late');
   },
 });
+/** A custom tool whose output is far longer than any tool may hand the model. */
+const loudTool = defineTool({
+  name: 'loud',
+  description: 'Prints a lot.',
+  scope: 'read',
+  idempotent: true,
+  inputSchema: z.object({}),
+  async execute() {
+    return ToolResult.success('x'.repeat(30_000));
+  },
+});
 const agent: AgentDefinitionInput = {
   name: 'stuck-user',
   description: 'Uses a tool that hangs.',
   modelTier: 'balanced',
-  tools: ['stuck'],
+  tools: ['stuck', 'loud'],
   systemPrompt: 'You try things.',
   maxIterations: 5,
 };
 
 describe('runTool', () => {
-  const bed = useAgentTestbed({ agents: [...builtinAgents, agent], tools: [stuckTool] });
+  const bed = useAgentTestbed({ agents: [...builtinAgents, agent], tools: [stuckTool, loudTool] });
   const fake = bed.fake;
 
   it('turns a tool that exhausts its attempts (each cut at its timeoutSeconds) into an is_error result, and the run goes on', async () => {
@@ -60,5 +71,16 @@ describe('runTool', () => {
     const [toolResult] = toolResultsIn(fake.requestsFor(task)[1]);
     expect(toolResult).toMatchObject({ tool_use_id: 'toolu_0_0', is_error: true });
     expect(toolResult!.content).toContain('stuck could not finish');
+  });
+
+  it('caps the output of every tool, custom ones included, at 24,000 characters with a note', async () => {
+    const task = uniqueId('loud');
+    fake.script(task, [reply(toolCall('loud', {})), reply(toolCall('complete_task', { summary: 'heard it', status: 'success' }))]);
+    const result = await withAgentWorker(bed.harness(), async ({ start }) => (await start({ agent: 'stuck-user', task })).result());
+    expect(result.status).toBe('completed');
+    const [toolResult] = toolResultsIn(fake.requestsFor(task)[1]);
+    expect(toolResult!.content.startsWith('x'.repeat(24_000) + '\n')).toBe(true);
+    expect(toolResult!.content).not.toContain('x'.repeat(24_001));
+    expect(toolResult!.content).toMatch(/\[output truncated: showing 24000 of 30000 characters; .+\]$/);
   });
 });

@@ -80,6 +80,24 @@ describe('approvals', () => {
   const fake = bed.fake;
   const harness = bed.harness;
 
+  it('waits 7 days for a decision when the run sets no approval timeout', async () => {
+    const task = uniqueId('default-timeout');
+    fake.script(task, [reply(write('late.md', 'x')), complete()]);
+    await withAgentWorker(harness(), async ({ start }) => {
+      const handle = await start({ agent: 'general', task });
+      try {
+        await parked(handle);
+        const history = await handle.fetchHistory();
+        const timers = (history.events ?? []).flatMap((e) => (e.timerStartedEventAttributes?.startToFireTimeout ? [Number(e.timerStartedEventAttributes.startToFireTimeout.seconds)] : []));
+        const sevenDays = 7 * 24 * 60 * 60;
+        // The wait for the decision is one timer, due 7 days after the call was parked.
+        expect(timers.some((seconds) => seconds > sevenDays - 60 && seconds <= sevenDays)).toBe(true);
+      } finally {
+        await handle.terminate('test cleanup').catch(() => undefined);
+      }
+    });
+  });
+
   it('parks a write_file call with its details, and runs it once approved by signal', async () => {
     const task = uniqueId('approve');
     fake.script(task, [reply(text('I will write the notes.'), write('notes.md', 'approved content')), complete()]);

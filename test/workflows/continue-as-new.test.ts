@@ -1,4 +1,6 @@
+import { defaultPayloadConverter } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
+import type { CallModelInput } from '../../src/activities/call-model';
 import type { AgentDefinitionInput } from '../../src/agents/agent-definition';
 import { startRun } from '../../src/client/start-run';
 import { approvalSignal, statusQuery } from '../../src/workflows/definitions';
@@ -33,7 +35,7 @@ describe('continue-as-new', () => {
   const bed = useFakeModel();
   const fake = bed.fake;
 
-  it('crosses several links, keeps an approval pending across one, and sums usage over the chain', async () => {
+  it('crosses several links, keeps an approval pending across one, goes on with deltas, and sums usage over the chain', async () => {
     fake.script(TASK, stepScript(plan));
     await withAgentWorker({ ...bed.harness(), agents: [chainAgent], tools: [stepTool, gatedStepTool] }, async ({ client, taskQueue }) => {
       const input = { agent: 'chain', task: TASK, historyBudget: { maxEvents: 60 } };
@@ -77,6 +79,21 @@ describe('continue-as-new', () => {
       expect(chain.map((l) => l.runId)).toContain(parkedRunId);
       expect(chain.map((l) => l.runId)).toContain(movedTo);
       expect(chain.at(-1)!.runId).toBe((await handle.describe()).runId);
+
+      // The store key crosses the links: every later link's model calls carry only the new messages.
+      const modelInputs = chain.map((link) =>
+        (link.history.events ?? [])
+          .map((e) => e.activityTaskScheduledEventAttributes)
+          .filter((a) => a?.activityType?.name === 'callModel')
+          .map((a) => defaultPayloadConverter.fromPayload(a!.input!.payloads![0]!) as CallModelInput),
+      );
+      expect(modelInputs[0]![0]!.conversation.baseCount).toBe(0);
+      const later = modelInputs.slice(1).flat();
+      expect(later.length).toBeGreaterThan(0);
+      for (const input of later) {
+        expect(input.conversation.baseCount).toBeGreaterThan(0);
+        expect(input.conversation.append.length).toBeLessThanOrEqual(2);
+      }
 
       const status = await handle.query(statusQuery);
       expect(status.continueAsNewLinks).toBe(chain.length - 1);
