@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useAgentTestbed } from '../support/agent-testbed';
 import { runFailure, withAgentWorker } from '../support/agent-run-harness';
-import { disconnect, fail, reply, toolCall } from '../support/fake-anthropic';
+import { disconnect, fail, reply, text, toolCall } from '../support/fake-anthropic';
 import { uniqueId } from '../support/temporal';
 
 const complete = reply(toolCall('complete_task', { summary: 'done', status: 'success' }));
@@ -37,6 +37,21 @@ describe('callModel', () => {
     const attempts = fake.requestsFor(task);
     expect(attempts).toHaveLength(3);
     expect(attempts[2]!.at - attempts[1]!.at).toBeGreaterThanOrEqual(2_950);
+  });
+
+  it('abandons a stream silent for AGENT_MODEL_IDLE_SECONDS and retries the call', async () => {
+    const task = uniqueId('silent-stream');
+    // The first attempt's answer starts, then goes quiet for 5 s between pieces: far past the 1 s
+    // allowed. The retry gets the same answer at once.
+    let attempt = 0;
+    const answer = () => reply(text('thinking about it'), toolCall('complete_task', { summary: 'done', status: 'success' }));
+    fake.script(task, [reply(() => ((attempt += 1) === 1 ? answer().chunked(1, 5_000) : answer()))]);
+    const result = await withAgentWorker({ ...harness(), env: { AGENT_MODEL_IDLE_SECONDS: '1' } }, async ({ start }) => (await start({ agent: 'general', task })).result());
+    expect(result).toMatchObject({ status: 'completed', completion: { summary: 'done' } });
+    const attempts = fake.requestsFor(task);
+    expect(attempts).toHaveLength(2);
+    // Given up within a few seconds of going silent, not after the 5 s pause (nor the 120 s default).
+    expect(attempts[1]!.at - attempts[0]!.at).toBeLessThan(4_900);
   });
 
   it('retries 500 and 503 (server errors), then completes', async () => {
