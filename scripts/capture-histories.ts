@@ -112,7 +112,11 @@ const scenarios: Record<string, Scenario> = {
     await until(async () => {
       const events = (await handle.fetchHistory()).events ?? [];
       const signals = events.filter((e) => e.workflowExecutionSignaledEventAttributes).length;
-      return signals === 3 && events.at(-1)?.workflowTaskCompletedEventAttributes ? true : undefined;
+      // Done once a workflow task completed after the last signal (a memo upsert may follow it).
+      const lastIndex = (has: (e: (typeof events)[number]) => unknown) => events.reduce((at, e, i) => (has(e) ? i : at), -1);
+      const lastSignal = lastIndex((e) => e.workflowExecutionSignaledEventAttributes);
+      const lastTask = lastIndex((e) => e.workflowTaskCompletedEventAttributes);
+      return signals === 3 && lastTask > lastSignal ? true : undefined;
     }, 'the preferences workflow to take its signals');
     return handle;
   },

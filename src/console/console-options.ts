@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { describeZodError } from '../describe-zod-error';
 import { defaultApprover } from '../client/approval-helpers';
 import { temporalSettings } from '../config/worker-config';
+import { MODEL_PRICES_FILE_ENV } from '../model/model-prices';
+import { modelIdForTier, ModelTierSchema } from '../model/model-tiers';
 import { ConsoleConfigError } from './errors';
 import { USERS_FILE_ENV } from './auth/users-file';
 
@@ -32,6 +34,10 @@ export const ConsoleOptionsSchema = z.object({
   /** How many of the newest runs are watched. */
   limit: z.number().int().positive().max(1_000).default(50),
   pollMs: z.number().int().min(50).default(500),
+  /** Prices for the run view's cost estimate, over the built-in ones (AGENT_MODEL_PRICES_FILE). */
+  modelPricesFile: z.string().min(1).optional(),
+  /** The model id of each tier, as the worker resolves it (AGENT_MODEL_FAST / _BALANCED / _POWERFUL). */
+  models: z.record(z.string(), z.string().min(1)).optional(),
 });
 export type ConsoleOptions = z.output<typeof ConsoleOptionsSchema>;
 export type ConsoleOptionsInput = z.input<typeof ConsoleOptionsSchema>;
@@ -47,6 +53,8 @@ export function consoleOptions(given: Partial<ConsoleOptionsInput>, env: NodeJS.
     workspace: env.AGENT_WORKSPACE || undefined,
     uiBaseUrl: env[UI_URL_ENV] || undefined,
     taskQueue: temporalSettings(env).taskQueue,
+    modelPricesFile: env[MODEL_PRICES_FILE_ENV] || undefined,
+    models: Object.fromEntries(ModelTierSchema.options.map((tier) => [tier, modelIdForTier(tier, env)])),
     ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)),
   });
   if (!parsed.success) throw new ConsoleConfigError(`Invalid console settings:\n${describeZodError(parsed.error)}`);

@@ -5,6 +5,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { Client } from '@temporalio/client';
 import type { Hono } from 'hono';
 import { connectClient } from '../client/connect';
+import { loadModelPrices, ModelPricesError } from '../model/model-prices';
 import { temporalSettings } from '../config/worker-config';
 import { createAuthenticator, newLoginToken } from './auth/authenticator';
 import { SessionStore } from './auth/sessions';
@@ -35,6 +36,7 @@ export function buildConsole(
 ): BuiltConsole {
   const users = options.usersFile ? loadUsersFile(options.usersFile) : [];
   const token = options.token ?? newLoginToken();
+  const pricing = { prices: loadPrices(options.modelPricesFile), models: options.models ?? {} };
   const watcher = new RunsWatcher(given.client, { query: consoleRunsQuery(options.filter), limit: options.limit, pollMs: options.pollMs, workspace: options.workspace });
   const shutdown = new AbortController();
   const app = createConsoleApp(
@@ -47,6 +49,7 @@ export function buildConsole(
       uiBaseUrl: options.uiBaseUrl,
       followUp: given.followUp ?? threadFollowUp,
       allowedHosts: given.allowedHosts,
+      pricing,
       runPollMs: options.pollMs,
       shutdown: shutdown.signal,
     },
@@ -62,6 +65,15 @@ export function buildConsole(
       await watcher.close();
     },
   };
+}
+
+function loadPrices(file: string | undefined) {
+  try {
+    return loadModelPrices(file);
+  } catch (error) {
+    if (error instanceof ModelPricesError) throw new ConsoleConfigError(error.message);
+    throw error;
+  }
 }
 
 export interface RunningConsole extends BuiltConsole {

@@ -7,6 +7,7 @@ import type { Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/console/auth/password-hash';
 import { allowedHostsFor, consoleOptions } from '../../src/console/console-options';
+import { ConsoleConfigError } from '../../src/console/errors';
 import { buildConsole, type BuiltConsole } from '../../src/console/start-console';
 import { newClient } from '../support/temporal';
 import { HttpSession } from './http-session';
@@ -111,5 +112,14 @@ describe('console login and CSRF', () => {
     }
     expect((await get('/vendor/..%2Fpackage.json')).status).toBe(404);
     expect((await get('/assets/..%2F..%2Fconsole-app.ts')).status).toBe(404);
+  });
+
+  it('refuses to start with an AGENT_MODEL_PRICES_FILE that is not prices, naming the file and the fix', async () => {
+    const file = path.join(await mkdtemp(path.join(tmpdir(), 'console-prices-')), 'prices.json');
+    await writeFile(file, JSON.stringify({ 'claude-sonnet-5-5': { input: 'three' } }));
+    const options = consoleOptions({ token: TOKEN, localUser: 'owner', port: 4280 }, { AGENT_MODEL_PRICES_FILE: file });
+    expect(() => buildConsole(options, { client })).toThrow(ConsoleConfigError);
+    expect(() => buildConsole(options, { client })).toThrow(`AGENT_MODEL_PRICES_FILE=${file} must map model ids to USD per million tokens`);
+    expect(() => buildConsole(options, { client })).toThrow(/claude-sonnet-5-5\.input: .*unset AGENT_MODEL_PRICES_FILE/s);
   });
 });

@@ -45,7 +45,12 @@ describe('approval console in a browser', () => {
   it('logs in, starts a run, shows its write_file diff within 2 s, approves it and shows the completion; a CLI decision empties the inbox', async () => {
     const task = uniqueId('console-start');
     const other = uniqueId('console-cli');
-    bed.fake.script(task, [reply(text('I will update the notes.'), toolCall('write_file', { path: 'notes.md', content: 'first line\nsecond line, new\n' })), complete('Updated notes.md for the console test')]);
+    // Known usage, so the run view's cost is known: this plus the completion's 100 in / 20 out.
+    const usage = { input_tokens: 200_000, output_tokens: 10_000, cache_creation_input_tokens: 40_000, cache_read_input_tokens: 1_000_000 };
+    bed.fake.script(task, [
+      reply(text('I will update the notes.'), toolCall('write_file', { path: 'notes.md', content: 'first line\nsecond line, new\n' })).withUsage(usage),
+      complete('Updated notes.md for the console test'),
+    ]);
     bed.fake.script(other, [reply(toolCall('shell', { command: 'echo from-the-cli && ls' })), complete('listed')]);
     await withAgentWorker(bed.harness(), async (harness) => {
       await writeFile(path.join(harness.workspace, 'notes.md'), 'first line\nsecond line, old\n');
@@ -79,6 +84,12 @@ describe('approval console in a browser', () => {
         await page.locator('.completion .summary', { hasText: 'Updated notes.md for the console test' }).waitFor({ timeout: 15_000 });
         expect((await handle.query(statusQuery)).decisions).toEqual([expect.objectContaining({ decision: 'approve', approver: 'alice', via: 'update' })]);
         await card.waitFor({ state: 'detached' });
+        // Usage and its estimated cost at the balanced tier's default model, claude-sonnet-5-5 ($3 in, $15 out,
+        // cache writes 1.25x and reads 0.1x input, per million): 200,100 in, 10,020 out, 40,000 written, 1,000,000 read.
+        expect((await handle.query(statusQuery)).usage).toEqual({ inputTokens: 200_100, outputTokens: 10_020, cacheCreationInputTokens: 40_000, cacheReadInputTokens: 1_000_000 });
+        const expectedUsd = (200_100 * 3 + 10_020 * 15 + 40_000 * 3.75 + 1_000_000 * 0.3) / 1_000_000;
+        expect(expectedUsd).toBeCloseTo(1.2006, 6);
+        await expect.poll(() => page.locator('.usage .cost').textContent()).toBe('≈ $1.20 at claude-sonnet-5-5 list prices');
 
         // A second run parks; deciding it from the CLI removes it from the open page.
         const second = await harness.start({ agent: 'general', task: other });
@@ -157,6 +168,50 @@ describe('approval console in a browser', () => {
         expect.objectContaining({ tool: 'shell', decision: 'reject', approver: 'alice' }),
         expect.objectContaining({ tool: 'shell', decision: 'approve', approver: 'alice' }),
       ]);
+    });
+  });
+
+  it('moves the selection with j and k, and a approves the selected call, not the first', async () => {
+    const task = uniqueId('console-jk');
+    bed.fake.script(task, [reply(toolCall('write_file', { path: 'one.md', content: 'one' }), toolCall('write_file', { path: 'two.md', content: 'two' })), complete('both decided')]);
+    await withAgentWorker(bed.harness(), async (harness) => {
+      const handle = await harness.start({ agent: 'general', task });
+      await waitForApprovals(handle, 2);
+      const { pendingApprovals } = await handle.query(statusQuery);
+      const callOf = (file: string) => pendingApprovals.find((p) => (p.input as { path: string }).path === file)!.callId;
+      await withConsole(harness, async (running, page) => {
+        await logIn(page, running.url, TOKEN);
+        const cards = page.locator('.inbox .card.approval');
+        await expect.poll(() => cards.count(), { timeout: 5_000 }).toBe(2);
+        // Which file each card shows, top to bottom, and which card is selected.
+        const order = await cards.evaluateAll((els) => els.map((el) => (el.textContent?.includes('one.md') ? 'one.md' : 'two.md')));
+        expect([...order].sort()).toEqual(['one.md', 'two.md']);
+        const selected = () => page.locator('.inbox .card.approval.selected').evaluateAll((els) => els.map((el) => (el.textContent?.includes('one.md') ? 'one.md' : 'two.md')));
+        expect(await selected()).toEqual([order[0]]);
+        await page.keyboard.press('j');
+        await expect.poll(selected).toEqual([order[1]]);
+        await page.keyboard.press('j'); // the last item stays selected
+        await expect.poll(selected).toEqual([order[1]]);
+        await page.keyboard.press('k');
+        await expect.poll(selected).toEqual([order[0]]);
+        await page.keyboard.press('k'); // and so does the first
+        await expect.poll(selected).toEqual([order[0]]);
+        await page.keyboard.press('j');
+        await expect.poll(selected).toEqual([order[1]]);
+
+        // `a` approves the selected call, the second one, and leaves the first waiting, selected.
+        await page.keyboard.press('a');
+        await expect.poll(() => cards.count(), { timeout: 5_000 }).toBe(1);
+        expect((await handle.query(statusQuery)).decisions).toEqual([expect.objectContaining({ callId: callOf(order[1]!), decision: 'approve', approver: 'alice' })]);
+        expect((await handle.query(statusQuery)).pendingApprovals.map((p) => p.callId)).toEqual([callOf(order[0]!)]);
+        expect(await selected()).toEqual([order[0]]);
+        await page.keyboard.press('r');
+        expect((await handle.result()).status).toBe('completed');
+        expect((await handle.query(statusQuery)).decisions.map((d) => [d.callId, d.decision])).toEqual([
+          [callOf(order[1]!), 'approve'],
+          [callOf(order[0]!), 'reject'],
+        ]);
+      }, browser);
     });
   });
 

@@ -13,6 +13,7 @@ export function runStatus(overrides: Partial<RunStatus> = {}): RunStatus {
     phase: 'running',
     iteration: 1,
     maxIterations: 10,
+    modelTier: 'balanced',
     usage: { inputTokens: 0, outputTokens: 0, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 },
     recentToolCalls: [],
     pendingApprovals: [],

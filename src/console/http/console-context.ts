@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Authenticator } from '../auth/authenticator';
 import type { Session, SessionStore } from '../auth/sessions';
 import type { FollowUpChannel } from '../actions/follow-up';
+import type { RunPricing } from '../runs/run-detail';
 import type { RunsWatcher } from '../runs/runs-watcher';
 
 /** What the routes share. Built once by `createConsoleApp`; tests build it with a real client. */
@@ -17,6 +18,8 @@ export interface ConsoleDeps {
   followUp: FollowUpChannel;
   /** Host headers the console answers to (DNS-rebinding guard); undefined accepts any. */
   allowedHosts?: ReadonlySet<string>;
+  /** Prices and tier → model ids for the run view's cost estimate; without it the view shows no cost. */
+  pricing?: RunPricing;
   /** How often a run view polls its run. */
   runPollMs: number;
   /** Aborted when the console shuts down, so open event streams end. */

@@ -52,7 +52,7 @@ export function addEventRoutes(app: Hono<ConsoleEnv>, deps: ConsoleDeps): void {
       let last = '';
       let quietSince = Date.now();
       while (!stream.aborted && !deps.shutdown.aborted) {
-        const payload = await loadRunDetail(deps.client, workflowId, { uiBaseUrl: deps.uiBaseUrl, knownRuns: deps.watcher.latest()?.runs }).then(
+        const payload = await loadRunDetail(deps.client, workflowId, { uiBaseUrl: deps.uiBaseUrl, knownRuns: deps.watcher.latest()?.runs, pricing: deps.pricing }).then(
           (detail) => ({ event: 'run', data: { ...detail, followUp: deps.followUp.supports(detail.status) } }),
           (error: unknown) => ({ event: 'run-error', data: { message: error instanceof Error ? error.message : String(error) } }),
         );

@@ -1,4 +1,4 @@
-// One run: tasks and progress, the model's text as it streams, recent tool calls, usage, the
+// One run: tasks and progress, the model's text as it streams, recent tool calls, usage and cost, the
 // completion, children, and cancel / resume / follow-up. Fed by the run's own event stream.
 import { useEffect, useState } from 'preact/hooks';
 import { act } from './api.js';
@@ -88,12 +88,23 @@ function Steer({ detail }) {
   </div>`;
 }
 
-function Usage({ usage }) {
+/** Dollars with 2 decimals, or 4 for amounts under a cent (so a short run does not show $0.00). */
+const usd = (amount) => `$${amount.toFixed(amount > 0 && amount < 0.01 ? 4 : 2)}`;
+
+/** The estimate, or why there is none: never a made-up number. */
+function Cost({ cost }) {
+  if (!cost) return null;
+  if (cost.unknown !== undefined) return html`<dt>Cost</dt><dd class="cost unknown">cost unknown (${cost.unknown})</dd>`;
+  return html`<dt>Estimated cost</dt><dd class="cost" title="Every token of the run (summaries and sub-agents included) at this model's list price; set AGENT_MODEL_PRICES_FILE for your own prices">≈ ${usd(cost.usd)} <span class="hint">at ${cost.model} list prices</span></dd>`;
+}
+
+function Usage({ usage, cost }) {
   return html`<dl class="usage">
     <dt>Input tokens</dt><dd>${usage.inputTokens.toLocaleString()}</dd>
     <dt>Output tokens</dt><dd>${usage.outputTokens.toLocaleString()}</dd>
     <dt>Cache read</dt><dd>${usage.cacheReadInputTokens.toLocaleString()}</dd>
     <dt>Cache write</dt><dd>${usage.cacheCreationInputTokens.toLocaleString()}</dd>
+    <${Cost} cost=${cost} />
   </dl>`;
 }
 
@@ -119,7 +130,7 @@ export function RunView({ workflowId }) {
     ${detail.liveText ? html`<section class="live" aria-label="Model output"><h3>Model is writing… (attempt ${detail.liveText.attempt})</h3><pre class="live-text">${detail.liveText.text}</pre></section>` : null}
     ${s ? html`<div class="columns">
       <section><h3>Tasks</h3><${Tasks} status=${s} /></section>
-      <section><h3>Usage</h3><${Usage} usage=${s.usage} /></section>
+      <section><h3>Usage</h3><${Usage} usage=${s.usage} cost=${detail.cost} /></section>
     </div>
     <section><h3>Recent tool calls</h3><${ToolCalls} calls=${s.recentToolCalls} /></section>
     ${s.decisions.length > 0 ? html`<section><h3>Decisions</h3><ul class="decisions">${s.decisions.map((d) => html`<li>${d.decision} <code>${d.tool}</code>${d.approver ? ` by ${d.approver}` : ''}${d.reason ? ` (${d.reason})` : ''} · ${shortTime(d.decidedAt)} via ${d.via}</li>`)}</ul></section>` : null}

@@ -4,6 +4,7 @@
 import type { Client } from '@temporalio/client';
 import { queryStatus } from '../../client/approval-helpers';
 import { liveModelText, type LiveModelText } from '../../client/live-model-text';
+import { estimateCost, type CostEstimate, type ModelPrices } from '../../model/model-prices';
 import type { RunStatus } from '../../workflows/run-machine/run-status';
 import type { RunRow } from './run-list';
 
@@ -27,6 +28,24 @@ export interface RunDetail {
   children: ChildRun[];
   /** A link to the run in the Temporal Web UI, when the console knows where that is. */
   temporalUiUrl?: string;
+  /** The estimated cost of `status.usage`, or why there is none. */
+  cost?: CostEstimate;
+}
+
+/** What the cost estimate needs: prices per model id, and the model id of each tier. */
+export interface RunPricing {
+  prices: ModelPrices;
+  models: Readonly<Record<string, string>>;
+}
+
+/**
+ * The run's usage priced at the model of its agent's tier. All of it: tokens of context summaries
+ * (fast tier) and of sub-agents, which the run adds to its own, are priced the same, so it is an estimate.
+ */
+export function runCost(status: RunStatus, pricing: RunPricing): CostEstimate {
+  const model = status.modelTier ? pricing.models[status.modelTier] : undefined;
+  if (!model) return { model: status.modelTier ?? 'unknown', unknown: status.modelTier ? `no model id for tier ${status.modelTier}` : 'the run does not report its model tier' };
+  return estimateCost(status.usage, model, pricing.prices);
 }
 
 /** `<base>/namespaces/<ns>/workflows/<id>`: the Web UI's page for a workflow id (its latest run). */
@@ -38,7 +57,7 @@ export function temporalUiUrl(base: string | undefined, namespace: string, workf
 export async function loadRunDetail(
   client: Client,
   workflowId: string,
-  options: { uiBaseUrl?: string; knownRuns?: readonly RunRow[]; statusTimeoutMs?: number },
+  options: { uiBaseUrl?: string; knownRuns?: readonly RunRow[]; statusTimeoutMs?: number; pricing?: RunPricing },
 ): Promise<RunDetail> {
   const handle = client.workflow.getHandle(workflowId);
   const description = await handle.describe();
@@ -69,5 +88,6 @@ export async function loadRunDetail(
     liveText,
     children: [...children.values()],
     temporalUiUrl: temporalUiUrl(options.uiBaseUrl, client.options.namespace, workflowId),
+    cost: 'status' in status && options.pricing ? runCost(status.status, options.pricing) : undefined,
   };
 }

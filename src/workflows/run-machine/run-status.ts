@@ -45,6 +45,8 @@ export interface RunStatus {
   phase: RunPhase;
   iteration: number;
   maxIterations: number;
+  /** The model tier of the agent that holds the run; the worker maps it to a model id (AGENT_MODEL_*). */
+  modelTier: string;
   usage: TokenUsage;
   recentToolCalls: ToolCallRecord[];
   pendingApprovals: PendingApproval[];
@@ -122,6 +124,7 @@ export function toStatus(state: RunState): RunStatus {
     phase: state.phase,
     iteration: state.iteration,
     maxIterations: state.input.maxIterations,
+    modelTier: state.agent.modelTier,
     usage: state.usage,
     recentToolCalls: state.recentToolCalls,
     pendingApprovals: pendingApprovalsOf(state),
