@@ -57,6 +57,8 @@ async function moduleDir(module: string, version: string): Promise<string> {
 }
 
 async function buildServer(binDir: string, log: (line: string) => void): Promise<void> {
+  // A fresh clone has no .cluster folder yet.
+  await mkdir(CLUSTER_DIR, { recursive: true });
   const gobin = await mkdtemp(path.join(CLUSTER_DIR, 'gobin-'));
   try {
     const packages = ['cmd/server', 'cmd/tools/sql'].map((pkg) => `${SERVER_MODULE}/${pkg}@v${TEMPORAL_SERVER_VERSION}`);
