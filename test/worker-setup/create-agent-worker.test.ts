@@ -3,7 +3,10 @@ import { describe, expect, it, vi } from 'vitest';
 import type { AgentDefinitionInput } from '../../src/agents/agent-definition';
 import { builtinAgents } from '../../src/agents/builtin-agents';
 import type { ModelTier } from '../../src/model/model-tiers';
-import { withAgentWorker } from '../support/agent-run-harness';
+import { z } from 'zod';
+import { defineTool } from '../../src/tools/tool-definition';
+import { ToolResult } from '../../src/tools/tool-result';
+import { toolResultsIn, withAgentWorker } from '../support/agent-run-harness';
 import { useAgentTestbed } from '../support/agent-testbed';
 import { reply, toolCall } from '../support/fake-anthropic';
 import { uniqueId } from '../support/temporal';
@@ -39,5 +42,44 @@ describe('createAgentWorker({ env })', () => {
       vi.unstubAllEnvs();
     }
     for (const tier of TIERS) expect(fake.requestsFor(tasks[tier]).map((r) => r.body.model)).toEqual([`option-${tier}`]);
+  });
+});
+
+/** A tool that reports what two worker variables look like to the processes it starts. */
+const envProbeTool = defineTool({
+  name: 'env_probe',
+  description: 'Prints two environment variables.',
+  scope: 'read',
+  idempotent: true,
+  inputSchema: z.object({}),
+  async execute(_input, ctx) {
+    const ran = await ctx.processes.run({
+      command: 'printf "listed=%s hidden=%s" "$DA_PROBE_LISTED" "$DA_PROBE_HIDDEN"',
+      workspace: ctx.workspaceRoot,
+      timeoutMs: 10_000,
+      signal: ctx.signal,
+      outputLimit: 1_000,
+    });
+    return ToolResult.success(ran.output);
+  },
+});
+
+describe('createAgentWorker({ env }) with AGENT_TOOL_ENV', () => {
+  const prober: AgentDefinitionInput = { name: 'prober', description: 'Probes.', modelTier: 'balanced', tools: ['env_probe'], systemPrompt: 'You probe.', maxIterations: 3 };
+  const bed = useAgentTestbed({ agents: [prober], tools: [envProbeTool] });
+
+  it('lets tool processes see the worker variables AGENT_TOOL_ENV names, and no others', async () => {
+    const task = uniqueId('tool-env');
+    bed.fake.script(task, [reply(toolCall('env_probe', {})), reply(toolCall('complete_task', { summary: 'probed', status: 'success' }))]);
+    vi.stubEnv('DA_PROBE_LISTED', 'visible');
+    vi.stubEnv('DA_PROBE_HIDDEN', 'secret');
+    try {
+      const result = await withAgentWorker({ ...bed.harness(), env: { AGENT_TOOL_ENV: 'DA_PROBE_LISTED' } }, async ({ start }) => (await start({ agent: 'prober', task })).result());
+      expect(result.status).toBe('completed');
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    const [probe] = toolResultsIn(bed.fake.requestsFor(task)[1]);
+    expect(probe!.content).toBe('listed=visible hidden=');
   });
 });
