@@ -119,6 +119,16 @@ describe('resume', () => {
     });
   });
 
+  it('refuses a run that failed before it started working', async () => {
+    await harness(async ({ client, start }) => {
+      // An unknown agent fails the run at once, before it has any state to resume from.
+      const failed = await start({ agent: 'no-such-agent', task: 'Resume drill: failed at once' });
+      await expect(failed.result()).rejects.toThrow();
+      await expect(planResume(client, failed.workflowId)).rejects.toBeInstanceOf(RunNotResumableError);
+      await expect(planResume(client, failed.workflowId)).rejects.toThrow(/failed before it started working/);
+    });
+  });
+
   it('resumes from the command line: agentctl resume <id> --iterations N --json', async () => {
     const TASK = 'Resume drill via the CLI';
     fake.script(TASK, stepScript(plan));
