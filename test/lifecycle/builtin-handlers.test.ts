@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { createBuiltinHandlers } from '../../src/lifecycle/builtin-handlers';
+
+describe('createBuiltinHandlers', () => {
+  it('serves the metrics on a free port for AGENT_METRICS_PORT=0, with the URL the worker prints', async () => {
+    const builtins = await createBuiltinHandlers({ AGENT_METRICS_PORT: '0' });
+    try {
+      const server = builtins.metricsServer!;
+      expect(server.port).toBeGreaterThan(0);
+      expect(server.url).toContain(`127.0.0.1:${server.port}`);
+      const response = await fetch(server.url);
+      expect(response.status).toBe(200);
+    } finally {
+      await builtins.close();
+    }
+  });
+});
