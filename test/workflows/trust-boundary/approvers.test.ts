@@ -96,5 +96,20 @@ describe('who may decide', () => {
         expect((await handle.result()).status).toBe('completed');
       });
     });
+
+    it('signs automatically when the run prompt\'s approver has a key', async () => {
+      const task = uniqueId('signed-prompt');
+      fake.script(task, [write('d.txt'), done]);
+      await withAgentWorker({ ...bed.harness(), env: { AGENT_APPROVERS_FILE: registryFile } }, async ({ client, taskQueue }) => {
+        const id = uniqueId('run');
+        const env = { TEMPORAL_ADDRESS: temporalAddress(), TEMPORAL_TASK_QUEUE: taskQueue, AGENT_KEYS_DIR: keys };
+        // The prompt of `agentctl run --interactive`, answered "y" through stdin by ana, who has a key.
+        const { code, stdout } = await agentctl(['run', 'general', task, '--id', id, '--interactive', '--approver', 'ana'], env, 'y\n');
+        expect(stdout).toContain('Approve? [y/n/always/never]');
+        expect(code).toBe(0);
+        const status = await client.workflow.getHandle(id).query(statusQuery);
+        expect(status.decisions).toContainEqual(expect.objectContaining({ callId: 'toolu_0_0', decision: 'approve', approver: 'ana', verified: true }));
+      });
+    });
   });
 });
