@@ -35,7 +35,11 @@ describe('the sandboxed shell', () => {
     process.env.TEMPORAL_API_KEY = 'temporal-worker-secret';
     process.env.SECRET_X = 'not-on-any-list';
     process.env.VISIBLE_X = 'on-the-agent-list';
-    listener = net.createServer((socket) => socket.end('hello from the host\n'));
+    listener = net.createServer((socket) => {
+      // A probe that gives up first resets the connection: the client's business, not the test's.
+      socket.on('error', () => undefined);
+      socket.end('hello from the host\n');
+    });
     await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
     port = (listener.address() as net.AddressInfo).port;
   });
