@@ -162,6 +162,25 @@ describe('npm start (scripts/start.js) against TEMPORAL_ADDRESS', () => {
     }
   });
 
+  it('puts the embedded server\'s Web UI on port 8233 by default', async () => {
+    // Hold 8233 (when something else already does, it is just as taken): the start must refuse to put
+    // its Web UI there, naming that port. START_UI_PORT moving it is shown by the test above.
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => {
+      holder.once('error', () => resolve());
+      holder.listen(8233, '127.0.0.1', () => resolve());
+    });
+    const dir = await mkdtemp(path.join(tmpdir(), 'npm-start-ui-'));
+    try {
+      const { code, stdout, stderr } = await runStart({ START_TEMPORAL_PORT: String(await freePort()), START_DB_FILE: path.join(dir, 'dev.db'), START_EXIT_AFTER_RUN: '1' });
+      expect(code).not.toBe(0);
+      expect(stdout + stderr).toContain('Port 8233 (Temporal Web UI) is already in use');
+    } finally {
+      await new Promise<void>((resolve) => (holder.listening ? holder.close(() => resolve()) : resolve()));
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('says it cannot reach a TEMPORAL_ADDRESS that does not answer', async () => {
     const { code, stderr } = await runStart({ TEMPORAL_ADDRESS: '127.0.0.1:1', START_EXIT_AFTER_RUN: '1' });
     expect(code).toBe(1);
