@@ -20,6 +20,7 @@ import { exitCodeOf } from '../src/client/run-outcome';
 import { startRun } from '../src/client/start-run';
 import { temporalSettings } from '../src/config/worker-config';
 import { DEMO_LABEL, startDemoModelServer } from '../src/demo/demo-model-server';
+import { SAMPLE_TASK } from '../src/demo/sample-task';
 import { auditLogPathFromEnv } from '../src/audit/audit-path';
 import { createBuiltinHandlers } from '../src/lifecycle/builtin-handlers';
 import { ConsoleLifecycleLogger } from '../src/lifecycle/console-logger';
@@ -34,9 +35,6 @@ import { startDevServer } from './temporal-dev-server';
 const GRPC_PORT = 7233;
 const UI_PORT = 8233;
 const DB_FILE = path.join(__dirname, '..', '.temporal', 'dev.db');
-export const SAMPLE_TASK =
-  'Look around the workspace, keep a short task list with update_tasks, and write demo-notes.md with a few notes on what you find. ' +
-  'Then call complete_task.';
 
 /** A fixed port the embedded server needs is taken; the message says what to do instead. */
 export class PortTakenError extends Error {

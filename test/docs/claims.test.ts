@@ -153,7 +153,6 @@ describe('docs/claims.md', () => {
       .filter((row) => row.length === 2 && row[0] !== 'Promise' && !/^-+$/.test(row[1]!))
       .map(([, where]) => where!);
     const untested = rows.filter((row) => row.tests === NONE_YET).map((row) => row.where);
-    expect(untested.length).toBeGreaterThan(0);
     expect(listed.sort()).toEqual(untested.sort());
   });
 });

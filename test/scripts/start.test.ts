@@ -15,6 +15,8 @@ import { temporalSettings } from '../../src/config/worker-config';
 import { startRun } from '../../src/client/start-run';
 import { approvalSignal } from '../../src/workflows/definitions';
 import { freePort } from '../../scripts/temporal-dev-server';
+import { SAMPLE_TASK } from '../../src/demo/sample-task';
+import { reply, startFakeAnthropic, toolCall } from '../support/fake-anthropic';
 import { bundleAgentWorkflows, tempWorkspace, waitForPhase, withAgentWorker } from '../support/agent-run-harness';
 import { newClient, temporalAddress, uniqueId } from '../support/temporal';
 
@@ -178,6 +180,34 @@ describe('npm start (scripts/start.js) against TEMPORAL_ADDRESS', () => {
     } finally {
       await new Promise<void>((resolve) => (holder.listening ? holder.close(() => resolve()) : resolve()));
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('with ANTHROPIC_API_KEY set, runs the sample on the Anthropic API with that key, not the demo model', async () => {
+    // The Messages API is the fake, reached through ANTHROPIC_BASE_URL as the SDK would reach Claude.
+    const fake = await startFakeAnthropic();
+    try {
+      fake.script(SAMPLE_TASK, [reply(toolCall('complete_task', { summary: 'looked around', status: 'success' }))]);
+      const { code, stdout, stderr } = await runStart({
+        TEMPORAL_ADDRESS: temporalAddress(),
+        TEMPORAL_TASK_QUEUE: uniqueId('q-claude'),
+        AGENT_WORKSPACE: await tempWorkspace(),
+        AGENT_AUDIT_LOG: 'off',
+        START_EXIT_AFTER_RUN: '1',
+        ANTHROPIC_API_KEY: 'sk-ant-start-test',
+        ANTHROPIC_BASE_URL: fake.baseUrl,
+      });
+      expect(code, stderr).toBe(0);
+      expect(stdout).toContain('Model: Claude via the Anthropic API (ANTHROPIC_API_KEY is set).');
+      expect(stdout).not.toContain(DEMO_LABEL);
+      expect(stdout).toContain('Summary: looked around');
+      const [request] = fake.requestsFor(SAMPLE_TASK);
+      // The SDK sends the key as x-api-key or as a bearer token, depending on its version.
+      expect(`${request?.headers['x-api-key'] ?? ''} ${request?.headers.authorization ?? ''}`).toContain('sk-ant-start-test');
+      expect(request?.body.model).toMatch(/^claude-/);
+      expect(fake.errors).toEqual([]);
+    } finally {
+      await fake.close();
     }
   });
 
