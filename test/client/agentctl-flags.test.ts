@@ -12,7 +12,6 @@ import { preferencesQuery, preferencesWorkflowId } from '../../src/approvals/pre
 import { startRun } from '../../src/client/start-run';
 import { defineTool } from '../../src/tools/tool-definition';
 import { ToolResult } from '../../src/tools/tool-result';
-import { createAgentWorker } from '../../src/worker-setup/create-agent-worker';
 import { statusQuery } from '../../src/workflows/definitions';
 import { tempWorkspace, waitFor, waitForApprovals, withAgentWorker } from '../support/agent-run-harness';
 import { useAgentTestbed } from '../support/agent-testbed';
@@ -59,20 +58,8 @@ describe('agentctl flags', () => {
   it('with no worker running: status says so (no hang), approve --signal is stored, cancel --no-wait returns at once; a worker then finishes both', async () => {
     const taskQueue = uniqueId('q-offline-cli');
     const workspace = await tempWorkspace();
-    const serve = async <T>(body: (client: Client) => Promise<T>): Promise<T> => {
-      const agentWorker = await createAgentWorker({
-        address: temporalAddress(),
-        taskQueue,
-        workspaceRoot: workspace,
-        env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: bed.harness().fake.baseUrl },
-        workflowBundle: bed.harness().workflowBundle,
-      });
-      try {
-        return await agentWorker.worker.runUntil(body(agentWorker.client));
-      } finally {
-        await agentWorker.close();
-      }
-    };
+    const serve = <T>(body: (client: Client) => Promise<T>): Promise<T> =>
+      withAgentWorker({ ...bed.harness(), taskQueue, workspace }, ({ client }) => body(client));
     const [approveTask, cancelTask] = [uniqueId('offline-approve'), uniqueId('offline-cancel')];
     fake.script(approveTask, [write('signalled.txt'), complete()]);
     fake.script(cancelTask, [write('never.txt'), complete()]);

@@ -55,12 +55,14 @@ export interface HarnessOptions
   address?: string;
   /** Leave the runs this worker started as they are when it stops (a later worker continues them). */
   keepRuns?: boolean;
+  /** Poll this task queue instead of a fresh one (so a second worker can take over the first one's runs). */
+  taskQueue?: string;
 }
 
 /** Starts a worker, runs `body` while it polls, and always shuts it down and closes its connections. */
 export async function withAgentWorker<T>(options: HarnessOptions, body: (harness: RunHarness) => Promise<T>): Promise<T> {
   quietTemporalLogs();
-  const taskQueue = uniqueId('q');
+  const taskQueue = options.taskQueue ?? uniqueId('q');
   const workspace = options.workspace ?? (await tempWorkspace());
   const agentWorker = await createAgentWorker({
     address: options.address ?? temporalAddress(),

@@ -5,12 +5,11 @@ import { Client } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { preferencesWorkflowId } from '../../src/approvals/preference-messages';
 import { startRun } from '../../src/client/start-run';
-import { createAgentWorker } from '../../src/worker-setup/create-agent-worker';
 import { approvalSignal, decideApprovalUpdate, statusQuery, userReplySignal } from '../../src/workflows/definitions';
 import { tempWorkspace, toolResultsIn, waitFor, waitForApprovals, waitForPhase, withAgentWorker } from '../support/agent-run-harness';
 import { useAgentTestbed } from '../support/agent-testbed';
 import { reply, toolCall } from '../support/fake-anthropic';
-import { newClient, temporalAddress, uniqueId } from '../support/temporal';
+import { newClient, uniqueId } from '../support/temporal';
 
 const complete = (summary = 'done') => reply(toolCall('complete_task', { summary, status: 'success' }));
 const write = (file: string, content = 'hello') => toolCall('write_file', { path: file, content });
@@ -96,20 +95,8 @@ describe('waits', () => {
     fake.script(task, [reply(write('late.txt')), complete('went on')]);
     const taskQueue = uniqueId('q-deadline');
     const workspace = await tempWorkspace();
-    const worker = async <T>(body: (client: Client) => Promise<T>): Promise<T> => {
-      const agentWorker = await createAgentWorker({
-        address: temporalAddress(),
-        taskQueue,
-        workspaceRoot: workspace,
-        env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: bed.harness().fake.baseUrl },
-        workflowBundle: bed.harness().workflowBundle,
-      });
-      try {
-        return await agentWorker.worker.runUntil(body(agentWorker.client));
-      } finally {
-        await agentWorker.close();
-      }
-    };
+    const worker = <T>(body: (client: Client) => Promise<T>): Promise<T> =>
+      withAgentWorker({ ...bed.harness(), taskQueue, workspace }, ({ client }) => body(client));
     let workflowId = '';
     try {
       // First worker: the call parks, then ignored signals push the run past its history budget.
