@@ -24,7 +24,10 @@ export interface DevServerOptions {
   namespace?: string;
   /** Merged over the defaults (AgentName and AgentStatus as Keyword). */
   searchAttributes?: Record<string, SearchAttributeType>;
-  /** Server dynamic config, e.g. `{ 'system.enableActivityEagerExecution': true }` (values are sent as JSON). */
+  /**
+   * Server dynamic config, e.g. `{ 'system.enableActivityEagerExecution': true }` (values are sent
+   * as JSON), merged over `LOW_LATENCY_DYNAMIC_CONFIG`; a key set to `null` keeps the server's default.
+   */
   dynamicConfig?: Record<string, unknown>;
   /** The codec server the Web UI decodes payloads with (`agentctl codec-server`), when payloads are encrypted. */
   uiCodecEndpoint?: string;
@@ -58,6 +61,20 @@ export class DevServerStartError extends Error {
 }
 
 const DEFAULT_SEARCH_ATTRIBUTES: Record<string, SearchAttributeType> = { AgentName: 'Keyword', AgentStatus: 'Keyword' };
+
+/**
+ * Each history shard's queue readers load new tasks at most 20 times a second by default. The dev
+ * server has one shard, so once a run's quick steps have used up the burst, every workflow task
+ * (the one an approval or a finished activity schedules) waits about 40 ms for the transfer queue
+ * before it reaches the worker: most of an iteration's cost (bench/results/overhead.md). The
+ * readers are woken by new tasks, not polling, so a higher cap costs nothing when idle. The same
+ * values are in deploy/temporal/dynamicconfig.yaml for the compose stack and `npm run cluster`.
+ */
+export const LOW_LATENCY_DYNAMIC_CONFIG: Readonly<Record<string, unknown>> = {
+  'history.transferProcessorMaxPollRPS': 1000,
+  'history.timerProcessorMaxPollRPS': 1000,
+  'history.visibilityProcessorMaxPollRPS': 1000,
+};
 const READY_TIMEOUT_MS = 60_000;
 const KILL_GRACE_MS = 5_000;
 const PROBE_TIMEOUT_MS = 2_000;
@@ -141,7 +158,9 @@ function serverArgs(ports: Ports, opts: DevServerOptions, namespace: string, att
   if (opts.uiCodecEndpoint && ports.uiPort !== undefined) args.push('--ui-codec-endpoint', opts.uiCodecEndpoint);
   if (namespace !== 'default') args.push('--namespace', namespace);
   for (const [name, type] of Object.entries(attrs)) args.push('--search-attribute', `${name}=${type}`);
-  for (const [key, value] of Object.entries(opts.dynamicConfig ?? {})) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
+  for (const [key, value] of Object.entries({ ...LOW_LATENCY_DYNAMIC_CONFIG, ...opts.dynamicConfig })) {
+    if (value !== null) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
+  }
   return args;
 }
 

@@ -16,7 +16,11 @@ export interface BenchEnv {
 }
 
 /** Quiet Temporal logs: benchmarks print tables, and an activity failure is reported by the bench itself. */
+let quieted = false;
 export function quietRuntime(): void {
+  // Once per process: a bench that starts several servers calls this for each.
+  if (quieted) return;
+  quieted = true;
   Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } } });
 }
 

@@ -10,6 +10,8 @@ import {
   workerEnvironment,
   type ServerPorts,
 } from '../../scripts/cluster/compose-services';
+import { parse } from 'yaml';
+import { LOW_LATENCY_DYNAMIC_CONFIG } from '../../scripts/temporal-dev-server';
 import { WORKER_COMMAND } from '../../scripts/cluster/worker-hosts';
 import { POSTGRES_MAJOR, TEMPORAL_SERVER_VERSION, TEMPORAL_UI_VERSION } from '../../scripts/cluster/versions';
 import { environmentOf, REPO_ROOT, type ComposeFile } from './compose-file';
@@ -54,6 +56,11 @@ describe('npm run cluster and docker-compose.yml', () => {
     const cluster = serverEnvironment(compose, { bindIp: at.host, postgres: at, ports });
     expect(cluster.DYNAMIC_CONFIG_FILE_PATH).toBe(path.join(REPO_ROOT, 'deploy', 'temporal', 'dynamicconfig.yaml'));
     expect(existsSync(cluster.DYNAMIC_CONFIG_FILE_PATH!)).toBe(true);
+  });
+
+  it("set the history queue readers' rate the dev server gets (npm start and the tests)", () => {
+    const file = parse(readFileSync(path.join(REPO_ROOT, 'deploy', 'temporal', 'dynamicconfig.yaml'), 'utf8')) as Record<string, { value: unknown }[]>;
+    for (const [key, value] of Object.entries(LOW_LATENCY_DYNAMIC_CONFIG)) expect(file[key], key).toEqual([{ value, constraints: {} }]);
   });
 
   it("give every worker host the worker service's environment, changing only addresses and paths", () => {

@@ -48,6 +48,15 @@ describe('startDevServer', () => {
     expect(await portAcceptsConnections(server.port)).toBe(false);
   });
 
+  // What the values do is measured side by side by bench:overhead and bench:approval; here, that they reach the server.
+  it('raises the history queue readers\' rate by default, and a null keeps the server\'s own value', async () => {
+    const server = await startDevServer({ headless: true, dynamicConfig: { 'history.timerProcessorMaxPollRPS': null, 'system.enableActivityEagerExecution': true } });
+    started.push(server);
+    const values = server.process.spawnargs.filter((_, i, args) => args[i - 1] === '--dynamic-config-value');
+    expect(values.sort()).toEqual(['history.transferProcessorMaxPollRPS=1000', 'history.visibilityProcessorMaxPollRPS=1000', 'system.enableActivityEagerExecution=true']);
+    await withConnection(server, async (connection) => expect(await connection.workflowService.getSystemInfo({})).toBeTruthy());
+  });
+
   it('keeps workflows in its database file across restart()', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'durable-agent-devserver-'));
     try {
