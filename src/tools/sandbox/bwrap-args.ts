@@ -4,8 +4,8 @@ import { isInside } from '../workspace';
 import type { SystemPath } from './system-layout';
 
 export interface BwrapCommand {
-  /** The command line, run with `/bin/sh -c`. */
-  command: string;
+  /** What runs inside the sandbox: the shell and the command line (see liveness-gate.ts). */
+  shell: readonly string[];
   /** Absolute, symlink-resolved workspace: the working directory and the only writable host path. */
   workspace: string;
   /** The complete environment of the command (see toolEnvironment); nothing else is inherited. */
@@ -51,7 +51,7 @@ export function bwrapArgs(spec: BwrapCommand): string[] {
     '--remount-ro', '/',
     '--chdir', workspace,
     '--',
-    '/bin/sh', '-c', spec.command,
+    ...spec.shell,
   ];
   return args;
 }

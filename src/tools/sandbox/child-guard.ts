@@ -15,7 +15,7 @@ import { DEFAULT_TOOL_PATH } from './tool-environment';
  *
  * `process-group` is the fallback (not Linux, or no namespaces allowed): the command leads its own
  * process group, killed on timeout, abort and exit. It cannot catch a process that left the group
- * (setsid), and nothing kills the group if the worker itself is SIGKILLed.
+ * (setsid). If the worker itself is SIGKILLed, only the watch of liveness-gate.ts kills the group.
  */
 export type ChildGuard = { kind: 'pid-namespace'; prefix: string[] } | { kind: 'process-group'; reason: string };
 

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { bwrapArgs } from './bwrap-args';
 import { detectChildGuard, type ChildGuard } from './child-guard';
+import { shellLauncher } from './liveness-gate';
 import { runProcess } from './run-process';
 import type { SandboxMode } from './sandbox-mode';
 import { readSystemLayout } from './system-layout';
@@ -65,14 +66,15 @@ export function createProcessRunner(config: ProcessRunnerConfig): ProcessRunner 
   const { mode } = config;
   const system = mode.mode === 'bwrap' ? readSystemLayout() : [];
   const childGuard = mode.mode === 'none' ? detectChildGuard(config.sourceEnv) : undefined;
+  const shell = shellLauncher();
 
   const argvFor = (spec: z.output<typeof ProcessRunSpecSchema>, env: Record<string, string>): string[] => {
     if (mode.mode === 'bwrap') {
       const { command, workspace, network, hiddenPaths } = spec;
-      return [mode.bwrapPath, ...bwrapArgs({ command, workspace, env, network, hiddenPaths, system })];
+      return [mode.bwrapPath, ...bwrapArgs({ shell: shell(command), workspace, env, network, hiddenPaths, system })];
     }
     const prefix = childGuard?.kind === 'pid-namespace' ? childGuard.prefix : [];
-    return [...prefix, '/bin/sh', '-c', spec.command];
+    return [...prefix, ...shell(spec.command)];
   };
 
   return {

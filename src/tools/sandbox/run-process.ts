@@ -41,8 +41,10 @@ export function runProcess(launch: ProcessLaunch): Promise<ProcessOutcome> {
       cwd: launch.cwd,
       env: launch.env,
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // stdin is the liveness channel of liveness-gate.ts: held open, never written, closed at the end.
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
+    child.stdin.on('error', () => undefined);
     let output = '';
     const collect = (chunk: string) => {
       if (output.length < launch.outputLimit * 2) output += chunk;
@@ -85,6 +87,7 @@ export function runProcess(launch: ProcessLaunch): Promise<ProcessOutcome> {
       exit = { code, signal };
       killGroup();
       // A process that left the group (setsid) may still hold the pipes open; do not wait for it.
+      child.stdin.destroy();
       drainTimer = setTimeout(() => {
         child.stdout.destroy();
         child.stderr.destroy();

@@ -3,7 +3,7 @@ import { WorkspaceEscapeError } from '../../../src/errors';
 import { bwrapArgs, type BwrapCommand } from '../../../src/tools/sandbox/bwrap-args';
 
 const base: BwrapCommand = {
-  command: 'echo hi',
+  shell: ['/usr/bin/bash', '-c', 'gate', 'agent-tool', 'echo hi'],
   workspace: '/tmp/ws',
   env: { PATH: '/usr/bin', HOME: '/tmp/ws' },
   network: false,
@@ -17,12 +17,12 @@ function indexOf(args: string[], ...sequence: string[]): number {
 }
 
 describe('bwrapArgs', () => {
-  it('unshares everything, drops capabilities, dies with its parent and ends with sh -c <command>', () => {
+  it('unshares everything, drops capabilities, dies with its parent and ends with the shell and command it is given', () => {
     const args = bwrapArgs(base);
     expect(args).toEqual(expect.arrayContaining(['--unshare-all', '--die-with-parent', '--new-session', '--clearenv']));
     expect(indexOf(args, '--cap-drop', 'ALL')).toBeGreaterThanOrEqual(0);
     expect(args).not.toContain('--share-net');
-    expect(args.slice(-4)).toEqual(['--', '/bin/sh', '-c', 'echo hi']);
+    expect(args.slice(-6)).toEqual(['--', '/usr/bin/bash', '-c', 'gate', 'agent-tool', 'echo hi']);
   });
 
   it('shares the network only when asked', () => {

@@ -1,0 +1,44 @@
+import { findExecutable } from './find-executable';
+
+/**
+ * The shell argv a tool's command runs with, under a watch that ends it if the worker dies.
+ *
+ * bwrap --die-with-parent and setpriv --pdeathsig ask the kernel to kill the launcher when the
+ * worker dies, but only from the moment the launcher has made that request. bwrap's outer process
+ * makes it after the sandboxed child has started. A worker killed inside that window leaves the
+ * launcher orphaned, and the command would run to its end beside its retry. This was seen once in
+ * a CI run of test/worker/crash-recovery.test.ts, and test/tools/sandbox/process-lifetime.test.ts
+ * reproduces it every time.
+ *
+ * The watch closes the window. The worker holds the other end of the launcher's stdin and never
+ * writes to it, so end of file on it means the worker is gone. bash runs the command in the
+ * background, with /dev/null as its stdin as before, and reads that channel beside it. Whichever
+ * ends first decides:
+ * - The command ends: bash exits with its status.
+ * - The channel ends: bash kills its process group and exits. Inside bwrap, or with the PID-namespace
+ *   guard, its exit ends the sandbox's PID namespace and everything in it.
+ *
+ * bash's own notices (a "Killed" line) go to /dev/null; the command keeps the real stderr. Without
+ * bash the command runs unwatched, as before.
+ */
+const WATCH = [
+  'exec 3<&0 </dev/null 4>&2 2>/dev/null',
+  '/bin/sh -c "$1" 2>&4 3<&- 4>&- &',
+  'cmd=$!',
+  '{ read -r -u 3 _; } 4>&- &',
+  'watch=$!',
+  'exec 3<&- 4>&-',
+  'wait -n "$cmd" "$watch"',
+  'status=$?',
+  'if kill -0 "$cmd"; then kill -KILL 0; exit 125; fi',
+  'kill "$watch"',
+  'exit "$status"',
+].join('\n');
+
+export type ShellLauncher = (command: string) => string[];
+
+export function shellLauncher(): ShellLauncher {
+  // Looked up in the system folders only: the sandbox shows those, and PATH must not pick the gate.
+  const bash = findExecutable('bash', '/usr/bin:/bin');
+  return bash ? (command) => [bash, '-c', WATCH, 'agent-tool', command] : (command) => ['/bin/sh', '-c', command];
+}
