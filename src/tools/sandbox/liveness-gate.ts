@@ -12,11 +12,13 @@ import { findExecutable } from './find-executable';
  *
  * The watch closes the window. The worker holds the other end of the launcher's stdin and never
  * writes to it, so end of file on it means the worker is gone. bash runs the command in the
- * background, with /dev/null as its stdin as before, and reads that channel beside it. Whichever
- * ends first decides:
- * - The command ends: bash exits with its status.
- * - The channel ends: bash kills its process group and exits. Inside bwrap, or with the PID-namespace
- *   guard, its exit ends the sandbox's PID namespace and everything in it.
+ * background, with /dev/null as its stdin as before, and waits for it. Beside it, a watcher reads
+ * the channel. At end of file the watcher kills the process group: the command and, unless it is
+ * PID 1 of the guard's namespace, bash. When bash ends, so does the sandbox's PID namespace with
+ * everything in it. When the command ends first, bash stops the watcher and exits with the
+ * command's status. `wait "$cmd"` returns that status even when the command finished before
+ * bash got to wait. (`wait -n`, tried first, now and then gave a quick command a non-zero status
+ * in the cluster test.)
  *
  * bash's own notices (a "Killed" line) go to /dev/null; the command keeps the real stderr. Without
  * bash the command runs unwatched, as before.
@@ -25,12 +27,11 @@ const WATCH = [
   'exec 3<&0 </dev/null 4>&2 2>/dev/null',
   '/bin/sh -c "$1" 2>&4 3<&- 4>&- &',
   'cmd=$!',
-  '{ read -r -u 3 _; } 4>&- &',
+  '{ read -r -u 3 _; kill -KILL 0; } 4>&- &',
   'watch=$!',
   'exec 3<&- 4>&-',
-  'wait -n "$cmd" "$watch"',
+  'wait "$cmd"',
   'status=$?',
-  'if kill -0 "$cmd"; then kill -KILL 0; exit 125; fi',
   'kill "$watch"',
   'exit "$status"',
 ].join('\n');

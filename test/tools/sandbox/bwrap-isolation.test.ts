@@ -40,6 +40,12 @@ describe('process runner under bwrap', () => {
     expect((await run('echo "$TOOL_EXTRA"', { extraEnvAllow: ['TOOL_EXTRA'] })).output).toBe('extra-value\n');
   });
 
+  // The watch of liveness-gate.ts runs the command in the background; a quick one must still report its own status.
+  it("reports a quick command's own exit status and output, every time", async () => {
+    const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => run(`echo ${i}; exit ${i % 3}`)));
+    expect(outcomes.map(({ output, exitCode }) => ({ output, exitCode }))).toEqual(Array.from({ length: 20 }, (_, i) => ({ output: `${i}\n`, exitCode: i % 3 })));
+  });
+
   it('runs in the workspace and may write there', async () => {
     const { output, exitCode } = await run('pwd && echo inside > made.txt');
     expect({ output, exitCode }).toEqual({ output: `${workspace}\n`, exitCode: 0 });
