@@ -10,10 +10,9 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import { startRun } from '../src/client/start-run';
 import type { LifecycleEvent } from '../src/lifecycle/lifecycle-event';
-import { LOW_LATENCY_DYNAMIC_CONFIG } from '../scripts/temporal-dev-server';
 import { approvalSignal, decideApprovalUpdate } from '../src/workflows/definitions';
 import { callId, stepOf } from '../test/support/step-script';
-import { benchWorker, ms, percentile, report, sizeArg, startBenchEnv, table, uniqueId } from './support/bench-env';
+import { benchWorker, TEMPORAL_DEFAULT_QUEUE_RATES, ms, percentile, report, sizeArg, startBenchEnv, table, uniqueId } from './support/bench-env';
 import { benchAgent, gatedProbeTool } from './support/bench-tools';
 import { startFakeModel } from './support/fake-model';
 
@@ -21,7 +20,7 @@ const APPROVALS = sizeArg('approvals', 50);
 type Via = 'signal' | 'update';
 /** Temporal's default history queue-reader rate (20 loads a second per shard), this project's dev server, and that with eager activities. */
 const SERVERS = [
-  { name: "Temporal's default queue-reader rate", dynamicConfig: Object.fromEntries(Object.keys(LOW_LATENCY_DYNAMIC_CONFIG).map((key) => [key, null])) },
+  { name: "Temporal's default queue-reader rate", dynamicConfig: TEMPORAL_DEFAULT_QUEUE_RATES },
   { name: 'dev server as npm start runs it', dynamicConfig: {} },
   { name: 'the same, with eager activities', dynamicConfig: { 'system.enableActivityEagerExecution': true } },
 ];

@@ -16,8 +16,7 @@ import { createBareActivities } from './overhead/bare-activities';
 import type { bareLoop } from './overhead/bare-workflow';
 import { langGraphLoop } from './overhead/langgraph-loop';
 import { plainLoop } from './overhead/plain-loop';
-import { LOW_LATENCY_DYNAMIC_CONFIG } from '../scripts/temporal-dev-server';
-import { benchWorker, type BenchEnv, gaps, ms, percentile, report, sizeArg, startBenchEnv, table, uniqueId } from './support/bench-env';
+import { benchWorker, TEMPORAL_DEFAULT_QUEUE_RATES, type BenchEnv, gaps, ms, percentile, report, sizeArg, startBenchEnv, table, uniqueId } from './support/bench-env';
 import { benchAgent, noopActivityTool, noopTool } from './support/bench-tools';
 import { startFakeModel, taskOf } from './support/fake-model';
 
@@ -33,7 +32,7 @@ const WARMUP = 5;
  */
 const SERVERS = [
   { name: 'dev server as npm start runs it', dynamicConfig: {} },
-  { name: "Temporal's default queue-reader rate", dynamicConfig: Object.fromEntries(Object.keys(LOW_LATENCY_DYNAMIC_CONFIG).map((key) => [key, null])) },
+  { name: "Temporal's default queue-reader rate", dynamicConfig: TEMPORAL_DEFAULT_QUEUE_RATES },
 ];
 
 const LOCAL = 'durable-agent, read tool as a local activity';

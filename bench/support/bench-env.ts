@@ -6,7 +6,7 @@ import { cpus, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { bundleWorkflowCode, DefaultLogger, Runtime, type WorkflowBundle } from '@temporalio/worker';
-import { startDevServer, type DevServer, type DevServerOptions } from '../../scripts/temporal-dev-server';
+import { LOW_LATENCY_DYNAMIC_CONFIG, startDevServer, type DevServer, type DevServerOptions } from '../../scripts/temporal-dev-server';
 import { createAgentWorker, WORKFLOWS_PATH, type AgentWorker, type AgentWorkerOptions } from '../../src/worker-setup/create-agent-worker';
 
 export interface BenchEnv {
@@ -14,6 +14,9 @@ export interface BenchEnv {
   bundle: WorkflowBundle;
   close(): Promise<void>;
 }
+
+/** Dynamic config for a dev server left at Temporal's own history queue-reader rates (see LOW_LATENCY_DYNAMIC_CONFIG). */
+export const TEMPORAL_DEFAULT_QUEUE_RATES: Record<string, null> = Object.fromEntries(Object.keys(LOW_LATENCY_DYNAMIC_CONFIG).map((key) => [key, null]));
 
 /** Quiet Temporal logs: benchmarks print tables, and an activity failure is reported by the bench itself. */
 let quieted = false;

@@ -1,33 +1,19 @@
 // `agentctl result` waits across continue-as-new: started while the first links run, it prints the
 // outcome of the last one. A real `agentctl` process, the shared dev server and the fake model.
 import { describe, expect, it } from 'vitest';
-import type { AgentDefinitionInput } from '../../src/agents/agent-definition';
 import { startRun } from '../../src/client/start-run';
 import { approvalSignal } from '../../src/workflows/definitions';
 import { waitFor, waitForApprovals, withAgentWorker } from '../support/agent-run-harness';
-import { reply, toolCall } from '../support/fake-anthropic';
 import { useFakeModel } from '../support/agent-testbed';
 import { runChain } from '../support/run-chain';
 import { temporalAddress, uniqueId } from '../support/temporal';
-import { callId, gatedStepTool, stepScript, stepTool } from '../support/step-script';
+import { callId, chainAgent, chainPlan, gatedStepTool, stepScript, stepTool } from '../support/step-script';
 import { startAgentctl } from './agentctl-process';
 
-const chainAgent: AgentDefinitionInput = {
-  name: 'chain',
-  description: 'Does many small steps, one of which needs approval.',
-  modelTier: 'balanced',
-  tools: ['step', 'gated_step'],
-  systemPrompt: 'You work in steps.',
-  maxIterations: 100,
-};
 const GATED = 2;
 const LAST = 20;
 
-function plan(step: number) {
-  if (step === GATED) return reply(toolCall('gated_step', { n: step }, callId(step)));
-  if (step <= LAST) return reply(toolCall('step', { n: step }, callId(step)));
-  return reply(toolCall('complete_task', { summary: 'all steps done', status: 'success' }, callId(step)));
-}
+const plan = chainPlan({ gated: GATED, last: LAST, summary: 'all steps done' });
 
 describe('agentctl result', () => {
   const bed = useFakeModel();

@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { defineTool } from '../../src/tools/tool-definition';
 import { ToolResult } from '../../src/tools/tool-result';
 import type { ContentBlock } from '../../src/conversation/messages';
-import { reply, type FakeRequest, type Reply, type Step } from './fake-anthropic';
+import type { AgentDefinitionInput } from '../../src/agents/agent-definition';
+import { reply, toolCall, type FakeRequest, type Reply, type Step } from './fake-anthropic';
 
 /** A request's step: one past the step of its last tool result, or 0 before any tool ran. */
 export function stepOf(request: Pick<FakeRequest, 'body'>): number {
@@ -66,6 +67,25 @@ export const gatedStepTool = defineTool({
     return ToolResult.success(`gated step ${input.n} done`);
   },
 });
+
+/** An agent with both step tools, for runs long enough to cross continue-as-new. */
+export const chainAgent: AgentDefinitionInput = {
+  name: 'chain',
+  description: 'Does many small steps, one of which needs approval.',
+  modelTier: 'balanced',
+  tools: ['step', 'gated_step'],
+  systemPrompt: 'You work in steps.',
+  maxIterations: 100,
+};
+
+/** Steps 0 to `last`, step `gated` through the gated tool (it parks for approval), then complete_task with `summary`. */
+export function chainPlan(options: { gated: number; last: number; summary: string }) {
+  return (step: number): Reply => {
+    if (step === options.gated) return reply(toolCall('gated_step', { n: step }, callId(step)));
+    if (step <= options.last) return reply(toolCall('step', { n: step }, callId(step)));
+    return reply(toolCall('complete_task', { summary: options.summary, status: 'success' }, callId(step)));
+  };
+}
 
 /**
  * Every tool_result block is answered by a tool_use with the same id in the message right before

@@ -1,35 +1,19 @@
 import { defaultPayloadConverter } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import type { CallModelInput } from '../../src/activities/call-model';
-import type { AgentDefinitionInput } from '../../src/agents/agent-definition';
 import { startRun } from '../../src/client/start-run';
 import { approvalSignal, statusQuery } from '../../src/workflows/definitions';
 import { waitFor, withAgentWorker } from '../support/agent-run-harness';
-import { reply, toolCall } from '../support/fake-anthropic';
 import { useFakeModel } from '../support/agent-testbed';
 import { runChain } from '../support/run-chain';
 import { uniqueId } from '../support/temporal';
-import { callId, gatedStepTool, stepScript, stepTool } from '../support/step-script';
-
-const chainAgent: AgentDefinitionInput = {
-  name: 'chain',
-  description: 'Does many small steps, one of which needs approval.',
-  modelTier: 'balanced',
-  tools: ['step', 'gated_step'],
-  systemPrompt: 'You work in steps.',
-  maxIterations: 100,
-};
+import { callId, chainAgent, chainPlan, gatedStepTool, stepScript, stepTool } from '../support/step-script';
 
 const TASK = 'Chain drill: twenty steps with one approval';
 const GATED = 8;
 const LAST = 20;
 
-/** Steps 0-20, step 8 through the gated tool (it parks for approval), then complete_task. */
-function plan(step: number) {
-  if (step === GATED) return reply(toolCall('gated_step', { n: step }, callId(step)));
-  if (step <= LAST) return reply(toolCall('step', { n: step }, callId(step)));
-  return reply(toolCall('complete_task', { summary: 'twenty steps done', status: 'success' }, callId(step)));
-}
+const plan = chainPlan({ gated: GATED, last: LAST, summary: 'twenty steps done' });
 
 describe('continue-as-new', () => {
   const bed = useFakeModel();
