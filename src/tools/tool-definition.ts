@@ -5,6 +5,19 @@ import type { ToolResult } from './tool-result';
 import type { ToolScope } from './tool-scope';
 import type { ShellAnalysis } from '../approvals/shell/shell-analysis';
 
+/**
+ * Who let a call run, and whether it may change the workspace. `by: 'person'` means a person saw
+ * and approved this call; `by: 'rule'` means an allow rule, an "always" preference or a read-only
+ * default let it through unseen. `writes` is true for a person's approval, or for a rule or
+ * preference that grants writes (`"writes": true`). The sandbox mounts the workspace read-only when
+ * `writes` is false, and nothing but a person's approval may write a protected path
+ * (`protected-paths.ts`), so a fooled command analyzer can at worst read.
+ */
+export interface ToolPermission {
+  by: 'person' | 'rule';
+  writes: boolean;
+}
+
 /** What a running tool gets from the worker besides its arguments. */
 export interface ToolContext {
   /** Absolute, symlink-resolved workspace root; every path the tool touches must stay inside it. */
@@ -24,6 +37,16 @@ export interface ToolContext {
   network: boolean;
   /** Folders inside the workspace this call's processes must not see, such as other runs' folders. */
   hiddenPaths: readonly string[];
+  /**
+   * Who let this call run and whether it may write (see `ToolPermission`). Absent only for callers
+   * that predate it; tools treat absence as `{ by: 'rule', writes: false }`.
+   */
+  permission?: ToolPermission;
+  /**
+   * When the worker runs as root, commands run as an unprivileged user; files and folders a tool
+   * creates in the workspace are handed to this owner so those commands can still change them.
+   */
+  fileOwner?: { uid: number; gid: number };
 }
 
 export interface ToolSpec<S extends z.ZodObject> {
