@@ -45,5 +45,5 @@ function matchesEntry(entry: string, segments: readonly string[]): boolean {
   const folder = entry.endsWith('/');
   const parts = entry.replace(/\/$/, '').split('/');
   if (segments.length < parts.length || (!folder && segments.length !== parts.length)) return false;
-  return parts.every((part, i) => (part.endsWith('*') ? segments[i].startsWith(part.slice(0, -1)) : segments[i] === part));
+  return parts.every((part, i) => (part.endsWith('*') ? (segments[i] ?? '').startsWith(part.slice(0, -1)) : segments[i] === part));
 }
