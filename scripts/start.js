@@ -28,6 +28,14 @@ if (!installed('tsx/cjs') || !installed('@temporalio/worker')) {
   }
 }
 
+// The command sandbox needs bubblewrap; install it when this user can (root or passwordless sudo).
+// Without it commands still run, in the weaker fallback the worker describes at start.
+try {
+  require('./install-system-deps.js').ensureSystemDeps(['bubblewrap']);
+} catch (error) {
+  process.stderr.write(`${error.message}\n`);
+}
+
 require('tsx/cjs');
 const { main } = require('./start.ts');
 
