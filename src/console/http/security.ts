@@ -104,12 +104,15 @@ export function sameOrigin(c: Context): boolean {
   }
 }
 
-/** The live session among the cookie's values that was created for this origin. */
-export function findSession(c: Context, deps: Pick<ConsoleDeps, 'sessions' | 'cookie'>): Session | undefined {
+/**
+ * The live session among the cookie's values that was created for this origin and, when `key` is
+ * given, whose key it is. A tossed value beside our own is skipped, not taken.
+ */
+export function findSession(c: Context, deps: Pick<ConsoleDeps, 'sessions' | 'cookie'>, key?: string): Session | undefined {
   const origin = requestOrigin(c, deps.cookie.secure);
   return cookieValues(c, deps.cookie.name)
     .map((id) => deps.sessions.get(id))
-    .find((session) => session?.origin === origin);
+    .find((s) => s !== undefined && s.origin === origin && (key === undefined || (key !== '' && sameSecret(key, s.csrfToken))));
 }
 
 /**
@@ -125,25 +128,15 @@ export function requireSession(deps: Pick<ConsoleDeps, 'sessions' | 'cookie'>): 
     const api = c.req.path.startsWith('/api/');
     const read = c.req.method === 'GET' || c.req.method === 'HEAD';
     const notLoggedIn = () => (api ? c.json({ error: 'Not logged in (or the session expired): log in again.' }, 401) : c.redirect('/login', 303));
-    const candidates = cookieValues(c, deps.cookie.name);
-    if (candidates.length === 0) return notLoggedIn();
-    if (!api) {
-      const session = findSession(c, deps);
-      if (!session) return notLoggedIn();
+    const key = api ? (c.req.header(CSRF_HEADER) ?? (read ? c.req.query(SESSION_KEY_PARAM) : undefined) ?? '') : undefined;
+    const session = findSession(c, deps, key);
+    if (session && (read || sameOrigin(c))) {
       c.set('session', session);
       return next();
     }
-    const key = c.req.header(CSRF_HEADER) ?? (read ? c.req.query(SESSION_KEY_PARAM) : undefined) ?? '';
-    const origin = requestOrigin(c, deps.cookie.secure);
-    const session = candidates.map((id) => deps.sessions.get(id)).find((s) => s !== undefined && s.origin === origin && key !== '' && sameSecret(key, s.csrfToken));
-    if (!session) {
-      if (read || !findSession(c, deps)) return notLoggedIn();
-      return c.json({ error: 'Refused: the request did not come from this console page (CSRF check failed). Reload the page.' }, 403);
-    }
-    if (!read && !sameOrigin(c)) {
-      return c.json({ error: 'Refused: the request did not come from this console page (CSRF check failed). Reload the page.' }, 403);
-    }
-    c.set('session', session);
-    await next();
+    // A change that comes with a live session cookie but not its key, or from another origin, is a
+    // CSRF refusal; anything else is simply not logged in.
+    if (read || !findSession(c, deps)) return notLoggedIn();
+    return c.json({ error: 'Refused: the request did not come from this console page (CSRF check failed). Reload the page.' }, 403);
   };
 }

@@ -12,22 +12,25 @@ if (arrived) {
   // Off the address bar and out of history, so the key is not copied along with a link.
   window.history.replaceState(null, '', window.location.pathname + window.location.search);
 }
-const sessionKey = window.localStorage.getItem(KEY_ITEM) ?? '';
+/** Read at each call: a login in another tab replaces the session, and its key, for every tab. */
+const sessionKey = () => window.localStorage.getItem(KEY_ITEM) ?? '';
 
-function toLogin() {
-  window.localStorage.removeItem(KEY_ITEM);
+function toLogin(usedKey) {
+  // Only the key that failed: another tab may have stored a newer one meanwhile.
+  if (sessionKey() === usedKey) window.localStorage.removeItem(KEY_ITEM);
   window.location.assign('/login');
 }
 
 /** An event stream of the console, carrying the session key. */
 export function eventStream(url) {
-  return new EventSource(`${url}${url.includes('?') ? '&' : '?'}key=${encodeURIComponent(sessionKey)}`);
+  return new EventSource(`${url}${url.includes('?') ? '&' : '?'}key=${encodeURIComponent(sessionKey())}`);
 }
 
 /** A GET of the console's API with the session key; a lost session sends the page to the login. */
 export async function getJson(url) {
-  const response = await fetch(url, { headers: { 'x-csrf-token': sessionKey }, credentials: 'same-origin' }).catch(() => undefined);
-  if (response?.status === 401) toLogin();
+  const key = sessionKey();
+  const response = await fetch(url, { headers: { 'x-csrf-token': key }, credentials: 'same-origin' }).catch(() => undefined);
+  if (response?.status === 401) toLogin(key);
   return response?.ok ? response.json() : undefined;
 }
 
@@ -36,18 +39,19 @@ export function notify(kind, text) {
 }
 
 export async function post(url, body) {
+  const key = sessionKey();
   let response;
   try {
     response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-csrf-token': sessionKey },
+      headers: { 'content-type': 'application/json', 'x-csrf-token': key },
       body: JSON.stringify(body ?? {}),
       credentials: 'same-origin',
     });
   } catch (error) {
     return { ok: false, status: 0, data: { error: `The console did not answer (${error.message}).` } };
   }
-  if (response.status === 401) toLogin();
+  if (response.status === 401) toLogin(key);
   const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
   return { ok: response.ok, status: response.status, data };
 }
