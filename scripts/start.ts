@@ -152,7 +152,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
       const codec = await startEncryptionCodecServer(env, embedded.uiPort, say);
       if (codec) cleanups.push(() => codec.close());
       say('Starting the embedded Temporal dev server...');
-      const server = await startDevServer({ port: embedded.port, uiPort: embedded.uiPort, dbFilename: embedded.dbFile, uiCodecEndpoint: codec?.url });
+      const server = await startDevServer({ port: embedded.port, uiPort: embedded.uiPort, dbFilename: embedded.dbFile, uiCodecEndpoint: codec?.uiEndpoint });
       cleanups.push(() => server.stop());
       address = server.address;
       const kept = path.relative(process.cwd(), embedded.dbFile) || embedded.dbFile;

@@ -9,7 +9,9 @@ import { createAgentWorker } from './worker-setup/create-agent-worker';
 /**
  * `npm run worker`: serves the agent task queue until SIGINT/SIGTERM (the Temporal runtime shuts the
  * worker down on those signals). Lifecycle events go to the console, the metrics collector (served
- * on `AGENT_METRICS_PORT` when set) and the audit log (`AGENT_AUDIT_LOG`, default ./.agent-audit.log).
+ * on `AGENT_METRICS_PORT` when set) and the audit log: `AGENT_AUDIT_LOG`, or by default a log of this
+ * process's own in `AGENT_AUDIT_DIR` (./.agent-audit/<host>-<pid>.log), so a second worker started in
+ * the same folder has its own log and starts too.
  */
 async function run(): Promise<void> {
   const settings = temporalSettings();

@@ -17,6 +17,9 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** Locks this process holds: a lock with our pid that is not among them was left by an earlier process that had our pid (a container's pid 1 after a restart). */
+const held = new Set<string>();
+
 const create = (lock: string) => writeFile(lock, `${process.pid}\n`, { flag: 'wx' });
 
 function lockedError(file: string, pid?: number): AuditLogLockedError {
@@ -28,8 +31,8 @@ function lockedError(file: string, pid?: number): AuditLogLockedError {
 
 /**
  * Creates `<file>.lock` holding our pid, exclusively. A lock whose pid is not running is stale (its
- * process died without closing) and is taken over; a live one, ours included, refuses. Returns the
- * function that releases the lock.
+ * process died without closing) and is taken over, as is one with our own pid that this process did
+ * not take; a live one, or one this process holds, refuses. Returns the function that releases it.
  */
 export async function acquireAuditLock(file: string): Promise<() => Promise<void>> {
   const lock = lockPathOf(file);
@@ -38,14 +41,17 @@ export async function acquireAuditLock(file: string): Promise<() => Promise<void
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     const holder = Number.parseInt(await readFile(lock, 'utf8').catch(() => ''), 10);
-    if (Number.isInteger(holder) && holder > 0 && isAlive(holder)) throw lockedError(file, holder);
+    const leftByEarlierProcess = holder === process.pid && !held.has(lock);
+    if (Number.isInteger(holder) && holder > 0 && !leftByEarlierProcess && isAlive(holder)) throw lockedError(file, holder);
     await unlink(lock).catch(() => undefined);
     // Exclusive again: if another process took the stale lock first, it wins and we refuse.
     await create(lock).catch((again: NodeJS.ErrnoException) => {
       throw again.code === 'EEXIST' ? lockedError(file) : again;
     });
   }
+  held.add(lock);
   return async () => {
+    held.delete(lock);
     // Only our own lock is removed: a person may have deleted it and another process taken it since.
     const holder = await readFile(lock, 'utf8').catch(() => '');
     if (Number.parseInt(holder, 10) === process.pid) await unlink(lock).catch(() => undefined);

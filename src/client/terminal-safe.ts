@@ -9,10 +9,13 @@
  * sequence; BEL and \r among them), DEL, the C1 controls U+0080–U+009F (U+009B is a one-character CSI,
  * U+009D an OSC), and the bidi embeddings, overrides and isolates U+202A–U+202E and U+2066–U+2069.
  * CRLF is matched as a pair: it only ends a line, as \n does in a terminal.
+ *
+ * Exported, with `hex` and `terminalSafe`, so the console's page runs these very functions (see
+ * src/console/http/safe-text-module.ts) instead of a second copy of the rule.
  */
-const UNSAFE = /\r\n|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+export const UNSAFE = /\r\n|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
-const hex = (code: number, digits: number) => code.toString(16).padStart(digits, '0');
+export const hex = (code: number, digits: number) => code.toString(16).padStart(digits, '0');
 
 /**
  * Replaces each character that could control a terminal with a visible escape, so a person sees that

@@ -33,10 +33,7 @@ export function createConsoleApp(deps: ConsoleDeps, options: { localUser?: strin
   addAuthRoutes(app, deps, options.localUser);
   app.use('/', requireSession(deps));
   app.use('/api/*', requireSession(deps));
-  app.get('/', (c) => {
-    const { user, csrfToken } = c.get('session');
-    return c.html(appShell({ user, csrfToken }));
-  });
+  app.get('/', (c) => c.html(appShell()));
   addLogoutRoute(app, deps);
   addApiRoutes(app, deps);
   addEventRoutes(app, deps);

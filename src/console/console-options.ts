@@ -1,5 +1,6 @@
 // How the console is configured: flags of `agentctl console` and options of `startConsole`, with the
 // environment as the fallback. Validated once, so a bad port or users file fails at start.
+import { hostname, networkInterfaces } from 'node:os';
 import { z } from 'zod';
 import { describeZodError } from '../describe-zod-error';
 import { defaultApprover } from '../client/approval-helpers';
@@ -14,12 +15,20 @@ export const DEFAULT_CONSOLE_PORT = 4280;
 export const UI_URL_ENV = 'TEMPORAL_UI_URL';
 export const PORT_ENV = 'AGENT_CONSOLE_PORT';
 export const HOST_ENV = 'AGENT_CONSOLE_HOST';
+/** Comma-separated names the console answers to when it listens off loopback (e.g. behind a TLS proxy). */
+export const HOST_NAMES_ENV = 'AGENT_CONSOLE_HOST_NAMES';
 
 export const ConsoleOptionsSchema = z.object({
   /** Loopback unless told otherwise: the console decides on tool calls. */
   host: z.string().min(1).default('127.0.0.1'),
   /** 0 picks a free port (tests). */
   port: z.number().int().min(0).max(65_535).default(DEFAULT_CONSOLE_PORT),
+  /**
+   * The Host names the console answers to besides the loopback ones (DNS-rebinding guard), e.g.
+   * `console.example.com` behind a proxy. Off loopback the default is the host it listens on, or for
+   * 0.0.0.0 / :: this machine's name and addresses.
+   */
+  hostNames: z.array(z.string().min(1)).optional(),
   usersFile: z.string().min(1).optional(),
   /** Who logs in with the start token: the person who started the console. */
   localUser: z.string().min(1).max(200),
@@ -47,6 +56,7 @@ export function consoleOptions(given: Partial<ConsoleOptionsInput>, env: NodeJS.
   const port = env[PORT_ENV] ? Number(env[PORT_ENV]) : undefined;
   const parsed = ConsoleOptionsSchema.safeParse({
     host: env[HOST_ENV] || undefined,
+    hostNames: env[HOST_NAMES_ENV] ? env[HOST_NAMES_ENV].split(',').map((n) => n.trim()).filter(Boolean) : undefined,
     port,
     localUser: defaultApprover(env),
     usersFile: env[USERS_FILE_ENV] || undefined,
@@ -62,9 +72,29 @@ export function consoleOptions(given: Partial<ConsoleOptionsInput>, env: NodeJS.
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+const WILDCARD = new Set(['0.0.0.0', '::', '[::]']);
 
-/** The Host headers a loopback console answers to; a console bound elsewhere accepts any. */
-export function allowedHostsFor(host: string, port: number): Set<string> | undefined {
-  if (!LOOPBACK.has(host)) return undefined;
-  return new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
+export const isLoopbackHost = (host: string) => LOOPBACK.has(host);
+
+/** A name as it appears in a Host header: IPv6 addresses in brackets. */
+const asHostName = (name: string) => (name.includes(':') && !name.startsWith('[') ? `[${name}]` : name).toLowerCase();
+
+/**
+ * The Host headers the console answers to: always the loopback names on its port. Off loopback also
+ * the names given (each with and without the port, since a proxy on 443 sends the bare name), or by
+ * default the host it listens on, or for a wildcard address this machine's name and addresses. A
+ * rebound DNS name is none of these, on loopback or off it.
+ */
+export function allowedHostsFor(host: string, port: number, names?: readonly string[]): Set<string> {
+  const allowed = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
+  if (isLoopbackHost(host)) return allowed;
+  const defaults = WILDCARD.has(host)
+    ? [hostname(), ...Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address))]
+    : [host];
+  for (const name of (names ?? defaults).map(asHostName)) {
+    const hasPort = /:\d+$/.test(name) && (!name.startsWith('[') || name.includes(']:'));
+    if (hasPort) allowed.add(name);
+    else allowed.add(name).add(`${name}:${port}`);
+  }
+  return allowed;
 }

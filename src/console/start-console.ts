@@ -12,9 +12,11 @@ import { SessionStore } from './auth/sessions';
 import { loadUsersFile } from './auth/users-file';
 import { threadFollowUp, type FollowUpChannel } from './actions/follow-up';
 import { createConsoleApp } from './console-app';
-import { allowedHostsFor, type ConsoleOptions } from './console-options';
+import { LoginThrottle } from './auth/login-throttle';
+import { allowedHostsFor, isLoopbackHost, type ConsoleOptions } from './console-options';
 import { ConsoleConfigError } from './errors';
 import type { ConsoleEnv } from './http/console-context';
+import { sessionCookieFor } from './http/security';
 import { consoleRunsQuery } from './runs/run-list';
 import { RunsWatcher } from './runs/runs-watcher';
 
@@ -32,23 +34,26 @@ export interface BuiltConsole {
 /** The app and what it needs, without a socket: `startConsole` serves it, tests call `app.request()`. */
 export function buildConsole(
   options: ConsoleOptions,
-  given: { client: Client; followUp?: FollowUpChannel; allowedHosts?: ReadonlySet<string> },
+  given: { client: Client; followUp?: FollowUpChannel; allowedHosts?: ReadonlySet<string>; port?: number },
 ): BuiltConsole {
   const users = options.usersFile ? loadUsersFile(options.usersFile) : [];
   const token = options.token ?? newLoginToken();
   const pricing = { prices: loadPrices(options.modelPricesFile), models: options.models ?? {} };
   const watcher = new RunsWatcher(given.client, { query: consoleRunsQuery(options.filter), limit: options.limit, pollMs: options.pollMs, workspace: options.workspace });
   const shutdown = new AbortController();
+  const port = given.port ?? options.port;
   const app = createConsoleApp(
     {
       client: given.client,
       sessions: new SessionStore(),
+      cookie: sessionCookieFor(isLoopbackHost(options.host), port),
+      throttle: new LoginThrottle(),
       authenticator: createAuthenticator({ localToken: token, localUser: options.localUser, users }),
       watcher,
       taskQueue: options.taskQueue,
       uiBaseUrl: options.uiBaseUrl,
       followUp: given.followUp ?? threadFollowUp,
-      allowedHosts: given.allowedHosts,
+      allowedHosts: given.allowedHosts ?? allowedHostsFor(options.host, port, options.hostNames),
       pricing,
       runPollMs: options.pollMs,
       shutdown: shutdown.signal,
@@ -97,7 +102,7 @@ export async function startConsole(options: ConsoleOptions, given: { client?: Cl
   let address: AddressInfo;
   try {
     address = await listen(server);
-    built = buildConsole(options, { client, followUp: given.followUp, allowedHosts: allowedHostsFor(options.host, address.port) });
+    built = buildConsole(options, { client, followUp: given.followUp, port: address.port });
   } catch (error) {
     server.close();
     await connection?.close();

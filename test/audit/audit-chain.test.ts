@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { appendFile, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -29,9 +29,12 @@ let file: string;
 beforeEach(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'audit-chain-'));
   file = path.join(dir, 'nested', 'audit.log');
+  // The head copies go beside the log's folder, not in the home folder of whoever runs the tests.
+  process.env.AGENT_AUDIT_HEAD_DIR = path.join(dir, 'heads');
 });
 afterEach(async () => {
   vi.restoreAllMocks();
+  delete process.env.AGENT_AUDIT_HEAD_DIR;
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -104,10 +107,14 @@ describe('AuditChain', () => {
     expect(result.ok || result.reason).toMatch(/lines 4 to 5 were removed/);
   });
 
-  it('without a head file, cannot vouch for the last line and says so', async () => {
+  it('fails without the head beside the log, or without its copy, since a cut end could not be told', async () => {
     await writeLog(3);
+    const copy = (await readdir(path.join(dir, 'heads')))[0]!;
+    await rename(path.join(dir, 'heads', copy), path.join(dir, 'copy.bak'));
+    expect(await verifyAuditFile(file)).toMatchObject({ ok: false, line: 3, reason: expect.stringMatching(/cannot be checked: .*heads.*is missing/) });
+    await rename(path.join(dir, 'copy.bak'), path.join(dir, 'heads', copy));
     await rm(`${file}.head`);
-    expect(await verifyAuditFile(file)).toEqual({ ok: true, lines: 3, lastLineChecked: false });
+    expect(await verifyAuditFile(file)).toMatchObject({ ok: false, line: 3, reason: expect.stringMatching(/cannot be checked: .*audit\.log\.head is missing/) });
   });
 
   it('reports an unfinished last line, a line of the unchained v1 log, and a missing file', async () => {
@@ -136,7 +143,8 @@ describe('AuditChain', () => {
     await writeLog(3);
     const lines = await readLines();
     await writeFile(`${file}.head`, JSON.stringify({ seq: 2, hash: hashLine(lines[1]!) }));
-    expect(await verifyAuditFile(file)).toEqual({ ok: true, lines: 3, lastLineChecked: false });
+    // Until the worker reopens it, the log is ahead of its head, and verify says so.
+    expect(await verifyAuditFile(file)).toMatchObject({ ok: false, line: 3, reason: expect.stringMatching(/older than the log/) });
     await (await AuditChain.open(file)).close();
     expect(await verifyAuditFile(file)).toEqual({ ok: true, lines: 3, lastLineChecked: true });
   });
@@ -179,9 +187,9 @@ describe('AuditChain', () => {
     const written = vi.spyOn(handleProto, 'appendFile');
     const synced = vi.spyOn(handleProto, 'sync');
     await chain.append(entry(1));
-    // The line's write, then its fsync (then the head's own fsync).
+    // The line's write, then its fsync (then the fsyncs of the head and of its copy).
     expect(written.mock.invocationCallOrder[0]).toBeLessThan(synced.mock.invocationCallOrder[0]!);
-    expect(synced).toHaveBeenCalledTimes(2);
+    expect(synced).toHaveBeenCalledTimes(3);
 
     synced.mockRejectedValueOnce(Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }));
     await expect(chain.append(entry(2))).rejects.toThrow(AuditLogUnavailableError);

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditChain } from '../../src/audit/audit-chain';
 import { agentctl } from './agentctl-process';
 
-const NO_SERVER = { TEMPORAL_ADDRESS: '127.0.0.1:1' };
-
+let NO_SERVER: Record<string, string>;
+let heads: string;
 let dir: string;
 let intact: string;
 let tampered: string;
@@ -23,6 +23,10 @@ async function writeLog(file: string): Promise<void> {
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'audit-cli-'));
+  // The head copies in their own folder, for the writer here and the agentctl processes alike.
+  heads = await mkdtemp(path.join(tmpdir(), 'audit-cli-heads-'));
+  process.env.AGENT_AUDIT_HEAD_DIR = heads;
+  NO_SERVER = { TEMPORAL_ADDRESS: '127.0.0.1:1', AGENT_AUDIT_HEAD_DIR: heads };
   intact = path.join(dir, 'intact.log');
   tampered = path.join(dir, 'tampered.log');
   await writeLog(intact);
@@ -30,7 +34,11 @@ beforeAll(async () => {
   const text = await readFile(tampered, 'utf8');
   await writeFile(tampered, text.replace('"callId":"c2","decision":"approve","approver":"alice"', '"callId":"c2","decision":"approve","approver":"mallory"'));
 });
-afterAll(() => rm(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  delete process.env.AGENT_AUDIT_HEAD_DIR;
+  await rm(dir, { recursive: true, force: true });
+  await rm(heads, { recursive: true, force: true });
+});
 
 describe('agentctl audit verify', () => {
   it('says an intact log is intact and exits 0', async () => {
@@ -57,6 +65,23 @@ describe('agentctl audit verify', () => {
     expect(missing.stderr).toContain(`No audit log at ${path.join(dir, 'none.log')}`);
     const usage = await agentctl(['audit', 'check'], NO_SERVER);
     expect(usage.code).toBe(2);
-    expect(usage.stderr).toContain('Usage: agentctl audit verify [file]');
+    expect(usage.stderr).toContain('Usage: agentctl audit verify [file|folder]');
+  });
+
+  it('checks every log of a folder (one per worker process), and a log removed whole, naming each', async () => {
+    const folder = await agentctl(['audit', 'verify', dir], NO_SERVER);
+    expect(folder.code).toBe(1);
+    expect(folder.stdout).toContain(`ok   3 lines, chain intact (${intact})`);
+    expect(folder.stdout).toContain('FAIL line 2: was changed after it was written');
+    // Without a path, AGENT_AUDIT_DIR is the folder.
+    const fromEnv = await agentctl(['audit', 'verify', '--json'], { ...NO_SERVER, AGENT_AUDIT_DIR: dir });
+    expect(JSON.parse(fromEnv.stdout)).toMatchObject({ folder: dir, ok: false, logs: [{ file: intact, ok: true }, { file: tampered, ok: false, line: 2 }] });
+    // A log deleted whole, head and all: its copy still says it was written.
+    const gone = path.join(dir, 'gone.log');
+    await writeLog(gone);
+    await rm(gone);
+    await rm(`${gone}.head`);
+    const after = await agentctl(['audit', 'verify', dir, '--json'], NO_SERVER);
+    expect(JSON.parse(after.stdout).logs).toContainEqual(expect.objectContaining({ file: gone, ok: false, reason: expect.stringContaining('the whole log was removed') }));
   });
 });

@@ -10,7 +10,7 @@ import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startDevServer, type DevServer } from '../../scripts/temporal-dev-server';
 import { AesGcmPayloadCodec } from '../../src/codec/aes-gcm-codec';
-import { startCodecServer, type CodecServer } from '../../src/codec/codec-server';
+import { newCodecToken, startCodecServer, type CodecServer } from '../../src/codec/codec-server';
 import { encryptionKeysFromEnv } from '../../src/codec/encryption-keys';
 import { startRun } from '../../src/client/start-run';
 import { createAgentWorker } from '../../src/worker-setup/create-agent-worker';
@@ -20,7 +20,7 @@ import { reply, toolCall } from '../support/fake-anthropic';
 import { uniqueId } from '../support/temporal';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_FLAGS = ['--host-resolver-rules=MAP rebound.test 127.0.0.1', '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const KEY = `ui1:${randomBytes(32).toString('base64')}`;
 
 describe('the Temporal Web UI with the codec server', () => {
@@ -35,8 +35,10 @@ describe('the Temporal Web UI with the codec server', () => {
       codec: new AesGcmPayloadCodec(encryptionKeysFromEnv({ AGENT_ENCRYPTION_KEY: KEY })!),
       port: 0,
       origins: [`http://127.0.0.1:${uiPort}`, `http://localhost:${uiPort}`],
+      token: newCodecToken(),
     });
-    server = await startDevServer({ uiPort, uiCodecEndpoint: codec.url });
+    // As `npm start` does: the UI cannot send a header of ours, so its endpoint carries the token as its path.
+    server = await startDevServer({ uiPort, uiCodecEndpoint: codec.uiEndpoint });
   });
   afterAll(async () => {
     await server?.stop();
@@ -71,13 +73,33 @@ describe('the Temporal Web UI with the codec server', () => {
         const page = browser.pages()[0] ?? (await browser.newPage());
         const decodes: number[] = [];
         page.on('response', (r) => {
-          if (r.url().startsWith(`${codec.url}/decode`)) decodes.push(r.status());
+          if (r.url().startsWith(`${codec.uiEndpoint}/decode`)) decodes.push(r.status());
         });
         await page.goto(`http://127.0.0.1:${uiPort}/namespaces/default/workflows/${handle.workflowId}`, { waitUntil: 'domcontentloaded' });
         // The result panel shows the run's result, decoded by the codec server.
         await page.getByText(secret).first().waitFor({ timeout: 60_000 });
         expect(decodes.length).toBeGreaterThan(0);
         expect(decodes.every((status) => status === 200)).toBe(true);
+
+        // A DNS-rebound page: rebound.test resolves to loopback, so the page and the codec server are
+        // same-origin to the browser, and it knows the token. The Host check refuses it all the same.
+        const codecPort = new URL(codec.url).port;
+        const tokenPath = new URL(codec.uiEndpoint).pathname;
+        const rebound = await browser.newPage();
+        const landing = await rebound.goto(`http://rebound.test:${codecPort}/`);
+        expect(landing?.status()).toBe(421);
+        const reboundStatus = await rebound.evaluate(
+          async (p) => (await fetch(`${p}/decode`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"payloads":[]}' })).status,
+          tokenPath,
+        );
+        expect(reboundStatus).toBe(421);
+        // A page of another origin (the rebound one, calling the real name): refused by Origin, so the
+        // browser gets no answer it may read.
+        const foreign = await rebound.evaluate(
+          async (url) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"payloads":[]}' }).then((r) => `status ${r.status}`, (e: Error) => `blocked: ${e.message}`),
+          `${codec.uiEndpoint}/decode`,
+        );
+        expect(foreign).toMatch(/^blocked/);
       } catch (error) {
         await browser.pages()[0]?.screenshot({ path: path.join(tmpdir(), 'web-ui-codec.failed.png'), fullPage: true }).catch(() => undefined);
         throw error;

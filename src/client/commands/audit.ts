@@ -1,31 +1,46 @@
+import { stat } from 'node:fs/promises';
 import type { Command } from '../cli-context';
 import { UsageError } from '../errors';
 import { terminalSafe } from '../terminal-safe';
-import { verifyAuditFile } from '../../audit/verify-audit';
-import { auditLogPathFromEnv } from '../../audit/audit-path';
+import { verifyAuditFile, type AuditVerification } from '../../audit/verify-audit';
+import { verifyAuditFolder } from '../../audit/verify-audit-folder';
+import { auditDirFromEnv, AUDIT_LOG_ENV } from '../../audit/audit-path';
+
+const isFolder = (target: string) => stat(target).then((s) => s.isDirectory(), () => false);
+
+/** One log's verdict; the reason can quote the file (a malformed field), which anyone able to edit the log controls. */
+const verdict = (file: string, result: AuditVerification) =>
+  result.ok ? `${result.lines} lines, chain intact (${file})` : `line ${result.line}: ${result.reason}\n(${file}, ${result.lines} lines)`;
 
 /**
- * `agentctl audit verify [file]`: checks the audit log's hash chain and head. It reads only the file,
- * never Temporal, so it works on a copy of a log far from any server.
+ * `agentctl audit verify [file|folder]`: checks audit logs' hash chains and both heads (the one beside
+ * each log and its copy in AGENT_AUDIT_HEAD_DIR, or `--heads`). Without an argument it checks
+ * AGENT_AUDIT_LOG, or when that names no file every log in AGENT_AUDIT_DIR (one per worker process).
+ * It reads only files, never Temporal, so it works on a copy far from any server (copy the head
+ * folder along and name it with `--heads`).
  */
 export const auditCommand: Command = {
   name: 'audit',
-  usage: 'agentctl audit verify [file] [--json]   (file: AGENT_AUDIT_LOG, or ./.agent-audit.log)',
-  summary: 'check that the audit log is intact: no line changed, removed or inserted',
+  usage:
+    'agentctl audit verify [file|folder] [--heads dir] [--json]   ' +
+    '(default: AGENT_AUDIT_LOG, or every log in AGENT_AUDIT_DIR (./.agent-audit); heads: AGENT_AUDIT_HEAD_DIR)',
+  summary: 'check that the audit logs are intact: no line changed, removed or inserted, none cut from the end',
   async run(ctx) {
     const [action, named, ...extra] = ctx.args.positionals;
-    if (action !== 'verify' || extra.length > 0) throw new UsageError('audit takes one action, verify, and at most one file');
-    const file = named ?? auditLogPathFromEnv();
-    if (!file) throw new UsageError('AGENT_AUDIT_LOG is off, so there is no default log; name the file');
-    const result = await verifyAuditFile(file);
-    // The reason can quote the file (a malformed field), which anyone able to edit the log controls.
-    ctx.print({ file, ...result }, () =>
-      terminalSafe(
-        result.ok
-          ? `${result.lines} lines, chain intact (${file})${result.lastLineChecked ? '' : '\nThe last line is not covered by a .head file, so an edit of it would go unseen.'}`
-          : `line ${result.line}: ${result.reason}\n(${file}, ${result.lines} lines)`,
-      ),
-    );
+    if (action !== 'verify' || extra.length > 0) throw new UsageError('audit takes one action, verify, and at most one file or folder');
+    const heads = ctx.args.flags.heads;
+    if (heads === true) throw new UsageError('--heads names the folder of head copies');
+    const headDir = typeof heads === 'string' ? heads : undefined;
+    const configured = process.env[AUDIT_LOG_ENV]?.trim();
+    const target = named ?? (configured && configured !== 'off' ? configured : auditDirFromEnv());
+    if (await isFolder(target)) {
+      const logs = await verifyAuditFolder(target, { headDir });
+      const ok = logs.every((log) => log.ok);
+      ctx.print({ folder: target, ok, logs }, () => terminalSafe(logs.map((log) => `${log.ok ? 'ok  ' : 'FAIL'} ${verdict(log.file, log)}`).join('\n')));
+      return ok ? 0 : 1;
+    }
+    const result = await verifyAuditFile(target, { headDir });
+    ctx.print({ file: target, ...result }, () => terminalSafe(verdict(target, result)));
     return result.ok ? 0 : 1;
   },
 };

@@ -1,5 +1,5 @@
 import { AesGcmPayloadCodec } from '../../codec/aes-gcm-codec';
-import { startCodecServer } from '../../codec/codec-server';
+import { newCodecToken, startCodecServer } from '../../codec/codec-server';
 import { encryptionKeysFromEnv } from '../../codec/encryption-keys';
 import type { Command } from '../cli-context';
 import { UsageError } from '../errors';
@@ -31,7 +31,9 @@ export const codecServerCommand: Command = {
     if (!keys) throw new UsageError('codec-server needs AGENT_ENCRYPTION_KEY (and AGENT_ENCRYPTION_OLD_KEYS for older keys) to be set');
     const flags = ctx.args.flags;
     const origins = typeof flags['ui-origin'] === 'string' ? flags['ui-origin'].split(',').map((o) => o.trim()).filter(Boolean) : DEFAULT_UI_ORIGINS;
-    const token = typeof flags.token === 'string' ? flags.token : process.env.AGENT_CODEC_TOKEN || undefined;
+    // A token always: without one named, a fresh one is printed with the endpoint that carries it.
+    const given = typeof flags.token === 'string' ? flags.token : process.env.AGENT_CODEC_TOKEN || undefined;
+    const token = given ?? newCodecToken();
     const server = await startCodecServer({
       codec: new AesGcmPayloadCodec(keys),
       port: portFlag(flags.port),
@@ -39,8 +41,9 @@ export const codecServerCommand: Command = {
       origins,
       token,
     });
-    ctx.out(`Codec server on ${server.url} (key "${keys.current.id}"${keys.byId.size > 1 ? ` + ${keys.byId.size - 1} older` : ''}; CORS for ${origins.join(', ')}${token ? '; bearer token required' : ''}).`);
-    ctx.out(`Point the Web UI at it: temporal server start-dev --ui-codec-endpoint ${server.url}  (or the UI's Codec Server setting). Ctrl-C stops it.`);
+    ctx.out(`Codec server on ${server.url} (key "${keys.current.id}"${keys.byId.size > 1 ? ` + ${keys.byId.size - 1} older` : ''}; CORS for ${origins.join(', ')}; token required).`);
+    if (!given) ctx.out(`Token (generated; pass --token or AGENT_CODEC_TOKEN to choose one): ${token}`);
+    ctx.out(`Point the Web UI at it: temporal server start-dev --ui-codec-endpoint ${server.uiEndpoint}  (or the UI's Codec Server setting). Ctrl-C stops it.`);
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);

@@ -5,8 +5,16 @@ import { randomBytes } from 'node:crypto';
 export interface Session {
   id: string;
   user: string;
-  /** Sent back in the `x-csrf-token` header of every change; a cross-site page cannot read it. */
+  /**
+   * The session's key: handed to the page once, in the fragment of the URL it lands on after logging
+   * in (never in a cookie), kept in the page origin's storage, and sent back in the `x-csrf-token`
+   * header of every API call. Cookies ignore ports, so a server on another loopback port can read and
+   * set the console's cookie; it cannot read this key, which the browser keeps per origin (port
+   * included). A session cookie without its key is refused, and a cross-site page cannot set the header.
+   */
   csrfToken: string;
+  /** The console origin (`http://host:port`) the session was created for; other origins are refused. */
+  origin: string;
   expiresAt: number;
 }
 
@@ -19,9 +27,9 @@ export class SessionStore {
   private readonly sessions = new Map<string, Session>();
   constructor(private readonly ttlMs = SESSION_TTL_MS, private readonly now: () => number = Date.now) {}
 
-  create(user: string): Session {
+  create(user: string, origin: string): Session {
     this.sweep();
-    const session = { id: randomId(), user, csrfToken: randomId(), expiresAt: this.now() + this.ttlMs };
+    const session = { id: randomId(), user, csrfToken: randomId(), origin, expiresAt: this.now() + this.ttlMs };
     this.sessions.set(session.id, session);
     return session;
   }

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Hono } from 'hono';
 import type { ConsoleEnv } from './console-context';
+import { SAFE_TEXT_MODULE } from './safe-text-module';
 
 const PUBLIC_DIR = path.join(__dirname, '..', 'public');
 
@@ -24,6 +25,8 @@ async function serveFile(file: string): Promise<Response> {
 }
 
 export function addAssetRoutes(app: Hono<ConsoleEnv>): void {
+  // Generated from the CLI's escaping rule, so the page and the terminal escape the same characters.
+  app.get('/assets/safe-text.js', () => new Response(SAFE_TEXT_MODULE, { headers: { 'content-type': TYPES['.js']!, 'cache-control': 'no-cache' } }));
   // A strict name pattern: no slashes or dots beyond the extension, so no path can leave the folder.
   app.get('/assets/:file{[a-z0-9-]+\\.(js|css)}', (c) => serveFile(path.join(PUBLIC_DIR, c.req.param('file'))));
   app.get('/vendor/:file', (c) => {

@@ -1,23 +1,35 @@
 // Logging in and out. The login form is protected against login CSRF by a double-submit token (a
-// cookie and a hidden field that must match) and a same-origin check.
+// cookie and a hidden field that must match) and a same-origin check; guessing is slowed per name and
+// per address (LoginThrottle), with a 429 that says when to try again.
 import { randomBytes } from 'node:crypto';
+import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { sameSecret } from '../auth/authenticator';
 import type { ConsoleDeps, ConsoleEnv } from './console-context';
 import { loginPage } from './pages';
-import { sameOrigin, SESSION_COOKIE } from './security';
+import { cookieValues, requestOrigin, sameOrigin } from './security';
 
-const LOGIN_CSRF_COOKIE = 'agent_console_login';
 /** A failed login waits this long, which slows guessing without bothering a person who mistyped. */
 const FAILED_LOGIN_DELAY_MS = 500;
+/** Where the page finds its session key after logging in: the URL fragment, which is never sent to any server. */
+export const SESSION_KEY_FRAGMENT = 'session-key';
 
-const cookieOptions = { httpOnly: true, sameSite: 'Strict', path: '/' } as const;
+/** The client's address, for the per-address limit; requests made in-process (tests) have none. */
+function clientAddress(c: Context): string {
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
 
 export function addAuthRoutes(app: Hono<ConsoleEnv>, deps: ConsoleDeps, localUser: string | undefined): void {
-  const showLogin = (c: Context<ConsoleEnv>, status: 200 | 401 | 403, error?: string) => {
+  const cookieOptions = { httpOnly: true, sameSite: 'Strict', path: '/', secure: deps.cookie.secure } as const;
+  const loginCsrfCookie = deps.cookie.loginName;
+  const showLogin = (c: Context<ConsoleEnv>, status: 200 | 401 | 403 | 429, error?: string) => {
     const loginCsrf = randomBytes(24).toString('base64url');
-    setCookie(c, LOGIN_CSRF_COOKIE, loginCsrf, { ...cookieOptions, maxAge: 3600 });
+    setCookie(c, loginCsrfCookie, loginCsrf, { ...cookieOptions, maxAge: 3600 });
     return c.html(loginPage({ loginCsrf, error, localUser }), status);
   };
 
@@ -26,20 +38,33 @@ export function addAuthRoutes(app: Hono<ConsoleEnv>, deps: ConsoleDeps, localUse
   app.post('/login', async (c) => {
     const form = await c.req.parseBody();
     const field = (name: string) => (typeof form[name] === 'string' ? (form[name] as string) : '');
-    const expected = getCookie(c, LOGIN_CSRF_COOKIE) ?? '';
+    const expected = getCookie(c, loginCsrfCookie) ?? '';
     if (!sameOrigin(c) || !expected || !sameSecret(field('login_csrf'), expected)) {
       return showLogin(c, 403, 'The login form expired or came from another site. Try again.');
     }
-    const user = await deps.authenticator.authenticate(field('name'), field('secret'));
+    const attempt = deps.throttle.begin(field('name'), clientAddress(c));
+    if ('refused' in attempt) {
+      c.header('retry-after', String(attempt.refused.retryAfterSeconds));
+      return showLogin(c, 429, attempt.refused.message);
+    }
+    const user = await deps.authenticator.authenticate(field('name'), field('secret')).catch((error: unknown) => {
+      attempt.settle(false);
+      throw error;
+    });
     if (!user) {
+      // The attempt stays claimed through the delay, so parallel guesses for this name wait it out too.
       await new Promise((resolve) => setTimeout(resolve, FAILED_LOGIN_DELAY_MS));
+      attempt.settle(false);
       return showLogin(c, 401, 'Wrong name, password or token.');
     }
-    deps.sessions.delete(getCookie(c, SESSION_COOKIE));
-    const session = deps.sessions.create(user);
-    deleteCookie(c, LOGIN_CSRF_COOKIE, { path: '/' });
-    setCookie(c, SESSION_COOKIE, session.id, { ...cookieOptions, maxAge: Math.floor((session.expiresAt - Date.now()) / 1000) });
-    return c.redirect('/', 303);
+    attempt.settle(true);
+    for (const id of cookieValues(c, deps.cookie.name)) deps.sessions.delete(id);
+    const session = deps.sessions.create(user, requestOrigin(c, deps.cookie.secure));
+    deleteCookie(c, loginCsrfCookie, { path: '/', secure: deps.cookie.secure });
+    setCookie(c, deps.cookie.name, session.id, { ...cookieOptions, maxAge: Math.floor((session.expiresAt - Date.now()) / 1000) });
+    // The key travels in the fragment: the browser keeps it on this page, and no server (ours, or one
+    // on another port that can read our cookies) ever receives it.
+    return c.redirect(`/#${SESSION_KEY_FRAGMENT}=${session.csrfToken}`, 303);
   });
 }
 
@@ -47,7 +72,7 @@ export function addAuthRoutes(app: Hono<ConsoleEnv>, deps: ConsoleDeps, localUse
 export function addLogoutRoute(app: Hono<ConsoleEnv>, deps: ConsoleDeps): void {
   app.post('/api/logout', (c) => {
     deps.sessions.delete(c.get('session').id);
-    deleteCookie(c, SESSION_COOKIE, { path: '/' });
+    deleteCookie(c, deps.cookie.name, { path: '/', secure: deps.cookie.secure });
     return c.json({ loggedOut: true });
   });
 }

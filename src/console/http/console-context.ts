@@ -1,14 +1,19 @@
 import type { Client } from '@temporalio/client';
 import type { Authenticator } from '../auth/authenticator';
+import type { LoginThrottle } from '../auth/login-throttle';
 import type { Session, SessionStore } from '../auth/sessions';
 import type { FollowUpChannel } from '../actions/follow-up';
 import type { RunPricing } from '../runs/run-detail';
 import type { RunsWatcher } from '../runs/runs-watcher';
+import type { SessionCookie } from './security';
 
 /** What the routes share. Built once by `createConsoleApp`; tests build it with a real client. */
 export interface ConsoleDeps {
   client: Client;
   sessions: SessionStore;
+  /** The session cookie's name and whether it is `Secure` (see `sessionCookieFor`). */
+  cookie: SessionCookie;
+  throttle: LoginThrottle;
   authenticator: Authenticator;
   watcher: RunsWatcher;
   /** Where runs started from the page go. */
@@ -16,8 +21,8 @@ export interface ConsoleDeps {
   /** The Temporal Web UI's base URL (e.g. http://localhost:8233), for links to a run. */
   uiBaseUrl?: string;
   followUp: FollowUpChannel;
-  /** Host headers the console answers to (DNS-rebinding guard); undefined accepts any. */
-  allowedHosts?: ReadonlySet<string>;
+  /** Host headers the console answers to (DNS-rebinding guard). */
+  allowedHosts: ReadonlySet<string>;
   /** Prices and tier → model ids for the run view's cost estimate; without it the view shows no cost. */
   pricing?: RunPricing;
   /** How often a run view polls its run. */

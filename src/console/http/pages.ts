@@ -39,14 +39,16 @@ export function loginPage(options: { loginCsrf: string; error?: string; localUse
 </html>`;
 }
 
-export function appShell(options: { user: string; csrfToken: string }) {
+/**
+ * The page shell. It holds nothing of the session (not the user, not the key), so a cookie that
+ * reached the console from elsewhere opens only an empty shell; the page asks /api/session who it is.
+ */
+export function appShell() {
   return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="csrf-token" content="${options.csrfToken}">
-<meta name="console-user" content="${options.user}">
 <title>durable-agent console</title>
 <link rel="stylesheet" href="/assets/console.css">
 <script type="importmap">${IMPORT_MAP_RAW}</script>

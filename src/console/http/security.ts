@@ -2,13 +2,50 @@
 // session for everything but the login page, and CSRF checks (same-origin plus a per-session token
 // in a header) on every request that changes something.
 import type { Context, MiddlewareHandler } from 'hono';
-import { getCookie } from 'hono/cookie';
 import { secureHeaders } from 'hono/secure-headers';
 import { sameSecret } from '../auth/authenticator';
+import type { Session } from '../auth/sessions';
 import type { ConsoleDeps, ConsoleEnv } from './console-context';
 
-export const SESSION_COOKIE = 'agent_console_session';
 export const CSRF_HEADER = 'x-csrf-token';
+/** The session key on an event stream's URL: EventSource cannot send a header. */
+export const SESSION_KEY_PARAM = 'key';
+
+/**
+ * The session cookie. Off loopback, where the console must be served over HTTPS, it is
+ * `__Host-agent_console_session` with `Secure`: only that origin's secure pages can set it. On
+ * loopback over plain HTTP neither is available (and cookies ignore ports anyway), so the name carries
+ * the console's port, which keeps two consoles apart; what keeps a server on another port from
+ * swapping or stealing the session is the session key that must come with it (see Session.csrfToken).
+ */
+export interface SessionCookie {
+  name: string;
+  /** The login form's double-submit cookie, named the same way. */
+  loginName: string;
+  secure: boolean;
+}
+
+export function sessionCookieFor(loopback: boolean, port: number): SessionCookie {
+  return loopback
+    ? { name: `agent_console_session_${port}`, loginName: `agent_console_login_${port}`, secure: false }
+    : { name: '__Host-agent_console_session', loginName: '__Host-agent_console_login', secure: true };
+}
+
+/**
+ * Every value the request carries under `name`. A cookie tossed in from another port (or path) arrives
+ * beside our own under the same name, so all are considered, not just the first.
+ */
+export function cookieValues(c: Context, name: string): string[] {
+  const values: string[] = [];
+  for (const part of (c.req.header('cookie') ?? '').split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0 && part.slice(0, at).trim() === name) values.push(part.slice(at + 1).trim());
+  }
+  return values;
+}
+
+/** `http://host:port` as the request names it: the origin a session is created for and bound to. */
+export const requestOrigin = (c: Context, secure: boolean) => `${secure ? 'https' : 'http'}://${(c.req.header('host') ?? '').toLowerCase()}`;
 
 /**
  * CSP without 'unsafe-inline': scripts and styles come only from the console itself; the one inline
@@ -46,9 +83,9 @@ export const noStore: MiddlewareHandler = async (c, next) => {
 };
 
 /** Refuses a Host header the console does not answer to: a rebound DNS name reaching loopback. */
-export function hostCheck(allowed: ReadonlySet<string> | undefined): MiddlewareHandler {
+export function hostCheck(allowed: ReadonlySet<string>): MiddlewareHandler {
   return async (c, next) => {
-    if (allowed && !allowed.has((c.req.header('host') ?? '').toLowerCase())) return c.text('Unknown host', 421);
+    if (!allowed.has((c.req.header('host') ?? '').toLowerCase())) return c.text('Unknown host', 421);
     await next();
   };
 }
@@ -68,22 +105,38 @@ export function sameOrigin(c: Context): boolean {
 }
 
 /**
- * Every route behind it needs a live session: API calls get 401 (the page then shows the login),
- * page loads are sent to /login. Requests that change anything must also be same-origin and carry
- * the session's CSRF token in a header, which a cross-site form cannot set.
+ * The live session among the cookie's values that was created for this origin and, when `key` is
+ * given, whose key it is. A tossed value beside our own is skipped, not taken.
  */
-export function requireSession(deps: Pick<ConsoleDeps, 'sessions'>): MiddlewareHandler<ConsoleEnv> {
+export function findSession(c: Context, deps: Pick<ConsoleDeps, 'sessions' | 'cookie'>, key?: string): Session | undefined {
+  const origin = requestOrigin(c, deps.cookie.secure);
+  return cookieValues(c, deps.cookie.name)
+    .map((id) => deps.sessions.get(id))
+    .find((s) => s !== undefined && s.origin === origin && (key === undefined || (key !== '' && sameSecret(key, s.csrfToken))));
+}
+
+/**
+ * Every route behind it needs a live session: API calls get 401 (the page then shows the login),
+ * page loads are sent to /login. The page shell carries nothing of the session, so a cookie alone
+ * opens it; every API call, reads included, must also carry the session's key (the `x-csrf-token`
+ * header, or `?key=` on an event stream), which only the console's own page holds. A tossed or stolen
+ * cookie without its key is treated as no session. Requests that change anything must also be
+ * same-origin and carry the key in the header, which a cross-site form cannot set.
+ */
+export function requireSession(deps: Pick<ConsoleDeps, 'sessions' | 'cookie'>): MiddlewareHandler<ConsoleEnv> {
   return async (c, next) => {
-    const session = deps.sessions.get(getCookie(c, SESSION_COOKIE));
     const api = c.req.path.startsWith('/api/');
-    if (!session) return api ? c.json({ error: 'Not logged in (or the session expired): log in again.' }, 401) : c.redirect('/login', 303);
-    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
-      const token = c.req.header(CSRF_HEADER) ?? '';
-      if (!sameOrigin(c) || !token || !sameSecret(token, session.csrfToken)) {
-        return c.json({ error: 'Refused: the request did not come from this console page (CSRF check failed). Reload the page.' }, 403);
-      }
+    const read = c.req.method === 'GET' || c.req.method === 'HEAD';
+    const notLoggedIn = () => (api ? c.json({ error: 'Not logged in (or the session expired): log in again.' }, 401) : c.redirect('/login', 303));
+    const key = api ? (c.req.header(CSRF_HEADER) ?? (read ? c.req.query(SESSION_KEY_PARAM) : undefined) ?? '') : undefined;
+    const session = findSession(c, deps, key);
+    if (session && (read || sameOrigin(c))) {
+      c.set('session', session);
+      return next();
     }
-    c.set('session', session);
-    await next();
+    // A change that comes with a live session cookie but not its key, or from another origin, is a
+    // CSRF refusal; anything else is simply not logged in.
+    if (read || !findSession(c, deps)) return notLoggedIn();
+    return c.json({ error: 'Refused: the request did not come from this console page (CSRF check failed). Reload the page.' }, 403);
   };
 }

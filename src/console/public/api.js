@@ -1,25 +1,57 @@
-// Every change the page makes goes through here: JSON to the console's routes with the session's
-// CSRF token in a header (a cross-site page can neither read the token nor set the header). The
-// outcome is also announced as a `console-notice` event, which the page shows.
-const csrfToken = document.querySelector('meta[name="csrf-token"]')?.getAttribute('content') ?? '';
+// Every call the page makes goes through here, with the session's key: in the `x-csrf-token` header,
+// or as `?key=` on an event stream (EventSource sends no headers). The key arrives once, in the URL
+// fragment the login redirects to, and is kept in this origin's localStorage, which a server on
+// another port cannot read (cookies ignore ports; storage does not). A cross-site page can neither
+// read the key nor set the header. Outcomes are announced as `console-notice` events.
+const KEY_ITEM = 'console-session-key';
+const FRAGMENT = /^#session-key=([A-Za-z0-9_-]+)$/;
+
+const arrived = FRAGMENT.exec(window.location.hash);
+if (arrived) {
+  window.localStorage.setItem(KEY_ITEM, arrived[1]);
+  // Off the address bar and out of history, so the key is not copied along with a link.
+  window.history.replaceState(null, '', window.location.pathname + window.location.search);
+}
+/** Read at each call: a login in another tab replaces the session, and its key, for every tab. */
+const sessionKey = () => window.localStorage.getItem(KEY_ITEM) ?? '';
+
+function toLogin(usedKey) {
+  // Only the key that failed: another tab may have stored a newer one meanwhile.
+  if (sessionKey() === usedKey) window.localStorage.removeItem(KEY_ITEM);
+  window.location.assign('/login');
+}
+
+/** An event stream of the console, carrying the session key. */
+export function eventStream(url) {
+  return new EventSource(`${url}${url.includes('?') ? '&' : '?'}key=${encodeURIComponent(sessionKey())}`);
+}
+
+/** A GET of the console's API with the session key; a lost session sends the page to the login. */
+export async function getJson(url) {
+  const key = sessionKey();
+  const response = await fetch(url, { headers: { 'x-csrf-token': key }, credentials: 'same-origin' }).catch(() => undefined);
+  if (response?.status === 401) toLogin(key);
+  return response?.ok ? response.json() : undefined;
+}
 
 export function notify(kind, text) {
   window.dispatchEvent(new CustomEvent('console-notice', { detail: { kind, text } }));
 }
 
 export async function post(url, body) {
+  const key = sessionKey();
   let response;
   try {
     response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-csrf-token': csrfToken },
+      headers: { 'content-type': 'application/json', 'x-csrf-token': key },
       body: JSON.stringify(body ?? {}),
       credentials: 'same-origin',
     });
   } catch (error) {
     return { ok: false, status: 0, data: { error: `The console did not answer (${error.message}).` } };
   }
-  if (response.status === 401) window.location.assign('/login');
+  if (response.status === 401) toLogin(key);
   const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
   return { ok: response.ok, status: response.status, data };
 }

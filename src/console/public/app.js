@@ -2,20 +2,18 @@
 // Everything comes from the console's event stream, which reads it from Temporal.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { post } from './api.js';
+import { eventStream, getJson, post } from './api.js';
 import { html } from './html.js';
 import { Inbox } from './inbox.js';
 import { RunList } from './run-list.js';
 import { RunView } from './run-view.js';
 import { StartForm } from './start-form.js';
 
-const user = document.querySelector('meta[name="console-user"]')?.getAttribute('content') ?? '';
-
 function useSnapshot() {
   const [snapshot, setSnapshot] = useState(undefined);
   const [connected, setConnected] = useState(false);
   useEffect(() => {
-    const source = new EventSource('/api/events');
+    const source = eventStream('/api/events');
     source.addEventListener('snapshot', (e) => {
       setSnapshot(JSON.parse(e.data));
       setConnected(true);
@@ -23,8 +21,7 @@ function useSnapshot() {
     source.onerror = async () => {
       setConnected(false);
       // EventSource retries by itself; a lost session needs the login page instead.
-      const check = await fetch('/api/session', { credentials: 'same-origin' }).catch(() => undefined);
-      if (check?.status === 401) window.location.assign('/login');
+      await getJson('/api/session');
     };
     return () => source.close();
   }, []);
@@ -62,12 +59,23 @@ function Notices() {
 
 async function logout() {
   await post('/api/logout', {});
+  window.localStorage.removeItem('console-session-key');
   window.location.assign('/login');
+}
+
+/** Who the console says this session is: asked with the key, so a cookie from elsewhere shows no one. */
+function useUser() {
+  const [user, setUser] = useState('');
+  useEffect(() => {
+    void getJson('/api/session').then((s) => setUser(s?.user ?? ''));
+  }, []);
+  return user;
 }
 
 function App() {
   const { snapshot, connected } = useSnapshot();
   const route = useRoute();
+  const user = useUser();
   return html`<header class="top">
       <h1><a href="#/">durable-agent console</a></h1>
       <span class=${`live-dot${connected ? ' on' : ''}`} title=${connected ? 'live' : 'reconnecting'}></span>

@@ -1,7 +1,7 @@
 // One run: tasks and progress, the model's text as it streams, recent tool calls, usage and cost, the
 // completion, children, and cancel / resume / follow-up. Fed by the run's own event stream.
 import { useEffect, useState } from 'preact/hooks';
-import { act } from './api.js';
+import { act, eventStream } from './api.js';
 import { html } from './html.js';
 import { shortTime } from './time.js';
 
@@ -13,7 +13,7 @@ function useRunEvents(workflowId) {
   const [state, setState] = useState({ detail: undefined, error: undefined });
   useEffect(() => {
     setState({ detail: undefined, error: undefined });
-    const source = new EventSource(`/api/runs/${encodeURIComponent(workflowId)}/events`);
+    const source = eventStream(`/api/runs/${encodeURIComponent(workflowId)}/events`);
     source.addEventListener('run', (e) => setState({ detail: JSON.parse(e.data), error: undefined }));
     source.addEventListener('run-error', (e) => setState((s) => ({ ...s, error: JSON.parse(e.data).message })));
     return () => source.close();
