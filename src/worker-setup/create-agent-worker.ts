@@ -150,6 +150,13 @@ async function startWorker(options: AgentWorkerOptions, env: NodeJS.ProcessEnv, 
 
   await prepareConversationStore(conversations, { owned: !options.conversations });
 
+  // Opened before anything connects to Temporal: a log that was cut stops the worker here, and
+  // there are no connections yet to leave open.
+  const audit = options.auditLog ? await AuditChain.open(options.auditLog).catch(async (error: unknown) => {
+    await mcp.close();
+    throw error;
+  }) : undefined;
+
   const settings = temporalSettings(env);
   const tracing = options.tracing ?? tracingFromEnv(env);
   const plugins = tracing ? [tracing.plugin] : [];
@@ -161,7 +168,6 @@ async function startWorker(options: AgentWorkerOptions, env: NodeJS.ProcessEnv, 
   if (attributes.warning) console.warn(`WARNING: ${attributes.warning}`);
   const client = new Client({ connection: clientConnection, namespace, dataConverter: settings.dataConverter, plugins });
   const connection = await NativeConnection.connect(connectionOptions);
-  const audit = options.auditLog ? await AuditChain.open(options.auditLog) : undefined;
   let anthropic: ReturnType<typeof createAnthropicClient> | undefined;
 
   const activities = createActivities({

@@ -1,5 +1,8 @@
 // Starts one Temporal dev server for the whole test run and hands its address to test files.
 // Set TEMPORAL_TEST_ADDRESS to run the suite against a server you started yourself instead.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startDevServer } from '../../scripts/temporal-dev-server.js';
 
@@ -10,14 +13,24 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // Workers started by tests write a copy of each audit head outside the log's folder; without
+  // this it would be the user's ~/.local/state. Test files (forked after this runs) inherit it.
+  const headDir = process.env.AGENT_AUDIT_HEAD_DIR ? undefined : await mkdtemp(path.join(tmpdir(), 'audit-heads-'));
+  if (headDir) process.env.AGENT_AUDIT_HEAD_DIR = headDir;
+  const removeHeadDir = async () => {
+    if (headDir) await rm(headDir, { recursive: true, force: true });
+  };
   const external = process.env.TEMPORAL_TEST_ADDRESS;
   if (external) {
     project.provide('temporalAddress', external);
-    return async () => undefined;
+    return removeHeadDir;
   }
   // startDevServer installs the CLI first if it is missing (see scripts/install-temporal.js).
   // Headless and in-memory: tests that need persistence across restarts start their own server.
   const server = await startDevServer({ headless: true });
   project.provide('temporalAddress', server.address);
-  return () => server.stop();
+  return async () => {
+    await server.stop();
+    await removeHeadDir();
+  };
 }
