@@ -15,6 +15,8 @@ export const PreferenceChangeSchema = z.object({
   by: z.string().optional(),
   at: z.string().optional(),
   fromWorkflowId: z.string().optional(),
+  /** For an "always": whether the calls it lets run may write (see PreferenceRuleSchema). */
+  writes: z.boolean().optional(),
 });
 export type PreferenceChange = z.infer<typeof PreferenceChangeSchema>;
 
