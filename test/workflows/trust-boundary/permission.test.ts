@@ -84,6 +84,18 @@ describe('ToolContext.permission, from the decision to the tool', () => {
     });
   });
 
+  it('refuses a "writes" that is not a boolean in the run input, naming the rule: in startRun and in the workflow itself', async () => {
+    const input = { agent: 'prober', task: uniqueId('bad-writes'), toolApproval: { alwaysApproved: [{ tool: 'probe', writes: 'yes' as never }] } };
+    const problem = 'toolApproval.alwaysApproved.0: writes: must be true or false';
+    await withAgentWorker(bed.harness(), async (harness) => {
+      await expect(harness.start(input)).rejects.toThrow(problem);
+      // A client that skips startRun's check: the run fails at once with the same words.
+      const handle = await harness.client.workflow.start('agentRun', { taskQueue: harness.taskQueue, workflowId: uniqueId('bad-writes'), args: [input] });
+      const error = await handle.result().catch((e: unknown) => e as { cause?: Error });
+      expect(String(error.cause?.message)).toContain(problem);
+    });
+  });
+
   it('runs a call a person approved as theirs, with writes: by the approval signal and by the decideApproval update', async () => {
     const task = uniqueId('person');
     fake.script(task, [reply(run('echo a'), run('echo b')), done]);
