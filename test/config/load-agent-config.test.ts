@@ -34,9 +34,10 @@ describe('loadAgentConfig', () => {
     const config = loadAgentConfig(EXAMPLE);
     expect(config.includeBuiltinAgents).toBe(true);
     expect(config.mcpServers.files).toMatchObject({ command: 'npx', tools: { move_file: { scope: 'execute' } }, timeoutSeconds: 300 });
-    const [librarian, triage] = config.agents;
+    const [librarian, triage, formatter] = config.agents;
     expect(librarian).toMatchObject({ name: 'librarian', mcpServers: ['files'], approvers: ['alice', 'bob'], workspace: 'per-run', completionTools: ['complete_task'] });
     expect(triage).toMatchObject({ completionTools: ['task_completed'], outputSchema: { required: ['kind', 'severity'] } });
+    expect(formatter?.approval?.alwaysApproved).toContainEqual({ tool: 'shell', command: 'npx prettier --write *', writes: true });
   });
 
   it('reads JSON as well as YAML', async () => {
