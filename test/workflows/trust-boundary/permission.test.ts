@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Client } from '@temporalio/client';
+import type { temporal } from '@temporalio/proto';
 import type { AgentDefinitionInput } from '../../../src/agents/agent-definition';
 import { preferencesWorkflowId } from '../../../src/approvals/preference-messages';
 import { readPreferences } from '../../../src/approvals/read-preferences';
@@ -39,11 +40,22 @@ const peek = defineTool({
   execute: async (_input, context) => report(context),
 });
 
+/** A write tool that is quick and safe to repeat, so a call of it runs as a local activity, inside the workflow task. */
+const stamp = defineTool({
+  name: 'stamp',
+  description: 'Reports the permission its call ran with.',
+  scope: 'write',
+  idempotent: true,
+  quick: true,
+  inputSchema: z.object({}),
+  execute: async (_input, context) => report(context),
+});
+
 const agent = (name: string, extra: Partial<AgentDefinitionInput> = {}): AgentDefinitionInput => ({
   name,
   description: 'Reports permissions.',
   modelTier: 'fast',
-  tools: ['probe', 'peek'],
+  tools: ['probe', 'peek', 'stamp'],
   systemPrompt: 'You probe.',
   maxIterations: 5,
   ...extra,
@@ -54,13 +66,14 @@ const writer = agent('permission-writer', { approval: { alwaysApproved: [{ tool:
 const run = (command: string) => toolCall('probe', { command });
 const done = reply(toolCall('complete_task', { summary: 'done', status: 'success' }));
 const READ_ONLY = { by: 'rule', writes: false };
+type RunHandle = Awaited<ReturnType<RunHarness['start']>>;
 
 describe('ToolContext.permission, from the decision to the tool', () => {
-  const bed = useAgentTestbed({ agents: [agent('prober'), writer], tools: [probe, peek] });
+  const bed = useAgentTestbed({ agents: [agent('prober'), writer], tools: [probe, peek, stamp] });
   const fake = bed.fake;
 
   /** Runs one turn of calls to completion and returns what each call reported, in order. */
-  async function permissionsOf(harness: RunHarness, input: AgentRunInput, decide?: (handle: Awaited<ReturnType<RunHarness['start']>>) => Promise<void>): Promise<unknown[]> {
+  async function permissionsOf(harness: RunHarness, input: AgentRunInput, decide?: (handle: RunHandle) => Promise<void>): Promise<unknown[]> {
     const handle = await harness.start(input);
     await decide?.(handle);
     expect((await handle.result()).status).toBe('completed');
@@ -98,18 +111,27 @@ describe('ToolContext.permission, from the decision to the tool', () => {
 
   it('runs a call a person approved as theirs, with writes: by the approval signal and by the decideApproval update', async () => {
     const task = uniqueId('person');
-    fake.script(task, [reply(run('echo a'), run('echo b')), done]);
+    fake.script(task, [reply(run('echo a'), run('echo b'), toolCall('stamp', {})), done]);
     await withAgentWorker(bed.harness(), async (harness) => {
+      let history: temporal.api.history.v1.IHistory | undefined;
       const permissions = await permissionsOf(harness, { agent: 'prober', task }, async (handle) => {
-        await waitForApprovals(handle, 2);
+        await waitForApprovals(handle, 3);
         await handle.signal(approvalSignal, { callId: 'toolu_0_0', decision: 'approve', approver: 'ana' });
         const outcome = await handle.executeUpdate(decideApprovalUpdate, { args: [{ callId: 'toolu_0_1', decision: 'approve', approver: 'ana' }] });
         expect(outcome.applied).toBe(true);
+        await handle.signal(approvalSignal, { callId: 'toolu_0_2', decision: 'approve', approver: 'ana' });
+        await handle.result();
+        history = await handle.fetchHistory();
       });
       expect(permissions).toEqual([
         { by: 'person', writes: true },
         { by: 'person', writes: true },
+        { by: 'person', writes: true },
       ]);
+      // `stamp` ran as a local activity (a marker, not a scheduled activity): the permission reaches those too.
+      const events = history?.events ?? [];
+      expect(events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runTool')).toHaveLength(2);
+      expect(events.some((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')).toBe(true);
     });
   });
 
