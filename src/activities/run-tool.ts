@@ -6,6 +6,7 @@ import { WorkspaceEscapeError } from '../errors';
 import { describeZodError } from '../tools/tool-definition';
 import { capOutput } from '../tools/output-limits';
 import { ToolResult } from '../tools/tool-result';
+import { RULE_READ_ONLY, ToolPermissionSchema } from '../tools/tool-permission';
 import { inToolSpan } from '../observability/genai-spans';
 import type { ActivityDeps } from './activity-deps';
 
@@ -20,6 +21,11 @@ export const RunToolInputSchema = z.object({
   network: z.boolean().default(false),
   /** Who let the call run, for the audit line written when it ends. */
   approval: z.object({ decision: z.string(), approver: z.string().optional(), verified: z.boolean().optional(), via: z.string() }).optional(),
+  /**
+   * Who let the call run and whether it may write (`ToolContext.permission`). Absent from workflows
+   * of earlier releases: such a call gets the least, a read-only workspace.
+   */
+  permission: ToolPermissionSchema.default(() => ({ ...RULE_READ_ONLY })),
   iteration: z.number().int().optional(),
 });
 export type RunToolInput = z.input<typeof RunToolInputSchema>;
@@ -105,6 +111,7 @@ async function execute(deps: ActivityDeps, input: z.output<typeof RunToolInputSc
       processes: agent.env.length === 0 ? deps.processes : { ...deps.processes, run: (spec) => deps.processes.run({ ...spec, extraEnvAllow: [...(spec.extraEnvAllow ?? []), ...agent.env] }) },
       network: input.network || agent.network,
       hiddenPaths,
+      permission: input.permission,
     });
     return { ...result, output: capOutput(result.output) };
   } catch (error) {

@@ -4,6 +4,10 @@ import { preferenceMatches, type PreferenceRule } from './preference-rules';
 import type { CommandPattern, ShellAnalysis, SimpleCommand } from './shell/shell-analysis';
 import { commandMatches } from './shell/match-command';
 
+/** An object rule's problems in one line, for the rule schema: a failed union otherwise only says "Invalid input". */
+const objectRuleProblems = (issues: readonly { path: PropertyKey[]; message: string }[] | undefined): string | undefined =>
+  issues && issues.length > 0 ? issues.map((i) => `${i.path.map(String).join('.') || 'rule'}: ${i.message}`).join('; ') : undefined;
+
 /**
  * One approval rule. A bare string names a tool (or "*" for every tool). The object form can also
  * match the call:
@@ -11,7 +15,9 @@ import { commandMatches } from './shell/match-command';
  *   in the call, so chaining, extra flags or spacing cannot slip past (see src/approvals/shell/);
  * - `argumentsMatch`: a regular expression tested against one argument (`argument`, e.g. "command")
  *   or, without it, against the JSON of all arguments. For `shell` it is tested against each simple
- *   command's own text as well, so an allow regex cannot approve a chained command either.
+ *   command's own text as well, so an allow regex cannot approve a chained command either;
+ * - `writes` (allow rules only): the calls it lets run may change the workspace. Without it they run
+ *   with the workspace read-only, so an allow rule that a hostile command slips past can at worst read.
  */
 export const ApprovalRuleSchema = z.union([
   z.string().min(1),
@@ -21,6 +27,7 @@ export const ApprovalRuleSchema = z.union([
       argument: z.string().min(1).optional(),
       argumentsMatch: z.string().min(1).optional(),
       command: z.string().min(1).optional(),
+      writes: z.boolean({ error: 'must be true or false (true lets the calls this allow rule lets through change the workspace)' }).optional(),
     })
     .superRefine((rule, ctx) => {
       if (rule.argumentsMatch !== undefined) {
@@ -41,7 +48,7 @@ export const ApprovalRuleSchema = z.union([
         ctx.addIssue({ code: 'custom', path: ['command'], message: `rule for ${rule.tool}: use either "command" or "argumentsMatch", not both` });
       }
     }),
-]);
+], { error: (issue) => (issue.code === 'invalid_union' && typeof issue.input === 'object' && issue.input !== null ? objectRuleProblems(issue.errors[1]) : undefined) });
 export type ApprovalRule = z.infer<typeof ApprovalRuleSchema>;
 
 export const ScopeActionSchema = z.enum(['allow', 'approve', 'reject']);
@@ -60,13 +67,29 @@ export const ToolApprovalSchema = z.object({
   alwaysApproved: z.array(ApprovalRuleSchema).optional(),
   alwaysRejected: z.array(ApprovalRuleSchema).optional(),
   scopes: ScopePolicySchema.optional(),
+}).superRefine((approval, ctx) => {
+  // `writes` grants something; on a rule that asks or rejects it would read as a grant that is never given.
+  for (const list of ['requiresApproval', 'alwaysRejected'] as const) {
+    approval[list]?.forEach((rule, index) => {
+      if (typeof rule === 'object' && rule.writes !== undefined) {
+        ctx.addIssue({ code: 'custom', path: [list, index, 'writes'], message: `rule for ${rule.tool}: "writes" only applies to alwaysApproved rules; remove it here` });
+      }
+    });
+  }
 });
 export type ToolApproval = z.infer<typeof ToolApprovalSchema>;
 
 /** Read tools run; tools that write or execute ask a person. */
 export const DEFAULT_SCOPE_POLICY: Required<ScopePolicy> = { read: 'allow', write: 'approve', execute: 'approve' };
 
-export type PolicyVerdict = { action: ScopeAction; reason: string };
+/**
+ * What the policy decided, and for `allow` whether the call may change the workspace: only when every
+ * rule or "always" that let it through grants writes (`"writes": true`); defaults never do.
+ */
+export type PolicyVerdict = { action: 'allow'; reason: string; writes: boolean } | { action: 'approve' | 'reject'; reason: string };
+
+/** Whether an allow rule grants writes; a bare tool name never does. */
+const grantsWrites = (rule: ApprovalRule): boolean => typeof rule === 'object' && rule.writes === true;
 
 export { ToolScopeSchema, type ToolScope };
 
@@ -146,6 +169,9 @@ function evaluateSubject(args: PolicyInput, subject: Subject): PolicyVerdict {
   const { run, agent, preferences = [], patterns } = args;
   const first = (rules: ApprovalRule[] | undefined, mode: 'allow' | 'reject') => rules?.find((r) => ruleMatches(r, subject, mode, patterns));
   const prefer = (preference: 'always' | 'never') => preferences.find((p) => p.preference === preference && preferenceMatches(p, subject));
+  // Any matching rule of the layer that allowed, or any matching "always", may grant writes: each covers the subject.
+  const writes = (rules: ApprovalRule[] | undefined) => rules?.some((r) => grantsWrites(r) && ruleMatches(r, subject, 'allow', patterns)) === true;
+  const alwaysWrites = () => preferences.some((p) => p.preference === 'always' && p.writes === true && preferenceMatches(p, subject));
   const what = subject.command ? `"${subject.command.source}": ` : '';
 
   const rejected = first(run?.alwaysRejected, 'reject') ?? first(agent?.alwaysRejected, 'reject');
@@ -155,16 +181,18 @@ function evaluateSubject(args: PolicyInput, subject: Subject): PolicyVerdict {
   const runAsks = first(run?.requiresApproval, 'reject');
   if (runAsks !== undefined) return { action: 'approve', reason: `${what}run rule "${describeRule(runAsks)}" requires approval` };
   const runAllows = first(run?.alwaysApproved, 'allow');
-  if (runAllows !== undefined) return { action: 'allow', reason: `run rule "${describeRule(runAllows)}" approves it` };
-  if (prefer('always')) return { action: 'allow', reason: `you chose "always" for ${args.tool}` };
+  if (runAllows !== undefined) return { action: 'allow', reason: `run rule "${describeRule(runAllows)}" approves it`, writes: writes(run?.alwaysApproved) };
+  if (prefer('always')) return { action: 'allow', reason: `you chose "always" for ${args.tool}`, writes: alwaysWrites() };
 
   const agentAsks = first(agent?.requiresApproval, 'reject');
   if (agentAsks !== undefined) return { action: 'approve', reason: `${what}agent rule "${describeRule(agentAsks)}" requires approval` };
   const agentAllows = first(agent?.alwaysApproved, 'allow');
-  if (agentAllows !== undefined) return { action: 'allow', reason: `agent rule "${describeRule(agentAllows)}" approves it` };
+  if (agentAllows !== undefined) return { action: 'allow', reason: `agent rule "${describeRule(agentAllows)}" approves it`, writes: writes(agent?.alwaysApproved) };
 
   const action = run?.scopes?.[args.scope] ?? agent?.scopes?.[args.scope] ?? DEFAULT_SCOPE_POLICY[args.scope];
-  return { action, reason: `${what}${args.scope} tools: ${action}` };
+  const reason = `${what}${args.scope} tools: ${action}`;
+  // A scope that allows (read tools by default) never grants writes: no rule names what it lets through.
+  return action === 'allow' ? { action, reason, writes: false } : { action, reason };
 }
 
 const SEVERITY: Record<ScopeAction, number> = { allow: 0, approve: 1, reject: 2 };
@@ -187,6 +215,8 @@ export function evaluatePolicy(args: PolicyInput): PolicyVerdict {
   if (whole.action === 'reject') verdicts.push(whole);
   const worst = verdicts.reduce((a, b) => (SEVERITY[b.action] > SEVERITY[a.action] ? b : a));
   if (worst.action !== 'allow') return worst;
+  // The call writes only if what allowed each of its commands grants writes.
+  const allowed = { ...worst, writes: verdicts.every((v) => v.action === 'allow' && v.writes) };
   if (!analysis || !analysis.understood) {
     const why = analysis?.problems.join('; ') || 'the worker could not parse it';
     return { action: 'approve', reason: `the command is not fully understood (${why}), so a person decides` };
@@ -195,5 +225,5 @@ export function evaluatePolicy(args: PolicyInput): PolicyVerdict {
   if (outside.length > 0) {
     return { action: 'approve', reason: `it writes outside the workspace (${outside.map((w) => w.target || '?').join(', ')}), so a person decides` };
   }
-  return worst;
+  return allowed;
 }

@@ -15,17 +15,25 @@ export const PreferenceChangeSchema = z.object({
   by: z.string().optional(),
   at: z.string().optional(),
   fromWorkflowId: z.string().optional(),
+  /** For an "always": whether the calls it lets run may write (see PreferenceRuleSchema). */
+  writes: z.boolean().optional(),
 });
 export type PreferenceChange = z.infer<typeof PreferenceChangeSchema>;
 
-/** An entry as the first release stored it: tool-wide. */
-const LegacyEntrySchema = z.object({
-  tool: z.string().min(1),
-  preference: z.enum(['always', 'never']),
-  by: z.string().optional(),
-  at: z.string().optional(),
-  fromWorkflowId: z.string().optional(),
-});
+/**
+ * An entry as the first release stored it: tool-wide. Strict, so that a current rule that fails its
+ * schema (a malformed `match` or `writes`) is dropped rather than read as a tool-wide choice: an
+ * "always" must never cover more than the person chose.
+ */
+const LegacyEntrySchema = z
+  .object({
+    tool: z.string().min(1),
+    preference: z.enum(['always', 'never']),
+    by: z.string().optional(),
+    at: z.string().optional(),
+    fromWorkflowId: z.string().optional(),
+  })
+  .strict();
 
 /** A stored entry in either shape, as the current rule; a legacy entry becomes a tool-wide rule. */
 export const StoredEntrySchema = z.union([

@@ -28,6 +28,12 @@ export const PreferenceRuleSchema = z.object({
   fromWorkflowId: z.string().optional(),
   /** Tool-wide because it was made before choices were scoped (schema 1 of the preferences store). */
   migrated: z.boolean().optional(),
+  /**
+   * An "always" given for a call that writes (a write tool, or a command the shell analysis says
+   * writes): the calls it lets run later may change the workspace. Absent (every choice stored before
+   * this existed) means false: they run with the workspace read-only.
+   */
+  writes: z.boolean().optional(),
 });
 export type PreferenceRule = z.infer<typeof PreferenceRuleSchema>;
 

@@ -29,7 +29,9 @@ export function describeConfigIssues(issues: readonly Issue[], prefix: readonly 
     const path = [...prefix, ...issue.path];
     const where = formatPath(path) || '(top level)';
     if (issue.code === 'invalid_union' && issue.errors.length > 0) {
-      const closest = [...issue.errors].sort((a, b) => a.length - b.length)[0]!;
+      // A branch of another type altogether (a string where an object was written) came nowhere close.
+      const otherType = (branch: readonly Issue[]) => Number(branch.length === 1 && branch[0]!.code === 'invalid_type' && branch[0]!.path.length === 0);
+      const closest = [...issue.errors].sort((a, b) => otherType(a) - otherType(b) || a.length - b.length)[0]!;
       return [`- ${where}: ${issue.message}`, ...describeConfigIssues(closest, path).map((line) => `  ${line}`)];
     }
     // A record key that does not fit (an MCP server's name): what is wrong with the key itself.

@@ -5,7 +5,7 @@ import { localTools, model, onceTools, setup, summarizer, tools } from './activi
 import { historyIsFull } from './history-budget';
 import type { Features } from './patches';
 import type { RunDriver } from './run-driver';
-import { approvalOf, callSummary } from './run-machine/call-records';
+import { approvalOf, callSummary, permissionOf } from './run-machine/call-records';
 import type { CompactionPlan } from './run-machine/compaction-plan';
 import { nextStep, type NextStep } from './run-machine/next-step';
 import type { ResolvedAgent, RunState, TurnCall } from './run-machine/run-state';
@@ -112,6 +112,8 @@ export async function runToolStep(driver: RunDriver, call: TurnCall, features: P
     workflowId: state.workflowId,
     network: state.input.network ?? state.agent.network,
     approval: approvalOf(state, call.id),
+    // Who let it run and whether it may write: the sandbox and the file tools enforce it.
+    permission: permissionOf(state, call),
     iteration: state.turn?.iteration,
   };
   try {

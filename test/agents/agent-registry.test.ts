@@ -81,6 +81,14 @@ describe('createAgentRegistry', () => {
     expect(() => createAgentRegistry([agent(), agent()], builtinTools)).toThrow(new AgentDefinitionError('Two agents are named "tester".'));
   });
 
+  it('keeps "writes": true on an agent\'s allow rule, and refuses a value that is not a boolean, naming the rule', () => {
+    const granted = createAgentRegistry([agent({ approval: { alwaysApproved: [{ tool: 'read_file', writes: true }] } })], builtinTools);
+    expect(granted.agents.get('tester')?.approval?.alwaysApproved).toEqual([{ tool: 'read_file', writes: true }]);
+    const bad = agent({ approval: { alwaysApproved: [{ tool: 'read_file', writes: 'always' as never }] } });
+    expect(() => createAgentRegistry([bad], builtinTools)).toThrow(AgentDefinitionError);
+    expect(() => createAgentRegistry([bad], builtinTools)).toThrow(/approval\.alwaysApproved\.0: writes: must be true or false/);
+  });
+
   it('refuses an agent definition that does not match the schema, saying which field', () => {
     const bad = agent({ modelTier: 'huge' as never, maxIterations: 0 });
     expect(() => createAgentRegistry([bad], builtinTools)).toThrow(AgentDefinitionError);

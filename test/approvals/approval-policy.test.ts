@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SCOPE_POLICY, evaluatePolicy, ruleMatches as matches, ToolApprovalSchema, type ApprovalRule, type ToolApproval } from '../../src/approvals/approval-policy';
 import type { PreferenceRule } from '../../src/approvals/preference-rules';
+import type { ShellAnalysis } from '../../src/approvals/shell/shell-analysis';
 import type { ToolScope } from '../../src/tools/tool-scope';
 
 /** Tool-wide choices, as a person makes them with --always-tool / --never-tool (or the first release did). */
@@ -80,6 +81,8 @@ describe('evaluatePolicy', () => {
       expect(evaluatePolicy({ tool: 'shell', scope: 'execute', input: {}, agent: { requiresApproval: ['shell'] }, preferences })).toEqual({
         action: 'allow',
         reason: 'you chose "always" for shell',
+        // A tool-wide "always" stored without the flag (every choice before it existed) grants no writes.
+        writes: false,
       });
       expect(action({ tool: 'shell', scope: 'execute', run: { requiresApproval: ['shell'] }, preferences })).toBe('approve');
     });
@@ -163,6 +166,62 @@ describe('evaluatePolicy', () => {
     it('refuses an empty tool name and a scope action that does not exist', () => {
       expect(ToolApprovalSchema.safeParse({ alwaysRejected: [''] }).success).toBe(false);
       expect(ToolApprovalSchema.safeParse({ scopes: { write: 'maybe' } }).success).toBe(false);
+    });
+  });
+
+  describe('writes: whether an allowed call may change the workspace', () => {
+    /** A parse of plain literal commands, the way the worker's shell analysis reports them. */
+    const parsed = (...commands: string[]): ShellAnalysis => ({
+      understood: true,
+      problems: [],
+      commands: commands.map((source) => ({ words: source.split(' ').map((text) => ({ text, literal: true, glob: false })), assignments: [], source })),
+      writes: [],
+    });
+    const shell = (command: string, approval: { run?: ToolApproval; agent?: ToolApproval; preferences?: PreferenceRule[] }) =>
+      evaluatePolicy({ tool: 'shell', scope: 'execute', input: { command }, isCommand: true, analysis: parsed(...command.split(' && ')), ...approval });
+
+    it('grants writes only through an allow rule that says "writes": true, in the run or the agent', () => {
+      expect(shell('npm test', { run: { alwaysApproved: [{ tool: 'shell', command: 'npm test' }] } })).toMatchObject({ action: 'allow', writes: false });
+      expect(shell('npm test', { run: { alwaysApproved: [{ tool: 'shell', command: 'npm test', writes: true }] } })).toMatchObject({ action: 'allow', writes: true });
+      expect(shell('npm test', { agent: { alwaysApproved: [{ tool: 'shell', command: 'npm test', writes: true }] } })).toMatchObject({ action: 'allow', writes: true });
+      // A bare tool name and a scope policy never grant writes.
+      expect(evaluatePolicy({ tool: 'write_file', scope: 'write', input: {}, run: { alwaysApproved: ['write_file'] } })).toMatchObject({ action: 'allow', writes: false });
+      expect(evaluatePolicy({ tool: 'write_file', scope: 'write', input: {}, run: { scopes: { write: 'allow' } } })).toMatchObject({ action: 'allow', writes: false });
+      expect(evaluatePolicy({ tool: 'read_file', scope: 'read', input: {} })).toEqual({ action: 'allow', reason: 'read tools: allow', writes: false });
+    });
+
+    it('grants writes to a chained command only when what allowed every part of it grants them', () => {
+      const run: ToolApproval = { alwaysApproved: [{ tool: 'shell', command: 'npm test', writes: true }, { tool: 'shell', command: 'ls' }] };
+      expect(shell('npm test && npm test', { run })).toMatchObject({ action: 'allow', writes: true });
+      expect(shell('ls && npm test', { run })).toMatchObject({ action: 'allow', writes: false });
+    });
+
+    it('grants writes when any matching allow rule of the layer that allowed says so', () => {
+      const run: ToolApproval = { alwaysApproved: [{ tool: 'shell', command: 'npm *' }, { tool: 'shell', command: 'npm test', writes: true }] };
+      expect(shell('npm test', { run })).toMatchObject({ action: 'allow', writes: true });
+      expect(shell('npm ls', { run })).toMatchObject({ action: 'allow', writes: false });
+    });
+
+    it('takes an "always" preference\'s stored flag; a preference stored without one grants none', () => {
+      const always = (writes?: boolean): PreferenceRule[] => [
+        { tool: 'shell', preference: 'always', match: { kind: 'command', pattern: { pattern: 'make', words: ['make'] } }, ...(writes === undefined ? {} : { writes }) },
+      ];
+      expect(shell('make', { preferences: always(true) })).toMatchObject({ action: 'allow', writes: true });
+      expect(shell('make', { preferences: always(false) })).toMatchObject({ action: 'allow', writes: false });
+      expect(shell('make', { preferences: always() })).toMatchObject({ action: 'allow', writes: false });
+    });
+
+    it('accepts "writes" as a boolean on allow rules, and refuses another value or a rule that asks or rejects', () => {
+      expect(ToolApprovalSchema.parse({ alwaysApproved: [{ tool: 'shell', command: 'make', writes: true }] }).alwaysApproved).toEqual([{ tool: 'shell', command: 'make', writes: true }]);
+      const notBoolean = ToolApprovalSchema.safeParse({ alwaysApproved: [{ tool: 'shell', command: 'make', writes: 'yes' }] });
+      expect(notBoolean.error?.issues).toEqual([
+        expect.objectContaining({ path: ['alwaysApproved', 0], message: 'writes: must be true or false (true lets the calls this allow rule lets through change the workspace)' }),
+      ]);
+      const onReject = ToolApprovalSchema.safeParse({ alwaysRejected: [{ tool: 'shell', command: 'rm', writes: true }], requiresApproval: [{ tool: 'shell', writes: false }] });
+      expect(onReject.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+        ['requiresApproval.0.writes', 'rule for shell: "writes" only applies to alwaysApproved rules; remove it here'],
+        ['alwaysRejected.0.writes', 'rule for shell: "writes" only applies to alwaysApproved rules; remove it here'],
+      ]);
     });
   });
 });

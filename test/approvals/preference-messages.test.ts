@@ -23,6 +23,12 @@ describe('applyChange', () => {
     expect(applyChange(rules, { tool: 'shell', preference: 'revoke' }).map((r) => r.tool)).toEqual(['write_file']);
   });
 
+  it('stores an "always" with its writes flag, and replaces it with a later choice for the same scope', () => {
+    const writing = applyChange([], { ...npmTest, writes: true });
+    expect(writing).toEqual([{ ...npmTest, writes: true }]);
+    expect(applyChange(writing, { ...npmTest, writes: false })).toEqual([{ ...npmTest, writes: false }]);
+  });
+
   it('makes a change without a scope tool-wide, the only kind the first release knew', () => {
     expect(applyChange([], { tool: 'shell', preference: 'always' })[0]!.match).toEqual({ kind: 'tool' });
   });
@@ -33,6 +39,13 @@ describe('toRules', () => {
     expect(toRules([{ tool: 'shell', preference: 'never', by: 'alice' }])).toEqual([
       { tool: 'shell', preference: 'never', by: 'alice', match: { kind: 'tool' }, migrated: true },
     ]);
+  });
+
+  it('reads entries stored before the writes flag without one (they grant no writes), and keeps the flag of newer ones', () => {
+    expect(toRules([npmTest])[0]).not.toHaveProperty('writes');
+    expect(toRules([{ ...npmTest, writes: true }])).toEqual([{ ...npmTest, writes: true }]);
+    // A malformed current rule is dropped, never read as a first-release entry (which would make it tool-wide).
+    expect(toRules([{ ...npmTest, writes: 'yes' }, { ...npmTest, match: { kind: 'command', pattern: 'npm test' } }])).toEqual([]);
   });
 
   it('keeps current rules as they are and drops what is not an entry', () => {

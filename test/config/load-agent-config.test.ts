@@ -34,9 +34,10 @@ describe('loadAgentConfig', () => {
     const config = loadAgentConfig(EXAMPLE);
     expect(config.includeBuiltinAgents).toBe(true);
     expect(config.mcpServers.files).toMatchObject({ command: 'npx', tools: { move_file: { scope: 'execute' } }, timeoutSeconds: 300 });
-    const [librarian, triage] = config.agents;
+    const [librarian, triage, formatter] = config.agents;
     expect(librarian).toMatchObject({ name: 'librarian', mcpServers: ['files'], approvers: ['alice', 'bob'], workspace: 'per-run', completionTools: ['complete_task'] });
     expect(triage).toMatchObject({ completionTools: ['task_completed'], outputSchema: { required: ['kind', 'severity'] } });
+    expect(formatter?.approval?.alwaysApproved).toContainEqual({ tool: 'shell', command: 'npx prettier --write *', writes: true });
   });
 
   it('reads JSON as well as YAML', async () => {
@@ -83,6 +84,20 @@ describe('loadAgentConfig', () => {
     expect(message).toContain('- agents[0].tools[0]: "mcp__docs__search" names MCP server "docs", which mcpServers does not define');
     expect(message).toContain('- agents[1].name: a second agent is named "a"; agent names must be unique');
     expect(message).toMatch(/- agents\[1\]\.outputSchema: it is not a usable JSON Schema/);
+  });
+
+  it('accepts "writes": true on an allow rule, and names a value that is not a boolean or a rule that cannot grant writes', async () => {
+    const agent = (approval: string) => `agents:\n  - { name: a, description: d, modelTier: fast, tools: [shell], systemPrompt: p, maxIterations: 3, approval: ${approval} }\n`;
+    const good = await configFile('writes.yaml', agent('{ alwaysApproved: [{ tool: shell, command: "npm run format", writes: true }, { tool: shell, command: ls }] }'));
+    expect(loadAgentConfig(good).agents[0]!.approval?.alwaysApproved).toEqual([{ tool: 'shell', command: 'npm run format', writes: true }, { tool: 'shell', command: 'ls' }]);
+
+    // YAML 1.2 reads `yes` as a string, not a boolean.
+    const notBoolean = problemsOf(await configFile('writes-bad.yaml', agent('{ alwaysApproved: [{ tool: shell, command: ls, writes: yes }] }')));
+    expect(notBoolean).toContain('- agents[0].approval.alwaysApproved[0]: writes: must be true or false (true lets the calls this allow rule lets through change the workspace)');
+    expect(notBoolean).toContain('  - agents[0].approval.alwaysApproved[0].writes: must be true or false');
+    expect(notBoolean).not.toContain('expected string');
+    const onReject = problemsOf(await configFile('writes-reject.yaml', agent('{ alwaysRejected: [{ tool: shell, command: rm, writes: false }] }')));
+    expect(onReject).toContain('- agents[0].approval.alwaysRejected[0].writes: rule for shell: "writes" only applies to alwaysApproved rules; remove it here');
   });
 
   it('reports YAML syntax errors with their line, and a missing file with its path', async () => {

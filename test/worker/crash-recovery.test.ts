@@ -118,7 +118,8 @@ describe('a worker process killed', () => {
       reply(toolCall('shell', { command: `echo start >> once.log; sleep 45 # ${marker}\necho end >> once.log` })),
       reply(toolCall('complete_task', { summary: 'went on after the unknown outcome', status: 'partial' })),
     ]);
-    const s = await scene({ agent: 'general', task, toolApproval: { alwaysApproved: ['shell'] } });
+    // The command appends to once.log, so its rule grants writes.
+    const s = await scene({ agent: 'general', task, toolApproval: { alwaysApproved: [{ tool: 'shell', writes: true }] } });
     try {
       await waitFor(async () => (processesWith(marker).length > 0 ? true : undefined), 'the command to be running', 60_000);
       await s.kill();

@@ -41,7 +41,8 @@ describe('a Temporal server crash and restart', () => {
     await withAgentWorker({ ...bed.harness(), address: server.address }, async ({ start, workspace }) => {
       const parked = await start({ agent: 'general', task: parkedTask });
       await waitForApprovals(parked);
-      const busy = await start({ agent: 'general', task: busyTask, toolApproval: { alwaysApproved: ['shell'] } });
+      // The command appends to busy.log, so its rule grants writes.
+      const busy = await start({ agent: 'general', task: busyTask, toolApproval: { alwaysApproved: [{ tool: 'shell', writes: true }] } });
       await waitFor(async () => (existsSync(path.join(workspace, 'busy.log')) ? true : undefined), 'the shell command to start');
 
       await server.restart({ kill: true });

@@ -1,6 +1,8 @@
 import type { ToolResultBlock } from '../../conversation/messages';
+import type { ToolPermission } from '../../tools/tool-definition';
+import { PERSON_APPROVED, RULE_READ_ONLY } from '../../tools/tool-permission';
 import type { ToolResult } from '../../tools/tool-result';
-import { pushBounded, StateLimits, type RunState, type ToolCallRecord } from './run-state';
+import { pushBounded, StateLimits, type RunState, type ToolCallRecord, type TurnCall } from './run-state';
 
 /** "shell: ls -la", "read_file: notes.md": how a call reads in status, events and the Web UI. */
 export function callSummary(name: string, input: unknown): string {
@@ -34,4 +36,16 @@ export function approvalOf(state: RunState, callId: string): { decision: string;
   return decided
     ? { decision: decided.decision, approver: decided.approver, verified: decided.verified, via: decided.via }
     : { decision: 'policy_allow', via: 'policy' };
+}
+
+/**
+ * The permission a call runs with: the one its verdict carries. A call let run before verdicts carried
+ * one (a checkpoint of an earlier release) runs read-only, unless the run's decisions show that a
+ * person approved it.
+ */
+export function permissionOf(state: RunState, call: TurnCall): ToolPermission {
+  if (call.verdict.kind === 'run' && call.verdict.permission) return { ...call.verdict.permission };
+  const decided = [...state.decisions].reverse().find((d) => d.callId === call.id);
+  const byPerson = (decided?.decision === 'approve' || decided?.decision === 'approve_always') && (decided.via === 'signal' || decided.via === 'update');
+  return byPerson ? { ...PERSON_APPROVED } : { ...RULE_READ_ONLY };
 }

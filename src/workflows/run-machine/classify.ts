@@ -1,4 +1,5 @@
 import { evaluatePolicy } from '../../approvals/approval-policy';
+import { ruleAllowed } from '../../tools/tool-permission';
 import { pushBounded, StateLimits, type RunState } from './run-state';
 import { errorResult, recordCall, toBlock } from './call-records';
 import { controlToolNamesOf } from './control-calls';
@@ -46,7 +47,8 @@ export function classifyTurn(state: RunState, ctx: TransitionContext): void {
       patterns: state.agent.commandPatterns,
     });
     if (verdict.action === 'allow') {
-      call.verdict = { kind: 'run' };
+      // No person saw it: it writes only if the rule or "always" that let it through says so.
+      call.verdict = { kind: 'run', permission: ruleAllowed(verdict.writes) };
     } else if (verdict.action === 'reject') {
       call.verdict = { kind: 'reject', reason: verdict.reason };
       const entry = { callId: call.id, tool: call.name, decision: 'policy_reject', reason: verdict.reason, decidedAt: ctx.at, via: 'policy' };

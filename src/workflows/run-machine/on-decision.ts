@@ -5,6 +5,8 @@ import { COMMAND_ARGUMENT, rejectCall } from './classify';
 import { decisionRefusal, pendingCalls, rememberedMatches } from './decision-rules';
 import { errorResult, recordCall, toBlock } from './call-records';
 import { pushBounded, StateLimits, type DecisionRecord, type RunState, type TurnCall } from './run-state';
+import type { ToolPermission } from '../../tools/tool-definition';
+import { PERSON_APPROVED, ruleAllowed } from '../../tools/tool-permission';
 import type { TransitionContext } from './transition-context';
 import { closeThread } from './on-thread';
 
@@ -12,9 +14,10 @@ export function recordIgnored(state: RunState, kind: string, reason: string, pay
   pushBounded(state.ignored, { at: ctx.at, kind, reason, payload: payload.slice(0, 500) }, StateLimits.ignored);
 }
 
-function settleCall(state: RunState, call: TurnCall, decision: ApprovalDecision, via: string, verified: boolean, ctx: TransitionContext): void {
+/** `permission`: the call a person decided on runs as theirs; others an "always" settles run as that choice allows. */
+function settleCall(state: RunState, call: TurnCall, decision: ApprovalDecision, via: string, verified: boolean, ctx: TransitionContext, permission: ToolPermission = PERSON_APPROVED): void {
   const approves = decision.decision === 'approve' || decision.decision === 'approve_always';
-  if (approves) call.verdict = { kind: 'run' };
+  if (approves) call.verdict = { kind: 'run', permission: { ...permission } };
   else rejectCall(state, call.id, decision.reason ? `rejected: ${decision.reason}` : 'rejected by a person');
   const record: DecisionRecord = {
     callId: call.id,
@@ -55,6 +58,8 @@ export function onDecision(
   if (decision.decision !== 'approve_always' && decision.decision !== 'reject_always') return;
 
   const preference = decision.decision === 'approve_always' ? 'always' : 'never';
+  // An "always" for a call that writes lets the calls it covers later write too; one for a call that only reads does not.
+  const writes = preference === 'always' ? callWrites(state, call) : undefined;
   const matches = toolWide ? [{ kind: 'tool' as const }] : rememberedMatches(state, call, decision);
   if (!matches) {
     const warning = `"${preference}" for ${call.id} applied to this call only: its command could not be pinned down to remember`;
@@ -62,7 +67,7 @@ export function onDecision(
     return;
   }
   for (const match of matches) {
-    const rule: PreferenceRule = { tool: call.name, preference, match, by: decision.approver, at: ctx.at, fromWorkflowId: state.workflowId };
+    const rule: PreferenceRule = { tool: call.name, preference, match, by: decision.approver, at: ctx.at, fromWorkflowId: state.workflowId, ...(writes === undefined ? {} : { writes }) };
     state.preferences = withRule(state.preferences, rule);
     state.choicesThisRun = withRule(state.choicesThisRun, rule).slice(-StateLimits.choicesThisRun);
     state.unsavedPreferences.push(rule);
@@ -70,7 +75,7 @@ export function onDecision(
   // The other waiting calls the new choice now decides are settled with it, under the same name.
   for (const other of pendingCalls(state)) {
     if (toolWide) {
-      if (other.name === call.name) settleCall(state, other, { ...decision, callId: other.id }, via, verified, ctx);
+      if (other.name === call.name) settleCall(state, other, { ...decision, callId: other.id }, via, verified, ctx, ruleAllowed(writes === true));
       continue;
     }
     const tool = state.agent.tools[other.name]!;
@@ -86,8 +91,13 @@ export function onDecision(
       patterns: state.agent.commandPatterns,
     });
     const follows = (verdict.action === 'allow' && preference === 'always') || (verdict.action === 'reject' && preference === 'never');
-    if (follows) settleCall(state, other, { ...decision, callId: other.id }, via, verified, ctx);
+    if (follows) settleCall(state, other, { ...decision, callId: other.id }, via, verified, ctx, ruleAllowed(verdict.action === 'allow' && verdict.writes));
   }
+}
+
+/** A call writes when its tool is a write tool or the shell analysis found a write (a redirection). */
+function callWrites(state: RunState, call: TurnCall): boolean {
+  return state.agent.tools[call.name]?.scope === 'write' || (call.analysis?.writes.length ?? 0) > 0;
 }
 
 /** The user's answer to the waiting question becomes that tool call's result. */

@@ -1,3 +1,4 @@
+import { ruleAllowed } from '../../tools/tool-permission';
 import { recordCall } from './call-records';
 import { rejectCall } from './classify';
 import { pushBounded, StateLimits, type RunState, type TurnCall } from './run-state';
@@ -78,7 +79,8 @@ export function onCallsJudged(state: RunState, verdicts: HandlerVerdict[], failu
     const entry = { callId: call.id, tool: call.name, decision: `handler_${verdict.verdict}`, reason: verdict.reason, decidedAt: ctx.at, via: 'handler' };
     pushBounded(state.decisions, entry, StateLimits.decisions);
     ctx.emit(state, 'approvalDecided', { ...entry, arguments: call.input }, call.id);
-    if (verdict.verdict === 'allow') call.verdict = { kind: 'run' };
+    // The handler is not a person and names no rule that grants writes: the call runs read-only.
+    if (verdict.verdict === 'allow') call.verdict = { kind: 'run', permission: ruleAllowed(false) };
     else rejectCall(state, call.id, `rejected by the approval handler: ${verdict.reason}`);
   }
 }

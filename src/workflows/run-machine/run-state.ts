@@ -7,6 +7,7 @@ import { CompletionSchema, CompletionToolNameSchema, SavedSummarySchema, TaskSch
 import { ConversationMessageSchema, ToolResultBlockSchema } from '../../conversation/conversation-ref';
 import { ModelTierSchema } from '../../model/model-tiers';
 import { JsonSchemaObjectSchema, OutputCheckSchema } from '../../structured-output/output-check';
+import { ToolPermissionSchema } from '../../tools/tool-permission';
 import { ToolScopeSchema } from '../../tools/tool-scope';
 
 /**
@@ -113,7 +114,11 @@ export type RunSettings = z.infer<typeof RunSettingsSchema>;
 export const CallVerdictSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('new') }),
   z.object({ kind: z.literal('control') }),
-  z.object({ kind: z.literal('run') }),
+  /**
+   * Let run. `permission` says who let it and whether it may write; checkpoints from before it was
+   * kept lack it, and `permissionOf` (call-records.ts) then reads the run's decisions.
+   */
+  z.object({ kind: z.literal('run'), permission: ToolPermissionSchema.optional() }),
   z.object({ kind: z.literal('pending'), requestedAt: z.string(), reason: z.string() }),
   /** Would park: the agent's approval handler decides first. */
   z.object({ kind: z.literal('judging'), reason: z.string() }),

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CURRENT_STATE_VERSION, migrateState } from '../../../src/workflows/migrations/migrate-state';
+import { permissionOf } from '../../../src/workflows/run-machine/call-records';
 import { pendingApprovalsOf } from '../../../src/workflows/run-machine/run-status';
 import { RunStateSchema } from '../../../src/workflows/run-machine/run-state';
 
@@ -10,7 +11,7 @@ const fixture = (name: string) => JSON.parse(readFileSync(path.join(__dirname, '
 const NOW = '2026-11-23T12:00:00.000Z';
 
 describe('migrateState', () => {
-  it.each(['run-state-v1.json', 'run-state-v2.json', 'run-state-v2-parked.json'])('turns %s into a valid current state', (name) => {
+  it.each(['run-state-v1.json', 'run-state-v2.json', 'run-state-v2-parked.json', 'run-state-v3-before-permission.json'])('turns %s into a valid current state', (name) => {
     const state = migrateState(fixture(name), NOW);
     expect(state.schemaVersion).toBe(CURRENT_STATE_VERSION);
     expect(RunStateSchema.safeParse(state).success).toBe(true);
@@ -33,6 +34,16 @@ describe('migrateState', () => {
       { tool: 'write_file', preference: 'always', match: { kind: 'tool' }, migrated: true },
       { tool: 'shell', preference: 'never', match: { kind: 'tool' }, migrated: true },
     ]);
+  });
+
+  it('gives calls let run before verdicts carried a permission the person\'s when a person approved them, otherwise the least', () => {
+    // A version-3 checkpoint as workers before the permission wrote it: two calls let run, one approved
+    // by a person (on record in `decisions`), one allowed by the read default; neither verdict says more.
+    const state = migrateState(fixture('run-state-v3-before-permission.json'), NOW);
+    const [approved, allowed] = state.turn!.calls;
+    expect([approved!.verdict, allowed!.verdict]).toEqual([{ kind: 'run' }, { kind: 'run' }]);
+    expect(permissionOf(state, approved!)).toEqual({ by: 'person', writes: true });
+    expect(permissionOf(state, allowed!)).toEqual({ by: 'rule', writes: false });
   });
 
   it('refuses an unknown version, and a checkpoint that does not fit the schema, saying what is wrong', () => {

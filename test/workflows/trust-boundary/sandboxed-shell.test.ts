@@ -114,7 +114,7 @@ describe('the sandboxed shell', () => {
     fake.script(two, [shell('ls -a; cat ../*/secret.txt; ls ..'), reply(toolCall('read_file', { path: '../secret.txt' })), done]);
     fake.script(peek, [reply(toolCall('list_files', { path: 'runs' })), done]);
     await withAgentWorker({ ...bed.harness(), agents: [isolated, general] }, async ({ start, workspace }) => {
-      const first = await start({ agent: 'isolated', task: one, toolApproval: { alwaysApproved: ['write_file'] } });
+      const first = await start({ agent: 'isolated', task: one, toolApproval: { alwaysApproved: [{ tool: 'write_file', writes: true }] } });
       await first.result();
       expect(await readFile(path.join(workspace, 'runs', first.workflowId, 'secret.txt'), 'utf8')).toBe('run one only');
       await (await start({ agent: 'isolated', task: two, toolApproval: shellAllowed })).result();
