@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { SearchTimeoutError } from './file-errors';
 
 /** Total regular-expression time one search_files call may use. */
-export const REGEX_BUDGET_MS = 5_000;
+export const REGEX_BUDGET_MS = 3_000;
 
 // Plain JavaScript, evaluated by the worker thread: no build step or loader is involved.
 const WORKER_SOURCE = `
