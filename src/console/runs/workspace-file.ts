@@ -26,7 +26,8 @@ export async function readWorkspaceFile(workspace: string | undefined, workflowI
   if (!existsSync(workspace)) return { kind: 'unavailable', why: `the workspace ${workspace} is not on this machine` };
   const root = realpathSync(workspace);
   const own = path.join(root, RUNS_FOLDER, folderName(workflowId));
-  const [base, hidden] = existsSync(own) ? [realpathSync(own), []] : [root, [path.join(root, RUNS_FOLDER)]];
+  // Not realpath-ed: a per-run folder replaced by a symlink must fail SafeWorkspace.open, not be followed.
+  const [base, hidden] = existsSync(own) ? [own, []] : [root, [path.join(root, RUNS_FOLDER)]];
   let ws: SafeWorkspace | undefined;
   try {
     ws = await SafeWorkspace.open(base, hidden);
