@@ -64,11 +64,20 @@ export class SafeWorkspace {
 
   /** Opens the workspace root (already symlink-resolved by the worker) and checks it is what it says. */
   static async open(root: string, hidden: readonly string[] = []): Promise<SafeWorkspace> {
-    const handle = await open(root, FOLDER_FLAGS);
-    const realPath = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => '');
+    const handle = await open(root, FOLDER_FLAGS).catch((error: unknown) => {
+      if (code(error) === 'ELOOP' || code(error) === 'ENOTDIR') {
+        throw new WorkspaceEscapeError(`The workspace root ${root} is not a folder (a symbolic link or a file was put in its place); refusing to use it.`);
+      }
+      throw error;
+    });
+    const realPath = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
+    if (realPath === undefined) {
+      await handle.close();
+      throw new FileRefusedError('The file tools need /proc (Linux) to open workspace paths safely, and /proc/self/fd cannot be read here. Mount /proc for the worker.');
+    }
     if (realPath !== root) {
       await handle.close();
-      throw new WorkspaceEscapeError(`The workspace root ${root} is not a plain folder (it resolves to ${realPath || 'nothing'}); refusing to use it.`);
+      throw new WorkspaceEscapeError(`The workspace root ${root} is not a plain folder (it resolves to ${realPath}); refusing to use it.`);
     }
     const workspace = new SafeWorkspace(root, hidden, { handle, realPath });
     workspace.opened.add(handle);

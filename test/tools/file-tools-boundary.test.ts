@@ -83,6 +83,7 @@ describe('file tools and hard links (bypass 9)', () => {
     const result = await outcome(readFileTool.execute({ path: 'linked.txt' }, toolContext(root)));
     expect(result).toEqual({ ok: false, text: expect.stringMatching(/"linked.txt" has 2 hard links and another of its names lies outside this run's workspace/) });
     expect((await searchFilesTool.execute({ query: 'HOST' }, toolContext(root))).output).toBe('No matches for "HOST".');
+    expect(await outcome(searchFilesTool.execute({ query: 'HOST', path: 'linked.txt' }, toolContext(root)))).toEqual(result);
   });
 
   it('refuses to write or append to it, and the linked file stays as it was', async () => {
@@ -129,6 +130,7 @@ describe('file tools and special files', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
     const search = await searchFilesTool.execute({ query: 'x' }, toolContext(root));
     expect(search.output).toBe('No matches for "x".');
+    expect(await outcome(searchFilesTool.execute({ query: 'x', path: 'pipe' }, toolContext(root)))).toEqual({ ok: false, text: read.text });
   });
 
   it('refuse a socket, and a symlink to a device outside the workspace', async () => {

@@ -41,7 +41,8 @@ export const searchFilesTool = defineTool({
       if (!start.stats) return ToolResult.error(`Not found: ${input.path}`);
       const search = new Search(ws, matcher);
       if (start.name !== null && !start.stats.isDirectory()) {
-        await search.file(start, input.path ?? '.');
+        // A file named outright is refused with the reason; files met while walking are skipped quietly.
+        await search.file(start, input.path ?? '.', true);
       } else {
         const folder = start.name === null ? start.folder : await ws.openChildFolder(start.folder, start.name, input.path ?? '.');
         if (!folder) return ToolResult.error(`Not found: ${input.path}`);
@@ -81,15 +82,16 @@ class Search {
     this.census = new LinkCensus(ws);
   }
 
-  async file(resolved: ResolvedPath, requested: string): Promise<void> {
-    if (!resolved.stats?.isFile() || resolved.stats.size > MAX_FILE_BYTES) return;
+  async file(resolved: ResolvedPath, requested: string, named = false): Promise<void> {
+    if (!named && (!resolved.stats?.isFile() || resolved.stats.size > MAX_FILE_BYTES)) return;
     let text: string;
     try {
       const opened = await openForRead(this.ws, resolved, requested, this.census);
-      text = opened.stats.size > MAX_FILE_BYTES ? '' : await opened.handle.readFile('utf8');
+      if (opened.stats.size > MAX_FILE_BYTES) throw new FileRefusedError(`"${requested}" is ${opened.stats.size} bytes, over the ${MAX_FILE_BYTES}-byte search limit; read parts of it with read_file offset/length.`);
+      text = await opened.handle.readFile('utf8');
       await this.ws.release(opened.handle);
     } catch (error) {
-      if (error instanceof FileRefusedError) return;
+      if (error instanceof FileRefusedError && !named) return;
       throw error;
     }
     if (text.includes('\u0000')) return;
