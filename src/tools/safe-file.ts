@@ -4,7 +4,7 @@
 // thread-pool thread and a symlink swapped in is not followed. Reads and writes then use only the
 // verified descriptor.
 import { constants, type Stats } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, unlink, type FileHandle } from 'node:fs/promises';
 import { FileRefusedError } from './file-errors';
 import type { LinkCensus } from './hard-links';
 import { inFolder, type ResolvedPath, type SafeWorkspace } from './safe-open';
@@ -61,6 +61,9 @@ async function openVerified(ws: SafeWorkspace, where: string, flags: number, req
     return handle;
   } catch (error) {
     await ws.release(handle);
+    // Only reachable if the verified folder was moved out of the workspace after its check (which needs
+    // write access outside it, as no sandboxed command has): take back the file just created there.
+    if (flags & O_CREAT) await unlink(where).catch(() => undefined);
     throw error;
   }
 }
