@@ -6,13 +6,12 @@ import { execFileSync } from 'node:child_process';
 import { access, link, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { toolResultsIn, withAgentWorker } from '../support/agent-run-harness';
 import { useAgentTestbed } from '../support/agent-testbed';
 import { reply, toolCall } from '../support/fake-anthropic';
 import { uniqueId } from '../support/temporal';
 import { removeTempDirs, tempDir } from './tool-test-context';
-import { afterAll } from 'vitest';
 
 afterAll(removeTempDirs);
 
