@@ -4,7 +4,7 @@
 // thread-pool thread and a symlink swapped in is not followed. Reads and writes then use only the
 // verified descriptor.
 import { constants, type Stats } from 'node:fs';
-import { open, unlink, type FileHandle } from 'node:fs/promises';
+import { lstat, open, unlink, type FileHandle } from 'node:fs/promises';
 import { FileRefusedError } from './file-errors';
 import type { LinkCensus } from './hard-links';
 import { inFolder, type ResolvedPath, type SafeWorkspace } from './safe-open';
@@ -60,12 +60,18 @@ async function openVerified(ws: SafeWorkspace, where: string, flags: number, req
     await ws.verify(handle, requested);
     return handle;
   } catch (error) {
-    await ws.release(handle);
     // Only reachable if the verified folder was moved out of the workspace after its check (which needs
-    // write access outside it, as no sandboxed command has): take back the file just created there.
-    if (flags & O_CREAT) await unlink(where).catch(() => undefined);
+    // write access outside it, as no sandboxed command has): take back the file just created there,
+    // if the name still is that file (not one renamed over it since).
+    if (flags & O_CREAT) await removeIfSame(handle, where);
+    await ws.release(handle);
     throw error;
   }
+}
+
+async function removeIfSame(handle: FileHandle, where: string): Promise<void> {
+  const [ours, there] = await Promise.all([handle.stat().catch(() => undefined), lstat(where).catch(() => undefined)]);
+  if (ours && there && ours.nlink > 0 && ours.dev === there.dev && ours.ino === there.ino) await unlink(where).catch(() => undefined);
 }
 
 export interface WriteOptions {
