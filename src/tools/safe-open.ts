@@ -18,6 +18,8 @@ const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = constants;
 export const FOLDER_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK;
 /** Symlinks followed, and retries after a component changed under us, before a path is refused. */
 const MAX_STEPS = 40;
+/** Folders one write may create (and create again, if something keeps removing them). */
+const MAX_FOLDERS_MADE = 1_000;
 
 /** An open folder whose real path was checked to lie in the workspace. */
 export interface OpenFolder {
@@ -143,7 +145,7 @@ export class SafeWorkspace {
    * Walks `requested` component by component from the root. Symlinks are followed by reading them
    * and walking their target the same way, only while it stays in the workspace; `..` steps back to
    * the folder already open above. The last component is lstat-ed, not opened: the caller opens it
-   * with the flags its operation needs (`openFileIn`).
+   * with the flags its operation needs (`openForRead`, `writeResolved` in safe-file.ts).
    */
   async resolve(requested: string, options: ResolveOptions = {}): Promise<ResolvedPath> {
     const target = path.resolve(this.root, requested);
@@ -155,6 +157,7 @@ export class SafeWorkspace {
     const pending = splitPath(path.relative(this.root, target));
     const stack: OpenFolder[] = [this.rootFolder];
     let steps = 0;
+    let made = 0;
     while (pending.length > 0) {
       const name = pending.shift() as string;
       const folder = stack.at(-1) as OpenFolder;
@@ -171,7 +174,7 @@ export class SafeWorkspace {
         if (++steps > MAX_STEPS) throw new FileRefusedError(`Path "${requested}" goes through more than ${MAX_STEPS} symbolic links; it is refused.`);
         const link = await readlink(inFolder(folder, name)).catch(() => undefined);
         if (link === undefined) {
-          pending.unshift(name); // Replaced since the lstat: look again.
+          pending.unshift(name); // Replaced since the lstat: look again (counted, so it cannot loop forever).
           continue;
         }
         if (path.isAbsolute(link)) {
@@ -192,6 +195,7 @@ export class SafeWorkspace {
       }
       if (!stats) {
         if (!options.createFolders) return { folder, name, stats, relative: displayPath(this.root, path.join(folder.realPath, name, ...pending)) };
+        if (++made > MAX_FOLDERS_MADE) throw new FileRefusedError(`Path "${requested}" kept changing while its folders were being made; try again.`);
         await this.makeFolder(folder, name, options.fileOwner);
         pending.unshift(name);
         continue;
