@@ -27,7 +27,9 @@ function isDanglingLink(candidate: string): boolean {
 }
 
 /**
- * Resolves a tool's path argument inside the workspace, or throws `WorkspaceEscapeError`.
+ * Resolves a tool's path argument inside the workspace, or throws `WorkspaceEscapeError`. This is a
+ * check by path, for judging a command's redirect targets; it can race with a folder swapped for a
+ * symlink, so the file tools never open what it returns: they use `SafeWorkspace` (safe-open.ts).
  *
  * The check runs twice: lexically (an absolute path or `..` that leaves the root) and on the real
  * path of the deepest part that exists, so a symlink inside the workspace that points outside it is
@@ -68,7 +70,12 @@ export function resolveInWorkspace(root: string, requested: string, hidden: read
       `Path "${requested}" resolves through a symbolic link to ${existing}, outside the workspace; it is refused.`,
     );
   }
-  return path.join(existing, ...missing);
+  const resolved = path.join(existing, ...missing);
+  // Checked again on the resolved path: `ln -s runs r` must not turn `r/<other-run>` into a way in.
+  if (hidden.some((h) => resolved === h || isInside(h, resolved))) {
+    throw new WorkspaceEscapeError(`Path "${requested}" belongs to another run's workspace; this run cannot see it.`);
+  }
+  return resolved;
 }
 
 /** Whether `candidate` (absolute, e.g. found by a folder walk) really lies in the workspace, links resolved. */

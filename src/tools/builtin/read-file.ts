@@ -1,9 +1,11 @@
-import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool } from '../tool-definition';
 import { ToolResult } from '../tool-result';
 import { capOutput, OutputLimits } from '../output-limits';
-import { displayPath, resolveInWorkspace } from '../workspace';
+import { FileRefusedError } from '../file-errors';
+import { LinkCensus } from '../hard-links';
+import { openForRead } from '../safe-file';
+import { SafeWorkspace } from '../safe-open';
 
 export const readFileTool = defineTool({
   name: 'read_file',
@@ -19,13 +21,22 @@ export const readFileTool = defineTool({
     length: z.number().int().min(1).optional().describe('Length of the character range (default 4,000)'),
   }),
   async execute(input, context) {
-    const absolute = resolveInWorkspace(context.workspaceRoot, input.path, context.hiddenPaths);
-    const info = await stat(absolute).catch(() => undefined);
-    if (!info) return ToolResult.error(`File not found: ${input.path}. Use list_files to see what exists.`);
-    if (info.isDirectory()) return ToolResult.error(`${input.path} is a directory; use list_files on it.`);
-    const text = await readFile(absolute, 'utf8');
-    const name = displayPath(context.workspaceRoot, absolute);
-    const header = `${name} (${info.size} bytes, ${text.length} characters)`;
+    const ws = await SafeWorkspace.open(context.workspaceRoot, context.hiddenPaths);
+    let text: string;
+    let header: string;
+    try {
+      const resolved = await ws.resolve(input.path);
+      if (!resolved.stats) return ToolResult.error(`File not found: ${input.path}. Use list_files to see what exists.`);
+      if (resolved.name === null || resolved.stats.isDirectory()) return ToolResult.error(`${input.path} is a directory; use list_files on it.`);
+      const file = await openForRead(ws, resolved, input.path, new LinkCensus(ws));
+      text = await file.handle.readFile('utf8');
+      header = `${resolved.relative} (${file.stats.size} bytes, ${text.length} characters)`;
+    } catch (error) {
+      if (error instanceof FileRefusedError) return ToolResult.error(error.message);
+      throw error;
+    } finally {
+      await ws.close();
+    }
     if (input.offset !== undefined || input.length !== undefined) {
       const start = input.offset ?? 0;
       const end = Math.min(text.length, start + (input.length ?? 4_000));

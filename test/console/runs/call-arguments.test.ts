@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { link, mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -38,6 +39,15 @@ describe('describeCallArguments', () => {
     expect(await write({ path: 'runs/run-own/notes.md', content: 'x' })).toMatchObject({ mode: 'content-only', note: expect.stringContaining("another run's workspace") });
     const elsewhere = await describeCallArguments({ tool: 'write_file', input: { path: 'notes.md', content: 'x' }, workflowId: 'r' }, undefined);
     expect(elsewhere).toMatchObject({ mode: 'content-only', content: 'x', note: 'No diff: the console was not given the workspace (--workspace or AGENT_WORKSPACE).' });
+  });
+
+  it('opens the file as the tools do: no symlink into another run, no FIFO, no foreign hard link', async () => {
+    await symlink('runs', path.join(workspace, 'r'));
+    execFileSync('mkfifo', [path.join(workspace, 'pipe')]);
+    expect(await write({ path: 'r/run-own/notes.md', content: 'x' })).toMatchObject({ mode: 'content-only', note: expect.stringContaining("another run's workspace") });
+    expect(await write({ path: 'pipe', content: 'x' })).toMatchObject({ mode: 'content-only', note: expect.stringContaining('not a regular file') });
+    await link(path.join(workspace, 'runs', 'run-own', 'notes.md'), path.join(workspace, 'linked.md'));
+    expect(await write({ path: 'linked.md', content: 'x' })).toMatchObject({ mode: 'content-only', note: expect.stringContaining('hard links') });
   });
 
   it('shows any other call as indented JSON', async () => {
