@@ -5,7 +5,7 @@ import { COMMAND_ARGUMENT, rejectCall } from './classify';
 import { decisionRefusal, pendingCalls, rememberedMatches } from './decision-rules';
 import { errorResult, recordCall, toBlock } from './call-records';
 import { pushBounded, StateLimits, type DecisionRecord, type RunState, type TurnCall } from './run-state';
-import type { TransitionContext } from './transition-context';
+import { signingEnvOf, type TransitionContext } from './transition-context';
 import { closeThread } from './on-thread';
 
 export function recordIgnored(state: RunState, kind: string, reason: string, payload: string, ctx: TransitionContext): void {
@@ -45,7 +45,7 @@ export function onDecision(
   /** Replaying a history from before choices were scoped: "always"/"never" were tool-wide then. */
   toolWide = false,
 ): void {
-  const refusal = decisionRefusal(state, decision);
+  const refusal = decisionRefusal(state, decision, signingEnvOf(ctx));
   if (refusal) {
     recordIgnored(state, 'approval', refusal, JSON.stringify(decision), ctx);
     return;

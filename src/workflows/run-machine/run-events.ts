@@ -72,7 +72,7 @@ export type RunEvent =
   | { type: 'guardrails_checked'; on: 'input' | 'output' | 'tool'; results: GuardrailResult[] }
   | { type: 'calls_judged'; verdicts: HandlerVerdict[]; failure?: string }
   /** A follow-up message for a thread (signal `userMessage`, update `sendMessage`). */
-  | { type: 'user_message'; text: string }
+  | { type: 'user_message'; text: string; sender?: string }
   | { type: 'close_requested' };
 
 export type RunEventType = RunEvent['type'];

@@ -82,7 +82,7 @@ function apply(state: RunState, event: RunEvent, ctx: TransitionContext): void {
     case 'calls_judged':
       return onCallsJudged(state, event.verdicts, event.failure, ctx);
     case 'user_message': {
-      const refusal = onUserMessage(state, event.text, ctx);
+      const refusal = onUserMessage(state, event.text, ctx, event.sender);
       if (refusal) recordIgnored(state, 'userMessage', refusal, JSON.stringify({ text: event.text }), ctx);
       return;
     }
