@@ -1,7 +1,7 @@
-// Proves that the signature check (sha256 and Ed25519 over the canonical message) runs inside Temporal's workflow sandbox, where Node built-ins,
-// Buffer and WebCrypto are not to be relied on. A hand-written history of a run that completed in
-// one workflow task is replayed against a tiny workflow that calls checkDecisionSignature: replay
-// runs the real bundle in the real sandbox and needs no Temporal server. When the check refuses, the
+// Proves that the signature check (sha256 and Ed25519 over the canonical message) runs inside
+// Temporal's workflow sandbox, where Node built-ins, Buffer and WebCrypto are not to be relied on. A
+// hand-written history of a run that completed in one workflow task is replayed against a tiny
+// workflow that calls checkSignature: replay runs the real bundle in the real sandbox and needs no Temporal server. When the check refuses, the
 // workflow fails its task instead of completing as the history says, so replay throws.
 import { generateKeyPairSync, sign } from 'node:crypto';
 import * as path from 'node:path';
