@@ -32,17 +32,12 @@ const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1
 
 const malformed = (issues: { path: PropertyKey[]; message: string }[]) => issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ');
 
-/** Workflow time and the run's identity as the server knows it: what a signature is checked against. */
-function signingEnv(): SigningEnv {
-  const info = workflowInfo();
-  return { now: Date.now(), namespace: info.namespace, firstRunId: info.firstExecutionRunId };
-}
 
 /**
  * Where a decision goes: applied here, forwarded to the sub-agent's run that waits for the call (a
  * decision sent to any ancestor reaches it; that run applies it once, refusing a repeat), or refused.
  */
-function routeDecision(driver: RunDriver, decision: ApprovalDecision): { apply: true } | { forwardTo: string } | { refusal: string } {
+function routeDecision(driver: RunDriver, decision: ApprovalDecision, signingEnv: () => SigningEnv): { apply: true } | { forwardTo: string } | { refusal: string } {
   const refusal = decisionRefusal(driver.state, decision, signingEnv());
   if (!refusal) return { apply: true };
   for (const [, waiting] of Object.entries(driver.state.childWaiting)) {
@@ -58,7 +53,7 @@ function routeDecision(driver: RunDriver, decision: ApprovalDecision): { apply: 
 }
 
 /** Which run waits for a reply: this one, the sub-agent run whose question has `callId`, or the only one asking. */
-function routeReply(driver: RunDriver, reply: UserReply): { apply: true } | { forwardTo: string } | { refusal: string } {
+function routeReply(driver: RunDriver, reply: UserReply, signingEnv: () => SigningEnv): { apply: true } | { forwardTo: string } | { refusal: string } {
   const callId = reply.callId;
   const own = driver.state.pendingQuestion;
   if (own && (!callId || own.callId === callId)) {
@@ -79,17 +74,22 @@ function routeReply(driver: RunDriver, reply: UserReply): { apply: true } | { fo
  * (a throwing signal handler would fail the workflow task); an update's validator refuses it before
  * anything is written to history, and the caller gets the reason.
  */
-export function installMessageHandlers(driver: RunDriver, options: { toolWideChoices: boolean }): void {
+export function installMessageHandlers(driver: RunDriver, options: { toolWideChoices: boolean; approvalChannel: boolean }): void {
+  /** Workflow time and the run's identity as the server knows it: what a signature is checked against. */
+  const signingEnv = (): SigningEnv => {
+    const info = workflowInfo();
+    return { now: Date.now(), namespace: info.namespace, firstRunId: info.firstExecutionRunId, legacy: !options.approvalChannel };
+  };
   // The decision's audit line is on disk before the update answers (and before any tool it allows starts).
   const decide = async (decision: ApprovalDecision, via: 'signal' | 'update'): Promise<DecisionOutcome> => {
-    const route = routeDecision(driver, decision);
+    const route = routeDecision(driver, decision, signingEnv);
     if ('forwardTo' in route) {
       await getExternalWorkflowHandle(route.forwardTo).signal(approvalSignal, decision);
       return { applied: true, message: `${decision.decision} for ${decision.callId} forwarded to ${route.forwardTo}, the sub-agent run that waits for it` };
     }
     const verified = driver.state.approverKeys !== undefined;
     const before = driver.state.decisions.length;
-    driver.dispatch({ type: 'decision', decision, via, verified, toolWide: options.toolWideChoices }, quiet);
+    driver.dispatch({ type: 'decision', decision, via, verified, toolWide: options.toolWideChoices, legacy: !options.approvalChannel }, quiet);
     await driver.flushAudit();
     const settled = driver.state.decisions.length - before;
     const others = settled > 1 ? ` (and ${settled - 1} other pending call(s) it covers)` : '';
@@ -102,7 +102,7 @@ export function installMessageHandlers(driver: RunDriver, options: { toolWideCho
       driver.dispatch({ type: 'ignored', kind: 'approval', reason: `malformed approval payload: ${malformed(parsed.error.issues)}`, payload: payloadText(raw) }, quiet);
       return;
     }
-    const route = routeDecision(driver, parsed.data);
+    const route = routeDecision(driver, parsed.data, signingEnv);
     if ('refusal' in route) driver.dispatch({ type: 'ignored', kind: 'approval', reason: route.refusal, payload: payloadText(raw) }, quiet);
     else await decide(parsed.data, 'signal');
   });
@@ -111,13 +111,13 @@ export function installMessageHandlers(driver: RunDriver, options: { toolWideCho
     validator: (raw: unknown) => {
       const parsed = ApprovalDecisionSchema.safeParse(raw);
       if (!parsed.success) throw new Error(`Malformed approval: ${malformed(parsed.error.issues)}`);
-      const route = routeDecision(driver, parsed.data);
+      const route = routeDecision(driver, parsed.data, signingEnv);
       if ('refusal' in route) throw new Error(route.refusal);
     },
   });
 
   const reply = async (payload: UserReply, via: 'signal' | 'update'): Promise<DecisionOutcome> => {
-    const route = routeReply(driver, payload);
+    const route = routeReply(driver, payload, signingEnv);
     if ('forwardTo' in route) {
       // Forwarded whole: the sender and signature are checked by the run that asked.
       await getExternalWorkflowHandle(route.forwardTo).signal(userReplySignal, payload);
@@ -133,7 +133,7 @@ export function installMessageHandlers(driver: RunDriver, options: { toolWideCho
       driver.dispatch({ type: 'ignored', kind: 'userReply', reason: 'malformed reply payload: expected { "text": "..." }', payload: payloadText(raw) }, quiet);
       return;
     }
-    const route = routeReply(driver, parsed.data);
+    const route = routeReply(driver, parsed.data, signingEnv);
     if ('refusal' in route) driver.dispatch({ type: 'ignored', kind: 'userReply', reason: lowerFirst(route.refusal), payload: payloadText(raw) }, quiet);
     else await reply(parsed.data, 'signal');
   });
@@ -142,7 +142,7 @@ export function installMessageHandlers(driver: RunDriver, options: { toolWideCho
     validator: (raw: unknown) => {
       const parsed = UserReplySchema.safeParse(raw);
       if (!parsed.success) throw new Error('Malformed reply: expected { "text": "..." }');
-      const route = routeReply(driver, parsed.data);
+      const route = routeReply(driver, parsed.data, signingEnv);
       if ('refusal' in route) throw new Error(route.refusal);
     },
   });

@@ -2,6 +2,7 @@ import type { ApprovalDecision } from '../../approvals/approval-decision';
 import { canonicalJson } from '../../approvals/canonical-json';
 import { argumentOf, type PreferenceMatch } from '../../approvals/preference-rules';
 import { checkSignature } from '../../approvals/signatures/decision-signature';
+import { v1SignatureVerifies } from '../../approvals/signatures/legacy-v1';
 import { decisionMessage, legacyDecisionText, type RunIdentity } from '../../approvals/signatures/signed-message';
 import { COMMAND_ARGUMENT } from './classify';
 import type { RunState, TurnCall } from './run-state';
@@ -25,6 +26,8 @@ export interface SigningEnv {
   namespace: string;
   /** The first execution's run id (the same on every continue-as-new link). */
   firstRunId: string;
+  /** An execution from before the `approval-channel-v2` patch: v1 signatures too, no prefix check. */
+  legacy?: boolean;
 }
 
 /** The run a signature must name, from the workflow's own facts, never from the payload. */
@@ -50,8 +53,10 @@ export function decisionRefusal(state: RunState, decision: ApprovalDecision, env
     const who = decision.approver ? `"${decision.approver}"` : 'a decision without an approver';
     return `${who} may not decide calls of this run (approvers: ${approvers.join(', ') || 'none'}); the call stays parked`;
   }
-  const scopeProblem = scopeRefusal(state, call, decision);
+  const scopeProblem = scopeRefusal(state, call, decision, env.legacy === true);
   if (scopeProblem) return scopeProblem;
+  // An execution from before the patch replays the v1 decisions it applied, and takes v2 ones from new clients.
+  if (env.legacy && v1SignatureVerifies({ registry: state.approverKeys, workflowId: state.workflowId, decision })) return undefined;
   const approver = decision.approver;
   const message =
     decision.expiresAt === undefined || approver === undefined
@@ -76,7 +81,7 @@ function prefixStartsCall(prefix: string, value: string, isCommand: boolean): bo
   return want.length > 0 && want.every((word, i) => have[i] === word);
 }
 
-function scopeRefusal(state: RunState, call: TurnCall, decision: ApprovalDecision): string | undefined {
+function scopeRefusal(state: RunState, call: TurnCall, decision: ApprovalDecision, legacy: boolean): string | undefined {
   const sweeping = decision.decision === 'approve_always' || decision.decision === 'reject_always';
   if (!sweeping && (decision.scope !== undefined || decision.prefix !== undefined)) {
     return '"scope" and "prefix" only apply to approve_always and reject_always';
@@ -85,7 +90,7 @@ function scopeRefusal(state: RunState, call: TurnCall, decision: ApprovalDecisio
   if (decision.prefix !== undefined && !state.agent.tools[call.name]?.subjectArgument) {
     return `"prefix" does not apply to ${call.name}: it has no command or path to prefix; use "scope": "tool" for every call of it`;
   }
-  if (decision.prefix !== undefined) {
+  if (decision.prefix !== undefined && !legacy) {
     const subject = state.agent.tools[call.name]!.subjectArgument!;
     const value = argumentOf(call.input, subject);
     if (value === undefined || !prefixStartsCall(decision.prefix, value, subject === COMMAND_ARGUMENT)) {

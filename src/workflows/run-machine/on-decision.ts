@@ -44,8 +44,10 @@ export function onDecision(
   ctx: TransitionContext,
   /** Replaying a history from before choices were scoped: "always"/"never" were tool-wide then. */
   toolWide = false,
+  /** An execution from before the approval-channel-v2 patch: the checks it was decided under. */
+  legacy = false,
 ): void {
-  const refusal = decisionRefusal(state, decision, signingEnvOf(ctx));
+  const refusal = decisionRefusal(state, decision, { ...signingEnvOf(ctx), legacy });
   if (refusal) {
     recordIgnored(state, 'approval', refusal, JSON.stringify(decision), ctx);
     return;

@@ -49,6 +49,8 @@ export type RunEvent =
       verified: boolean;
       /** Set when replaying a history from before choices were scoped (see patches.ts). */
       toolWide?: boolean;
+      /** The execution started before the approval-channel-v2 patch (see SigningEnv.legacy). */
+      legacy?: boolean;
     }
   | { type: 'reply'; text: string; via: 'signal' | 'update' }
   /** A message that could not be applied; recorded so the sender can see why. */

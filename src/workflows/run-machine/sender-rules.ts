@@ -14,7 +14,8 @@ import type { RunState } from './run-state';
  */
 export function senderRefusal(state: RunState, kind: 'reply' | 'message', payload: UserReply | FollowUp, env: SigningEnv): string | undefined {
   const approvers = effectiveApprovers(state);
-  if (!approvers) return undefined;
+  // An execution from before the approval-channel-v2 patch took answers and messages from anyone.
+  if (!approvers || env.legacy) return undefined;
   const what = kind === 'reply' ? 'answer questions of' : 'send follow-up messages to';
   const sender = payload.sender;
   if (!sender || !approvers.includes(sender)) {
