@@ -32,7 +32,6 @@ const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1
 
 const malformed = (issues: { path: PropertyKey[]; message: string }[]) => issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ');
 
-
 /**
  * Where a decision goes: applied here, forwarded to the sub-agent's run that waits for the call (a
  * decision sent to any ancestor reaches it; that run applies it once, refusing a repeat), or refused.
