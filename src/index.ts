@@ -13,14 +13,27 @@ export { builtinTools } from './tools/builtin';
 export type { ProcessRunner, ProcessRunSpec, ProcessRunResult } from './tools/sandbox/process-runner';
 export type { SandboxMode } from './tools/sandbox/sandbox-mode';
 export { evaluatePolicy, type ApprovalRule, type ToolApproval, type ScopePolicy } from './approvals/approval-policy';
-export { ApprovalDecisionSchema, UserReplySchema, type ApprovalDecision, type UserReply, type DecisionOutcome } from './approvals/approval-decision';
 export {
-  decisionSigningText,
-  verifyDecisionSignature,
-  checkDecisionSignature,
-  type SignatureCheck,
-  type SignedDecisionFields,
-} from './approvals/signatures/decision-signature';
+  ApprovalDecisionSchema,
+  UserReplySchema,
+  FollowUpSchema,
+  type ApprovalDecision,
+  type UserReply,
+  type FollowUp,
+  type DecisionOutcome,
+} from './approvals/approval-decision';
+export { verifyDecisionSignature, checkSignature, type SignatureCheck } from './approvals/signatures/decision-signature';
+export {
+  decisionMessage,
+  replyMessage,
+  followUpMessage,
+  signedText,
+  argumentsHash,
+  SIGNED_MESSAGE_VERSION,
+  type SignedMessage,
+  type RunIdentity,
+} from './approvals/signatures/signed-message';
+export { describeRunIdentity, signDecision, signReply, signFollowUp } from './client/sign-messages';
 export { loadApproverRegistry, approverRegistryFromEnv } from './approvals/signatures/approver-registry';
 export { approverKeysDir, createApproverKey, signWithApproverKey, type CreatedApproverKey } from './client/approver-keys';
 export type { LifecycleEvent, LifecycleEventName } from './lifecycle/lifecycle-event';

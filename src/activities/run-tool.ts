@@ -20,7 +20,7 @@ export const RunToolInputSchema = z.object({
   /** Whether this call's processes may reach the network. */
   network: z.boolean().default(false),
   /** Who let the call run, for the audit line written when it ends. */
-  approval: z.object({ decision: z.string(), approver: z.string().optional(), verified: z.boolean().optional(), via: z.string() }).optional(),
+  approval: z.object({ decision: z.string(), approver: z.string().optional(), verified: z.boolean().optional(), via: z.string(), requestedBy: z.string().optional() }).optional(),
   /**
    * Who let the call run and whether it may write (`ToolContext.permission`). Absent from workflows
    * of earlier releases: such a call gets the least, a read-only workspace.
@@ -78,6 +78,7 @@ export function createRunTool(deps: ActivityDeps) {
       approver: input.approval?.approver,
       verified: input.approval?.verified,
       via: input.approval?.via ?? 'policy',
+      requestedBy: input.approval?.requestedBy,
       outcome: result.success ? 'success' : 'error',
       durationMs: Date.now() - started,
       idempotencyKey: `${workflowId}/${input.callId}`,

@@ -1,8 +1,14 @@
 import { z } from 'zod';
 
+/** When a signature stops being accepted (ISO 8601, with an offset); it is part of what is signed. */
+const ExpiresAtSchema = z.iso.datetime({ offset: true });
+
+/** Base64 Ed25519 signature by the sender's key over the v2 canonical message (signatures/signed-message.ts). */
+const SignatureSchema = z.string().min(1).max(200);
+
 /**
  * The one JSON object the `approval` signal and the `decideApproval` update carry. `callId`,
- * `decision`, `reason`, `approver` and `signature` are a contract with plain Temporal clients.
+ * `decision`, `reason`, `approver`, `signature` and `expiresAt` are a contract with plain Temporal clients.
  */
 export const ApprovalDecisionSchema = z.object({
   callId: z.string().min(1),
@@ -10,11 +16,13 @@ export const ApprovalDecisionSchema = z.object({
   reason: z.string().max(2_000).optional(),
   approver: z.string().min(1).max(200).optional(),
   /**
-   * Base64 Ed25519 signature by the approver's key over
-   * `${workflowId}\n${callId}\n${decision}\n${approver}` (plus `\n${scope text}` for a scoped choice,
-   * see decisionScopeText). Required when the worker has an approver registry.
+   * Base64 Ed25519 signature by the approver's key over the canonical JSON of the v2 decision
+   * message (run, call, arguments hash, decision, approver, scope, prefix, reason, expiresAt; see
+   * signatures/signed-message.ts). Required when the worker has an approver registry.
    */
-  signature: z.string().min(1).max(200).optional(),
+  signature: SignatureSchema.optional(),
+  /** Required with a signature: the signature is refused after this time. */
+  expiresAt: ExpiresAtSchema.optional(),
   /** For approve_always / reject_always: `tool` remembers the choice for every call of the tool. */
   scope: z.enum(['tool']).optional(),
   /** For approve_always / reject_always: remember this command prefix (shell) or path prefix instead. */
@@ -22,20 +30,27 @@ export const ApprovalDecisionSchema = z.object({
 });
 export type ApprovalDecision = z.infer<typeof ApprovalDecisionSchema>;
 
-/** The extra signed line of a scoped choice, or undefined when the decision has no scope. */
-export function decisionScopeText(decision: Pick<ApprovalDecision, 'scope' | 'prefix'>): string | undefined {
-  if (decision.scope === 'tool') return 'tool';
-  if (decision.prefix !== undefined) return `prefix:${decision.prefix}`;
-  return undefined;
-}
-
 /** The `userReply` signal's payload. */
 export const UserReplySchema = z.object({
   text: z.string().min(1).max(100_000),
   /** Which question, when several runs of a tree wait for answers (optional otherwise). */
   callId: z.string().min(1).optional(),
+  /** Who answers. In a run with approvers it must be one of them (and sign, with a registry). */
+  sender: z.string().min(1).max(200).optional(),
+  signature: SignatureSchema.optional(),
+  expiresAt: ExpiresAtSchema.optional(),
 });
 export type UserReply = z.infer<typeof UserReplySchema>;
+
+/** The `userMessage` signal's and `sendMessage` update's payload: a follow-up for a thread. */
+export const FollowUpSchema = z.object({
+  text: z.string().min(1).max(100_000),
+  /** Who sends it. In a run with approvers it must be one of them (and sign, with a registry). */
+  sender: z.string().min(1).max(200).optional(),
+  signature: SignatureSchema.optional(),
+  expiresAt: ExpiresAtSchema.optional(),
+});
+export type FollowUp = z.infer<typeof FollowUpSchema>;
 
 /** What an update caller learns. */
 export interface DecisionOutcome {

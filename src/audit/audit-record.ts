@@ -59,6 +59,8 @@ export const AuditRecordSchema = z.object({
   /** How the decision arrived: signal, update, policy, timeout, handler, cli. */
   via: z.string().optional(),
   reason: z.string().optional(),
+  /** Who sent the follow-up message the call came from (a thread's later turns); absent for the task itself. */
+  requestedBy: z.string().optional(),
   outcome: z.enum(['success', 'error', 'not_run', 'unknown']).optional(),
   durationMs: z.number().optional(),
   idempotencyKey: z.string().optional(),

@@ -6,9 +6,8 @@ import {
   WorkflowUpdateRPCTimeoutOrCancelledError,
   type WorkflowHandle,
 } from '@temporalio/client';
-import { decisionScopeText, type ApprovalDecision, type DecisionOutcome } from '../approvals/approval-decision';
-import { decisionSigningText } from '../approvals/signatures/decision-signature';
-import { signWithApproverKey } from './approver-keys';
+import type { ApprovalDecision, DecisionOutcome, UserReply } from '../approvals/approval-decision';
+import { signDecision, signFollowUp, signReply } from './sign-messages';
 import { type CliContext } from './cli-context';
 import { approvalSignal, decideApprovalUpdate, sendMessageUpdate, statusQuery, submitReplyUpdate } from '../workflows/definitions';
 import type { PendingQuestion } from '../workflows/run-machine/run-state';
@@ -96,34 +95,26 @@ async function executeUpdate(handle: WorkflowHandle, what: string, call: () => P
 }
 
 /**
- * The decision signed with the approver's key when this person has one (`agentctl keys create`); a
- * worker with an approver registry refuses unsigned decisions. Without a key it goes unsigned.
- */
-export function signed(workflowId: string, decision: ApprovalDecision): ApprovalDecision {
-  if (decision.signature || !decision.approver) return decision;
-  const text = decisionSigningText({ workflowId, ...decision, approver: decision.approver, scope: decisionScopeText(decision) });
-  const signature = signWithApproverKey(decision.approver, text);
-  return signature ? { ...decision, signature } : decision;
-}
-
-/**
  * Sends a decision with the `decideApproval` update, so the caller learns whether it was applied.
- * `waitingRun` is the run that waits for the call when it is a sub-agent's (the signature covers that
- * run's id); the decision still goes to `handle`, which forwards it.
+ * Signed first when the approver has a key (sign-messages.ts). `pending` is the call as the run
+ * listed it (a sub-agent's call names the run that waits for it, whose identity the signature
+ * covers); the decision still goes to `handle`, which forwards it.
  */
-export function sendDecision(handle: WorkflowHandle, decision: ApprovalDecision, waitingRun = handle.workflowId): Promise<DecisionOutcome> {
-  const payload = signed(waitingRun, decision);
+export async function sendDecision(handle: WorkflowHandle, decision: ApprovalDecision, pending?: PendingApproval): Promise<DecisionOutcome> {
+  const payload = await signDecision(handle, decision, async () => (pending ? [pending] : (await queryStatus(handle)).pendingApprovals));
   return executeUpdate(handle, 'the approval', () => handle.executeUpdate(decideApprovalUpdate, { args: [payload] }));
 }
 
-/** Sends a reply with the `submitReply` update; refused when no question is waiting. */
-export function sendReply(handle: WorkflowHandle, text: string): Promise<DecisionOutcome> {
-  return executeUpdate(handle, 'the reply', () => handle.executeUpdate(submitReplyUpdate, { args: [{ text }] }));
+/** Sends a reply with the `submitReply` update (signed when `sender` has a key); refused when no question is waiting. */
+export async function sendReply(handle: WorkflowHandle, reply: UserReply): Promise<DecisionOutcome> {
+  const payload = await signReply(handle, reply, async () => (await queryStatus(handle)).pendingQuestions);
+  return executeUpdate(handle, 'the reply', () => handle.executeUpdate(submitReplyUpdate, { args: [payload] }));
 }
 
-/** A follow-up message for a thread (`sendMessage`); a run that is not a thread refuses it with its reason. */
-export function sendFollowUp(handle: WorkflowHandle, text: string): Promise<DecisionOutcome> {
-  return executeUpdate(handle, 'the message', () => handle.executeUpdate(sendMessageUpdate, { args: [{ text }] }));
+/** A follow-up message for a thread (`sendMessage`, signed when `sender` has a key); a run that is not a thread refuses it. */
+export async function sendFollowUp(handle: WorkflowHandle, text: string, sender?: string): Promise<DecisionOutcome> {
+  const payload = await signFollowUp(handle, { text, ...(sender ? { sender } : {}) });
+  return executeUpdate(handle, 'the message', () => handle.executeUpdate(sendMessageUpdate, { args: [payload] }));
 }
 
 function oneLine(value: unknown, max = 120): string {
@@ -182,18 +173,20 @@ export async function decideFromCli(ctx: CliContext, decision: ApprovalDecision[
   });
   const callId = named ?? resolveCallId(status!);
   // A sub-agent's call is decided here and forwarded; its signature covers the run that waits for it.
-  const waitingRun = status?.pendingApprovals.find((p) => p.callId === callId)?.workflowId ?? workflowId;
+  const pending = status?.pendingApprovals.find((p) => p.callId === callId);
   const payload: ApprovalDecision = { callId, decision, approver: stringFlag(ctx, 'approver') ?? defaultApprover() };
   const reason = stringFlag(ctx, 'reason');
   if (reason) payload.reason = reason;
   if (toolWide) payload.scope = 'tool';
   if (prefix !== undefined) payload.prefix = prefix;
   if (ctx.args.flags.signal) {
-    await handle.signal(approvalSignal, signed(waitingRun, payload));
+    // A signature covers the call's arguments, which only the run can report (a worker must answer).
+    const signedPayload = await signDecision(handle, payload, async () => (pending ? [pending] : (await queryStatus(handle)).pendingApprovals));
+    await handle.signal(approvalSignal, signedPayload);
     ctx.print({ workflowId, ...payload, via: 'signal', applied: null }, () => `Sent ${decision} for ${callId} to ${workflowId} as a signal (not confirmed; see \`agentctl pending\`).`);
     return 0;
   }
-  const outcome = await sendDecision(handle, payload, waitingRun);
+  const outcome = await sendDecision(handle, payload, pending);
   ctx.print({ workflowId, ...payload, via: 'update', ...outcome }, () => `${workflowId}: ${terminalSafe(outcome.message)}`);
   return 0;
 }

@@ -82,7 +82,7 @@ export async function promptForApprovals(handle: WorkflowHandle, status: RunStat
         if (!decision) io.output.write('Please answer y, n, always or never.\n');
       }
       try {
-        const outcome = await sendDecision(handle, { callId: next.callId, decision, approver }, next.workflowId ?? handle.workflowId);
+        const outcome = await sendDecision(handle, { callId: next.callId, decision, approver }, next);
         made.push({ callId: next.callId, decision, ...outcome });
         io.output.write(`✔ ${terminalSafe(outcome.message)}\n`);
       } catch (error) {
@@ -111,7 +111,7 @@ export async function promptForReply(
       if (answer === undefined) return undefined;
       if (!answer.trim()) continue;
       try {
-        const outcome = await sendReply(handle, answer.trim());
+        const outcome = await sendReply(handle, { text: answer.trim(), sender: io.approver ?? defaultApprover() });
         io.output.write(`✔ ${terminalSafe(outcome.message)}\n`);
         return outcome;
       } catch (error) {

@@ -2,7 +2,7 @@
 // folder (one PKCS8 PEM file per approver name, readable only by them); the public key goes into the
 // worker's AGENT_APPROVERS_FILE, against which the workflow checks each signed decision.
 import { createPrivateKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ApproverKeyError } from './errors';
@@ -54,6 +54,11 @@ export function createApproverKey(name: string, options: { dir?: string; force?:
   }
   const publicKeyPem = publicKey.export({ format: 'pem', type: 'spki' }).toString();
   return { name, privateKeyPath, publicKeyPem, registryEntry: { [name]: publicKeyPem } };
+}
+
+/** Whether `name` has a private key here, i.e. whether what they send will be signed. */
+export function hasApproverKey(name: string, options: { dir?: string } = {}): boolean {
+  return APPROVER_NAME.test(name) && existsSync(path.join(options.dir ?? approverKeysDir(), `${name}.pem`));
 }
 
 /**

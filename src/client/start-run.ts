@@ -5,6 +5,7 @@ import { AgentNameKey, AgentStatusKey } from '../workflows/search-attributes';
 import { describeZodError } from '../describe-zod-error';
 import { compileJsonSchema } from '../json-schema/json-schema-check';
 import { InvalidRunRequestError } from './errors';
+import { workflowIdProblem } from '../approvals/signatures/workflow-id';
 
 export const AGENT_RUN_WORKFLOW_TYPE = 'agentRun';
 
@@ -22,6 +23,9 @@ export async function startRun(
   input: AgentRunInput,
   options: { taskQueue: string; workflowId?: string; memo?: Record<string, unknown> },
 ): Promise<WorkflowHandleWithFirstExecutionRunId<typeof agentRun>> {
+  const workflowId = options.workflowId ?? newRunId(input.agent);
+  const idProblem = workflowIdProblem(workflowId);
+  if (idProblem) throw new InvalidRunRequestError(`Invalid run request: ${idProblem}.`);
   const parsed = AgentRunInputSchema.safeParse(input);
   if (!parsed.success) throw new InvalidRunRequestError(`Invalid run input:\n${describeZodError(parsed.error)}`);
   if (parsed.data.outputSchema) {
@@ -34,7 +38,7 @@ export async function startRun(
   const task = input.task.length > 120 ? `${input.task.slice(0, 117)}...` : input.task;
   return client.workflow.start<typeof agentRun>(AGENT_RUN_WORKFLOW_TYPE, {
     taskQueue: options.taskQueue,
-    workflowId: options.workflowId ?? newRunId(input.agent),
+    workflowId,
     args: [input],
     memo: options.memo,
     staticSummary: `${input.agent}: ${task}`,

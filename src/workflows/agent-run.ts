@@ -55,7 +55,7 @@ export async function agentRun(rawInput: AgentRunInput): Promise<AgentRunResult>
     startupFailure = failure.message;
     throw failure;
   }
-  installMessageHandlers(driver, { toolWideChoices: !features.scopedChoices });
+  installMessageHandlers(driver, { toolWideChoices: !features.scopedChoices, approvalChannel: features.approvalChannel });
   driver.publishAgent();
   driver.dispatch({ type: 'started' });
 

@@ -1,5 +1,5 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { ApprovalDecision, DecisionOutcome, UserReply } from '../approvals/approval-decision';
+import type { ApprovalDecision, DecisionOutcome, FollowUp, UserReply } from '../approvals/approval-decision';
 import type { ChildWaiting } from './run-machine/run-state';
 import type { RunState } from './run-machine/run-state';
 import type { RunStatus } from './run-machine/run-status';
@@ -35,10 +35,10 @@ export const userReplySignal = defineSignal<[UserReply]>('userReply');
 export const submitReplyUpdate = defineUpdate<DecisionOutcome, [UserReply]>('submitReply');
 
 /** A follow-up message for a thread (a run started with `followUps: true`). Stored by the server while no worker runs. */
-export const userMessageSignal = defineSignal<[{ text: string }]>('userMessage');
+export const userMessageSignal = defineSignal<[FollowUp]>('userMessage');
 
 /** The same message, acknowledged: answers when the agent's next turn starts; refused if the run takes no follow-ups. */
-export const sendMessageUpdate = defineUpdate<DecisionOutcome, [{ text: string }]>('sendMessage');
+export const sendMessageUpdate = defineUpdate<DecisionOutcome, [FollowUp]>('sendMessage');
 
 /** Ends a thread: at once when it is idle, else when the agent next completes. */
 export const closeSignal = defineSignal<[]>('close');

@@ -1,6 +1,6 @@
-import { condition, getExternalWorkflowHandle, setHandler } from '@temporalio/workflow';
+import { condition, getExternalWorkflowHandle, setHandler, workflowInfo } from '@temporalio/workflow';
 import { z } from 'zod';
-import { ApprovalDecisionSchema, UserReplySchema, type ApprovalDecision, type DecisionOutcome } from '../approvals/approval-decision';
+import { ApprovalDecisionSchema, FollowUpSchema, UserReplySchema, type ApprovalDecision, type DecisionOutcome, type UserReply } from '../approvals/approval-decision';
 import {
   approvalSignal,
   childStatusSignal,
@@ -12,7 +12,8 @@ import {
   userMessageSignal,
   userReplySignal,
 } from './definitions';
-import { decisionRefusal } from './run-machine/decision-rules';
+import { decisionRefusal, type SigningEnv } from './run-machine/decision-rules';
+import { senderRefusal } from './run-machine/sender-rules';
 import { ChildWaitingSchema } from './run-machine/run-state';
 import type { RunDriver } from './run-driver';
 
@@ -27,16 +28,16 @@ const payloadText = (payload: unknown): string => {
 /** Handlers change the state; the main loop publishes the phase when it picks the change up (see RunDriver). */
 const quiet = { publish: false };
 
-const malformed = (issues: { path: PropertyKey[]; message: string }[]) => issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ');
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 
-const MessageSchema = z.object({ text: z.string().min(1).max(100_000) });
+const malformed = (issues: { path: PropertyKey[]; message: string }[]) => issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ');
 
 /**
  * Where a decision goes: applied here, forwarded to the sub-agent's run that waits for the call (a
  * decision sent to any ancestor reaches it; that run applies it once, refusing a repeat), or refused.
  */
-function routeDecision(driver: RunDriver, decision: ApprovalDecision): { apply: true } | { forwardTo: string } | { refusal: string } {
-  const refusal = decisionRefusal(driver.state, decision);
+function routeDecision(driver: RunDriver, decision: ApprovalDecision, signingEnv: () => SigningEnv): { apply: true } | { forwardTo: string } | { refusal: string } {
+  const refusal = decisionRefusal(driver.state, decision, signingEnv());
   if (!refusal) return { apply: true };
   for (const [, waiting] of Object.entries(driver.state.childWaiting)) {
     const entry = waiting.approvals.find((a) => a.callId === decision.callId);
@@ -51,9 +52,14 @@ function routeDecision(driver: RunDriver, decision: ApprovalDecision): { apply: 
 }
 
 /** Which run waits for a reply: this one, the sub-agent run whose question has `callId`, or the only one asking. */
-function routeReply(driver: RunDriver, callId: string | undefined): { apply: true } | { forwardTo: string } | { refusal: string } {
+function routeReply(driver: RunDriver, reply: UserReply, signingEnv: () => SigningEnv): { apply: true } | { forwardTo: string } | { refusal: string } {
+  const callId = reply.callId;
   const own = driver.state.pendingQuestion;
-  if (own && (!callId || own.callId === callId)) return { apply: true };
+  if (own && (!callId || own.callId === callId)) {
+    // The run that asked checks who answers; a forwarded reply is checked by the sub-agent's run.
+    const refusal = senderRefusal(driver.state, 'reply', reply, signingEnv());
+    return refusal ? { refusal } : { apply: true };
+  }
   const questions = Object.values(driver.state.childWaiting).flatMap((w) => w.questions);
   const target = callId ? questions.find((q) => q.callId === callId) : questions.length === 1 ? questions[0] : undefined;
   if (target) return { forwardTo: target.workflowId };
@@ -67,17 +73,22 @@ function routeReply(driver: RunDriver, callId: string | undefined): { apply: tru
  * (a throwing signal handler would fail the workflow task); an update's validator refuses it before
  * anything is written to history, and the caller gets the reason.
  */
-export function installMessageHandlers(driver: RunDriver, options: { toolWideChoices: boolean }): void {
+export function installMessageHandlers(driver: RunDriver, options: { toolWideChoices: boolean; approvalChannel: boolean }): void {
+  /** Workflow time and the run's identity as the server knows it: what a signature is checked against. */
+  const signingEnv = (): SigningEnv => {
+    const info = workflowInfo();
+    return { now: Date.now(), namespace: info.namespace, firstRunId: info.firstExecutionRunId, legacy: !options.approvalChannel };
+  };
   // The decision's audit line is on disk before the update answers (and before any tool it allows starts).
   const decide = async (decision: ApprovalDecision, via: 'signal' | 'update'): Promise<DecisionOutcome> => {
-    const route = routeDecision(driver, decision);
+    const route = routeDecision(driver, decision, signingEnv);
     if ('forwardTo' in route) {
       await getExternalWorkflowHandle(route.forwardTo).signal(approvalSignal, decision);
       return { applied: true, message: `${decision.decision} for ${decision.callId} forwarded to ${route.forwardTo}, the sub-agent run that waits for it` };
     }
     const verified = driver.state.approverKeys !== undefined;
     const before = driver.state.decisions.length;
-    driver.dispatch({ type: 'decision', decision, via, verified, toolWide: options.toolWideChoices }, quiet);
+    driver.dispatch({ type: 'decision', decision, via, verified, toolWide: options.toolWideChoices, legacy: !options.approvalChannel }, quiet);
     await driver.flushAudit();
     const settled = driver.state.decisions.length - before;
     const others = settled > 1 ? ` (and ${settled - 1} other pending call(s) it covers)` : '';
@@ -90,7 +101,7 @@ export function installMessageHandlers(driver: RunDriver, options: { toolWideCho
       driver.dispatch({ type: 'ignored', kind: 'approval', reason: `malformed approval payload: ${malformed(parsed.error.issues)}`, payload: payloadText(raw) }, quiet);
       return;
     }
-    const route = routeDecision(driver, parsed.data);
+    const route = routeDecision(driver, parsed.data, signingEnv);
     if ('refusal' in route) driver.dispatch({ type: 'ignored', kind: 'approval', reason: route.refusal, payload: payloadText(raw) }, quiet);
     else await decide(parsed.data, 'signal');
   });
@@ -99,18 +110,19 @@ export function installMessageHandlers(driver: RunDriver, options: { toolWideCho
     validator: (raw: unknown) => {
       const parsed = ApprovalDecisionSchema.safeParse(raw);
       if (!parsed.success) throw new Error(`Malformed approval: ${malformed(parsed.error.issues)}`);
-      const route = routeDecision(driver, parsed.data);
+      const route = routeDecision(driver, parsed.data, signingEnv);
       if ('refusal' in route) throw new Error(route.refusal);
     },
   });
 
-  const reply = async (text: string, callId: string | undefined, via: 'signal' | 'update'): Promise<DecisionOutcome> => {
-    const route = routeReply(driver, callId);
+  const reply = async (payload: UserReply, via: 'signal' | 'update'): Promise<DecisionOutcome> => {
+    const route = routeReply(driver, payload, signingEnv);
     if ('forwardTo' in route) {
-      await getExternalWorkflowHandle(route.forwardTo).signal(userReplySignal, { text, callId });
+      // Forwarded whole: the sender and signature are checked by the run that asked.
+      await getExternalWorkflowHandle(route.forwardTo).signal(userReplySignal, payload);
       return { applied: true, message: `reply forwarded to ${route.forwardTo}, the sub-agent run that asked` };
     }
-    driver.dispatch({ type: 'reply', text, via }, quiet);
+    driver.dispatch({ type: 'reply', text: payload.text, via }, quiet);
     return { applied: true, message: 'reply delivered to the agent' };
   };
 
@@ -120,16 +132,16 @@ export function installMessageHandlers(driver: RunDriver, options: { toolWideCho
       driver.dispatch({ type: 'ignored', kind: 'userReply', reason: 'malformed reply payload: expected { "text": "..." }', payload: payloadText(raw) }, quiet);
       return;
     }
-    const route = routeReply(driver, parsed.data.callId);
-    if ('refusal' in route) driver.dispatch({ type: 'ignored', kind: 'userReply', reason: route.refusal.toLowerCase(), payload: payloadText(raw) }, quiet);
-    else await reply(parsed.data.text, parsed.data.callId, 'signal');
+    const route = routeReply(driver, parsed.data, signingEnv);
+    if ('refusal' in route) driver.dispatch({ type: 'ignored', kind: 'userReply', reason: lowerFirst(route.refusal), payload: payloadText(raw) }, quiet);
+    else await reply(parsed.data, 'signal');
   });
 
-  setHandler(submitReplyUpdate, (raw) => reply(raw.text, raw.callId, 'update'), {
+  setHandler(submitReplyUpdate, (raw) => reply(UserReplySchema.parse(raw), 'update'), {
     validator: (raw: unknown) => {
       const parsed = UserReplySchema.safeParse(raw);
       if (!parsed.success) throw new Error('Malformed reply: expected { "text": "..." }');
-      const route = routeReply(driver, parsed.data.callId);
+      const route = routeReply(driver, parsed.data, signingEnv);
       if ('refusal' in route) throw new Error(route.refusal);
     },
   });
@@ -141,16 +153,21 @@ export function installMessageHandlers(driver: RunDriver, options: { toolWideCho
   });
 
   setHandler(userMessageSignal, (raw: unknown) => {
-    const parsed = MessageSchema.safeParse(raw);
-    if (!parsed.success) driver.dispatch({ type: 'ignored', kind: 'userMessage', reason: 'malformed message: expected { "text": "..." }', payload: payloadText(raw) }, quiet);
-    else driver.dispatch({ type: 'user_message', text: parsed.data.text }, quiet);
+    const parsed = FollowUpSchema.safeParse(raw);
+    if (!parsed.success) {
+      driver.dispatch({ type: 'ignored', kind: 'userMessage', reason: 'malformed message: expected { "text": "..." }', payload: payloadText(raw) }, quiet);
+      return;
+    }
+    const refusal = senderRefusal(driver.state, 'message', parsed.data, signingEnv());
+    if (refusal) driver.dispatch({ type: 'ignored', kind: 'userMessage', reason: refusal, payload: payloadText(raw) }, quiet);
+    else driver.dispatch({ type: 'user_message', text: parsed.data.text, sender: parsed.data.sender }, quiet);
   });
 
   // Answers once the agent's turn on the message has started (it may wait behind the current turn).
   setHandler(
     sendMessageUpdate,
-    async ({ text }) => {
-      driver.dispatch({ type: 'user_message', text }, quiet);
+    async ({ text, sender }) => {
+      driver.dispatch({ type: 'user_message', text, sender }, quiet);
       const queued = driver.state.thread.inbox.includes(text);
       // A message that came while the agent was working waits in the inbox for the current turn to end.
       await condition(() => Boolean(driver.state.outcome) || !driver.state.thread.inbox.includes(text));
@@ -158,9 +175,12 @@ export function installMessageHandlers(driver: RunDriver, options: { toolWideCho
     },
     {
       validator: (raw: unknown) => {
-        if (!MessageSchema.safeParse(raw).success) throw new Error('Malformed message: expected { "text": "..." }');
+        const parsed = FollowUpSchema.safeParse(raw);
+        if (!parsed.success) throw new Error('Malformed message: expected { "text": "..." }');
         if (!driver.state.input.followUps) throw new Error('This run does not take follow-up messages; start it with followUps: true');
         if (driver.state.outcome) throw new Error('The run has ended');
+        const refusal = senderRefusal(driver.state, 'message', parsed.data, signingEnv());
+        if (refusal) throw new Error(refusal);
       },
     },
   );

@@ -22,6 +22,11 @@ export const Patches = {
   auditDecisions: 'audit-decisions',
   /** Calls of quick idempotent tools run as local activities inside the workflow task (was: an activity task each). */
   localQuickTools: 'local-quick-tools',
+  /**
+   * Signatures cover the v2 canonical message, a prefix must start the call, and a run with approvers
+   * takes answers and follow-ups only from them (was: v1 newline-joined signatures, any prefix, anyone).
+   */
+  approvalChannel: 'approval-channel-v2',
 } as const;
 
 export type Features = { -readonly [K in keyof typeof Patches]: boolean };

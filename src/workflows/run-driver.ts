@@ -79,7 +79,8 @@ export class RunDriver {
    */
   dispatch(event: RunEvent, options: { publish?: boolean } = {}): void {
     const before = this.state;
-    const { state, emitted } = transition(before, event, { now: Date.now(), runId: workflowInfo().runId });
+    const info = workflowInfo();
+    const { state, emitted } = transition(before, event, { now: Date.now(), runId: info.runId, namespace: info.namespace, firstRunId: info.firstExecutionRunId });
     this.state = state;
     if (options.publish !== false) this.publish();
     setCurrentDetails(runDetails(state));

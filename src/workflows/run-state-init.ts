@@ -1,5 +1,6 @@
 import { ApplicationFailure, workflowInfo } from '@temporalio/workflow';
 import { commandPatternsOf } from '../approvals/approval-policy';
+import { workflowIdProblem } from '../approvals/signatures/workflow-id';
 import { toRules } from '../approvals/preference-messages';
 import type { PreferenceRule } from '../approvals/preference-rules';
 import { emptyUsage, type ConversationMessage } from '../conversation/messages';
@@ -18,6 +19,11 @@ import { AgentRunInputSchema, DEFAULT_APPROVAL_TIMEOUT_SECONDS, type ParsedRunIn
  * at once; a plain Error would fail only the workflow task, which Temporal retries forever.
  */
 export function parseInput(raw: unknown): ParsedRunInput {
+  // Checked by the workflow itself, so a plain Temporal client that skips startRun's check is refused too.
+  const idProblem = workflowIdProblem(workflowInfo().workflowId);
+  if (idProblem) {
+    throw ApplicationFailure.create({ type: FailureType.InvalidRunInput, nonRetryable: true, message: `Refused to run: ${idProblem}. Start it again under another id.` });
+  }
   const parsed = AgentRunInputSchema.safeParse(raw);
   if (!parsed.success) {
     throw ApplicationFailure.create({

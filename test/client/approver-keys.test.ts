@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadApproverRegistry } from '../../src/approvals/signatures/approver-registry';
-import { decisionSigningText, verifyDecisionSignature } from '../../src/approvals/signatures/decision-signature';
+import { verifyDecisionSignature } from '../../src/approvals/signatures/decision-signature';
 import { approverKeysDir, createApproverKey, signWithApproverKey } from '../../src/client/approver-keys';
 import { ApproverKeyError } from '../../src/client/errors';
 
@@ -60,7 +60,7 @@ describe('signWithApproverKey', () => {
     writeFileSync(registryFile, JSON.stringify(key.registryEntry));
     const registry = loadApproverRegistry(registryFile);
 
-    const text = decisionSigningText({ workflowId: 'run-1', callId: 'call-1', decision: 'approve', approver: 'ana' });
+    const text = '{"kind":"decision","v":2}';
     const signatureBase64 = signWithApproverKey('ana', text, { dir })!;
     expect(verifyDecisionSignature({ publicKeyHex: registry.ana!, text, signatureBase64 })).toBe(true);
     expect(verifyDecisionSignature({ publicKeyHex: registry.ana!, text: `${text}!`, signatureBase64 })).toBe(false);

@@ -6,43 +6,24 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApproverKey, KEYS_DIR_ENV } from '../../src/client/approver-keys';
-import { hashPassword } from '../../src/console/auth/password-hash';
-import { consoleOptions } from '../../src/console/console-options';
 import { threadFollowUp } from '../../src/console/actions/follow-up';
 import { loadRunDetail } from '../../src/console/runs/run-detail';
 import { consoleRunsQuery } from '../../src/console/runs/run-list';
 import { RunsWatcher } from '../../src/console/runs/runs-watcher';
 import type { AgentDefinitionInput } from '../../src/agents/agent-definition';
 import { builtinAgents } from '../../src/agents/builtin-agents';
-import { buildConsole, type BuiltConsole } from '../../src/console/start-console';
 import { decideApprovalUpdate, statusQuery, submitReplyUpdate } from '../../src/workflows/definitions';
 import { useAgentTestbed } from '../support/agent-testbed';
-import { waitFor, waitForApprovals, waitForPhase, withAgentWorker, type RunHarness } from '../support/agent-run-harness';
+import { waitFor, waitForApprovals, waitForPhase, withAgentWorker } from '../support/agent-run-harness';
 import { reply, text, toolCall } from '../support/fake-anthropic';
 import { uniqueId } from '../support/temporal';
-import { HttpSession } from './http-session';
+import { consoleFor } from './console-for';
 
 const complete = () => reply(toolCall('complete_task', { summary: 'done', status: 'success' }));
 const general = builtinAgents.find((a) => a.name === 'general')!;
 /** A coordinator that may delegate to a specialist, as in test/workflows/teams.test.ts. */
 const specialist: AgentDefinitionInput = { ...general, name: 'specialist', description: 'Runs commands in the workspace.', modelTier: 'fast' };
 const team: AgentDefinitionInput[] = [{ ...general, name: 'coordinator', description: 'Splits work.', subAgents: ['specialist'] }, specialist, general];
-
-async function consoleFor(harness: RunHarness): Promise<{ built: BuiltConsole; as(name: string): Promise<HttpSession> }> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'console-users-'));
-  const usersFile = path.join(dir, 'users.json');
-  const passwordHash = await hashPassword('pw');
-  await writeFile(usersFile, JSON.stringify({ users: [{ name: 'alice', passwordHash }, { name: 'bo', passwordHash }] }));
-  const built = buildConsole(consoleOptions({ usersFile, localUser: 'owner', taskQueue: harness.taskQueue, filter: `TaskQueue = '${harness.taskQueue}'` }, {}), { client: harness.client });
-  return {
-    built,
-    async as(name) {
-      const session = new HttpSession(built.app);
-      expect((await session.login(name, 'pw')).status).toBe(303);
-      return session;
-    },
-  };
-}
 
 describe('console actions', () => {
   const bed = useAgentTestbed();
@@ -70,7 +51,7 @@ describe('console actions', () => {
 
         const refused = await (await as('bo')).postJson('/api/decisions', decision);
         expect(refused.status).toBe(409);
-        expect(await refused.json()).toEqual({ outcome: 'refused', message: expect.stringMatching(/^unsigned decision: this worker requires signed decisions/) });
+        expect(await refused.json()).toEqual({ outcome: 'refused', message: expect.stringMatching(/^unsigned decision: this worker requires signatures/) });
 
         const applied = await (await as('alice')).postJson('/api/decisions', decision);
         expect(await applied.json()).toEqual({ outcome: 'applied', message: `approve applied to ${decision.callId}` });

@@ -1,33 +1,12 @@
-// Signed approval decisions, checked inside the workflow. This file is bundled into Temporal workflow
-// code, so it must stay pure and deterministic: it imports only @noble/curves (a pure-JS Ed25519 that
-// needs neither WebCrypto nor Buffer) and our own pure base64 decoder; no Node built-ins, no I/O.
+// Signed decisions, replies and messages, checked inside the workflow (what is signed: signed-message.ts).
+// This file is bundled into Temporal workflow code, so it must stay pure and deterministic: it imports
+// only @noble/curves (a pure-JS Ed25519 that needs neither WebCrypto nor Buffer) and our own pure
+// base64 decoder; no Node built-ins, no I/O.
 // The registry it checks against is read from disk on the Node side (approver-registry.ts) and
 // reaches the workflow as plain data.
 import { ed25519 } from '@noble/curves/ed25519';
+import { MAX_SIGNATURE_LIFETIME_MS, signedText, type SignedMessage } from './signed-message';
 import { decodeStrictBase64 } from './strict-base64';
-
-/** The fields of a decision that a signature covers, plus the signature itself. */
-export interface SignedDecisionFields {
-  callId: string;
-  decision: string;
-  approver?: string;
-  /** Base64 Ed25519 signature over `decisionSigningText(...)`. */
-  signature?: string;
-  /** What a scoped "always" applies to (e.g. `tool` or `prefix:npm test`); signed when present. */
-  scope?: string;
-}
-
-/**
- * The exact UTF-8 text an approver signs: `${workflowId}\n${callId}\n${decision}\n${approver}`.
- * A decision without a scope signs exactly that contract text. When `scope` is given, a fifth line
- * `\n${scope}` is appended, so a signed "approve_always" for one scope cannot be replayed as the
- * same decision for a wider one. Binding the workflow id stops a signature for one run from being
- * sent to another run that happens to park a call with the same id.
- */
-export function decisionSigningText(d: { workflowId: string; callId: string; decision: string; approver: string; scope?: string }): string {
-  const text = `${d.workflowId}\n${d.callId}\n${d.decision}\n${d.approver}`;
-  return d.scope === undefined ? text : `${text}\n${d.scope}`;
-}
 
 const PUBLIC_KEY_HEX = /^[0-9a-fA-F]{64}$/;
 const SIGNATURE_BYTES = 64;
@@ -52,45 +31,59 @@ export function verifyDecisionSignature(args: { publicKeyHex: string; text: stri
   }
 }
 
-/** Whether a decision may be applied, and if not, a reason a person can act on. */
+/** Whether a decision, reply or message may be applied, and if not, a reason a person can act on. */
 export type SignatureCheck = { ok: true } | { ok: false; reason: string };
 
+const RESIGN = 'decide again with `agentctl` or the console of this release, which sign the v2 canonical message (docs/approvals.md, "Re-signing")';
+
 /**
- * Checks a decision against the approver registry (name to raw public key as hex). With no registry
- * (AGENT_APPROVERS_FILE unset) every decision passes, as before signatures existed; with one, the
- * decision must name a registered approver and carry that approver's signature.
+ * Checks a signed decision, reply or message against the approver registry (name to raw public key
+ * as hex). With no registry (AGENT_APPROVERS_FILE unset) everything passes, as before signatures
+ * existed. With one, `signer` must be registered, `signature` must be that key's signature over
+ * `signedText(message)`, and `message.expiresAt` must lie ahead of `now` (and not too far ahead).
+ * `message` is built by the verifier from the run's own state; only its decision fields and expiry
+ * came from the sender. `legacy` is the v1 text the same payload would have signed, to name an old
+ * signature as such.
  */
-export function checkDecisionSignature(args: {
+export function checkSignature(args: {
   registry: Readonly<Record<string, string>> | undefined;
-  workflowId: string;
-  decision: SignedDecisionFields;
+  signer: string | undefined;
+  signature: string | undefined;
+  /** The message with the sender's `expiresAt`, or undefined when the payload carried none. */
+  message: SignedMessage | undefined;
+  now: number;
+  legacy?: string;
+  /** What is signed, for the wording when `message` is undefined. */
+  kind?: SignedMessage['kind'];
 }): SignatureCheck {
-  const { registry, workflowId, decision } = args;
+  const { registry, signer, signature, message, now } = args;
   if (registry === undefined) return { ok: true };
-  if (!decision.signature) {
+  const what = message?.kind ?? args.kind ?? 'decision';
+  if (!signature) {
     return {
       ok: false,
-      reason:
-        'unsigned decision: this worker requires signed decisions (AGENT_APPROVERS_FILE is set); ' +
-        'sign it with `agentctl approve` using a key from `agentctl keys create`',
+      reason: `unsigned ${what}: this worker requires signatures (AGENT_APPROVERS_FILE is set); send it with \`agentctl\` or the console as someone with a key from \`agentctl keys create\``,
     };
   }
-  const approver = decision.approver;
-  if (!approver) return { ok: false, reason: 'signed decision names no approver: set approver to the name the signing key is registered under' };
+  if (!signer) return { ok: false, reason: `signed ${what} names no signer: set ${what === 'decision' ? 'approver' : 'sender'} to the name the signing key is registered under` };
   // hasOwn, not `in`: a name such as "constructor" must not find something on Object.prototype.
-  const publicKeyHex = Object.hasOwn(registry, approver) ? registry[approver] : undefined;
+  const publicKeyHex = Object.hasOwn(registry, signer) ? registry[signer] : undefined;
   if (publicKeyHex === undefined) {
-    return {
-      ok: false,
-      reason: `unknown approver ${approver}: not in the approver registry; add the entry printed by \`agentctl keys create ${approver}\` to AGENT_APPROVERS_FILE`,
-    };
+    return { ok: false, reason: `unknown approver ${signer}: not in the approver registry; add the entry printed by \`agentctl keys create ${signer}\` to AGENT_APPROVERS_FILE` };
   }
-  const text = decisionSigningText({ workflowId, callId: decision.callId, decision: decision.decision, approver, scope: decision.scope });
-  if (!verifyDecisionSignature({ publicKeyHex, text, signatureBase64: decision.signature })) {
-    return {
-      ok: false,
-      reason: `bad signature for approver ${approver}: it was not made over this run, call, decision${decision.scope === undefined ? '' : ' and scope'} with ${approver}'s registered key`,
-    };
+  const legacy = args.legacy !== undefined && verifyDecisionSignature({ publicKeyHex, text: args.legacy, signatureBase64: signature });
+  if (message === undefined || legacy) {
+    return { ok: false, reason: `old-format signature (v1, newline-joined text, no expiry) refused: it does not say which run, arguments or reason it covers; ${RESIGN}` };
+  }
+  const expires = Date.parse(message.expiresAt);
+  if (Number.isNaN(expires)) return { ok: false, reason: `expiresAt "${message.expiresAt}" is not an ISO date-time; ${RESIGN}` };
+  if (expires <= now) return { ok: false, reason: `signature expired at ${message.expiresAt}; ${what === 'decision' ? 'decide' : 'send it'} again` };
+  if (expires - now > MAX_SIGNATURE_LIFETIME_MS) {
+    return { ok: false, reason: `signature expires at ${message.expiresAt}, more than ${MAX_SIGNATURE_LIFETIME_MS / 3_600_000}h ahead: sign with a nearer expiry` };
+  }
+  if (!verifyDecisionSignature({ publicKeyHex, text: signedText(message), signatureBase64: signature })) {
+    const covered = message.kind === 'decision' ? 'namespace, run, call, arguments, decision, scope, prefix, reason and expiry' : 'namespace, run, text and expiry';
+    return { ok: false, reason: `bad signature for ${signer}: it was not made over this ${what}'s ${covered} with ${signer}'s registered key` };
   }
   return { ok: true };
 }

@@ -1,5 +1,6 @@
 import { type Command } from '../cli-context';
-import { queryStatus, withWorkerDeadline } from '../approval-helpers';
+import { defaultApprover, queryStatus, stringFlag, withWorkerDeadline } from '../approval-helpers';
+import { signFollowUp } from '../sign-messages';
 import { renderToolCall } from '../render-status';
 import { terminalSafe } from '../terminal-safe';
 import { sendMessageUpdate, userMessageSignal } from '../../workflows/definitions';
@@ -16,20 +17,23 @@ const POLL_MS = 500;
  */
 export const sendCommand: Command = {
   name: 'send',
-  usage: 'agentctl send <workflowId> <text...> [--signal] [--detach] [--json]',
+  usage: 'agentctl send <workflowId> <text...> [--approver NAME] [--signal] [--detach] [--json]',
   summary: 'send a follow-up message to a thread and follow the agent\'s answer',
   async run(ctx) {
     const [workflowId, ...words] = ctx.args.positionals;
     if (!workflowId || words.length === 0) throw new UsageError('send needs a workflow id and the message text');
     const text = words.join(' ');
     const handle = (await ctx.client()).workflow.getHandle(workflowId);
+    // Named (and signed when the sender has a key): a run with approvers takes messages only from them,
+    // and the audit log names the sender on the calls the message leads to.
+    const message = await signFollowUp(handle, { text, sender: stringFlag(ctx, 'approver') ?? defaultApprover() });
     if (ctx.args.flags.signal) {
-      await handle.signal(userMessageSignal, { text });
+      await handle.signal(userMessageSignal, message);
       ctx.print({ workflowId, text, via: 'signal', applied: null }, () => `Sent the message to ${workflowId} as a signal (not confirmed).`);
       return 0;
     }
     const before = (await queryStatus(handle)).completions.length;
-    const outcome = await withWorkerDeadline(handle, 'the message', () => handle.executeUpdate(sendMessageUpdate, { args: [{ text }] })).catch((error: unknown) => {
+    const outcome = await withWorkerDeadline(handle, 'the message', () => handle.executeUpdate(sendMessageUpdate, { args: [message] })).catch((error: unknown) => {
       if (error instanceof WorkflowUpdateFailedError) throw new DecisionRefusedError(error.cause?.message ?? error.message);
       throw error;
     });

@@ -59,10 +59,11 @@ export function decideAs(client: Client, user: string, request: DecisionRequest)
   );
 }
 
-export function replyAs(client: Client, request: ReplyRequest): Promise<ActionOutcome> {
+/** Answers as the logged-in person: a run with approvers takes answers only from them (signed with a registry). */
+export function replyAs(client: Client, user: string, request: ReplyRequest): Promise<ActionOutcome> {
   const handle = client.workflow.getHandle(request.workflowId);
   return settle(
-    () => sendReply(handle, request.text),
+    () => sendReply(handle, { text: request.text, callId: request.callId, sender: user }),
     async () => {
       const status = await queryStatus(handle, 3_000).catch(() => undefined);
       // The question is no longer the one waiting: someone answered it (or it timed out).

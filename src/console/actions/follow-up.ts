@@ -10,7 +10,8 @@ import { settle, type ActionOutcome } from './decide';
 export interface FollowUpChannel {
   /** Whether this run can take a follow-up now (the page shows the box only then). */
   supports(status: RunStatus | undefined): boolean;
-  send(client: Client, workflowId: string, text: string): Promise<ActionOutcome>;
+  /** Sends `text` as `user` (the logged-in person), whom a run with approvers checks and the audit log names. */
+  send(client: Client, workflowId: string, text: string, user: string): Promise<ActionOutcome>;
 }
 
 /** Phases after which a thread takes nothing more. */
@@ -18,5 +19,5 @@ const ENDED = new Set(['completed', 'max_iterations', 'guardrail_tripped', 'fail
 
 export const threadFollowUp: FollowUpChannel = {
   supports: (status) => status !== undefined && status.followUps && !ENDED.has(status.phase),
-  send: (client, workflowId, text) => settle(() => sendFollowUp(client.workflow.getHandle(workflowId), text), async () => undefined),
+  send: (client, workflowId, text, user) => settle(() => sendFollowUp(client.workflow.getHandle(workflowId), text, user), async () => undefined),
 };

@@ -32,7 +32,7 @@ export function addApiRoutes(app: Hono<ConsoleEnv>, deps: ConsoleDeps): void {
   });
 
   app.post('/api/replies', async (c) => {
-    const outcome = await replyAs(deps.client, await body(c, ReplyRequestSchema));
+    const outcome = await replyAs(deps.client, c.get('session').user, await body(c, ReplyRequestSchema));
     deps.watcher.refreshNow();
     return c.json(outcome, OUTCOME_STATUS[outcome.outcome]);
   });
@@ -58,7 +58,7 @@ export function addApiRoutes(app: Hono<ConsoleEnv>, deps: ConsoleDeps): void {
 
   app.post('/api/runs/:id/messages', async (c) => {
     const { text } = await body(c, ReplyRequestSchema.pick({ text: true }));
-    const outcome = await deps.followUp.send(deps.client, c.req.param('id'), text);
+    const outcome = await deps.followUp.send(deps.client, c.req.param('id'), text, c.get('session').user);
     deps.watcher.refreshNow();
     return c.json(outcome, OUTCOME_STATUS[outcome.outcome]);
   });

@@ -31,11 +31,13 @@ export function recordCall(state: RunState, entry: Omit<ToolCallRecord, 'summary
 }
 
 /** Who let a call run: a person's decision, or the policy. Carried on the tool events and in the audit log. */
-export function approvalOf(state: RunState, callId: string): { decision: string; approver?: string; verified?: boolean; via: string } {
+export function approvalOf(state: RunState, callId: string): { decision: string; approver?: string; verified?: boolean; via: string; requestedBy?: string } {
   const decided = [...state.decisions].reverse().find((d) => d.callId === callId);
+  // Who sent the follow-up the call came from, so a call allowed by someone's "always" is traceable to them.
+  const requestedBy = state.thread.requestedBy ? { requestedBy: state.thread.requestedBy } : {};
   return decided
-    ? { decision: decided.decision, approver: decided.approver, verified: decided.verified, via: decided.via }
-    : { decision: 'policy_allow', via: 'policy' };
+    ? { decision: decided.decision, approver: decided.approver, verified: decided.verified, via: decided.via, ...requestedBy }
+    : { decision: 'policy_allow', via: 'policy', ...requestedBy };
 }
 
 /**

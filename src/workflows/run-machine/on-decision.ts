@@ -7,7 +7,7 @@ import { errorResult, recordCall, toBlock } from './call-records';
 import { pushBounded, StateLimits, type DecisionRecord, type RunState, type TurnCall } from './run-state';
 import type { ToolPermission } from '../../tools/tool-definition';
 import { PERSON_APPROVED, ruleAllowed } from '../../tools/tool-permission';
-import type { TransitionContext } from './transition-context';
+import { signingEnvOf, type TransitionContext } from './transition-context';
 import { closeThread } from './on-thread';
 
 export function recordIgnored(state: RunState, kind: string, reason: string, payload: string, ctx: TransitionContext): void {
@@ -47,8 +47,10 @@ export function onDecision(
   ctx: TransitionContext,
   /** Replaying a history from before choices were scoped: "always"/"never" were tool-wide then. */
   toolWide = false,
+  /** An execution from before the approval-channel-v2 patch: the checks it was decided under. */
+  legacy = false,
 ): void {
-  const refusal = decisionRefusal(state, decision);
+  const refusal = decisionRefusal(state, decision, { ...signingEnvOf(ctx), legacy });
   if (refusal) {
     recordIgnored(state, 'approval', refusal, JSON.stringify(decision), ctx);
     return;

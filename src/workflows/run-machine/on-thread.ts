@@ -20,11 +20,14 @@ export function concludeCompletion(state: RunState, ctx: TransitionContext): voi
   state.thread.idleSince = ctx.at;
   if (state.thread.closeRequested) return closeThread(state, ctx);
   const next = state.thread.inbox.shift();
-  if (next !== undefined) startMessage(state, next, ctx);
+  const from = state.thread.inboxFrom?.shift();
+  if (next !== undefined) startMessage(state, next, ctx, from || undefined);
 }
 
-function startMessage(state: RunState, text: string, ctx: TransitionContext): void {
+function startMessage(state: RunState, text: string, ctx: TransitionContext, sender: string | undefined): void {
   state.messages.push({ role: 'user', content: text });
+  if (sender) state.thread.requestedBy = sender;
+  else delete state.thread.requestedBy;
   state.thread.idleSince = undefined;
   state.thread.iterationBase = state.iteration;
   state.completion = undefined;
@@ -33,11 +36,18 @@ function startMessage(state: RunState, text: string, ctx: TransitionContext): vo
 }
 
 /** A follow-up message: it starts the next turn when the run is idle, and waits its turn otherwise. */
-export function onUserMessage(state: RunState, text: string, ctx: TransitionContext): string | undefined {
+export function onUserMessage(state: RunState, text: string, ctx: TransitionContext, sender?: string): string | undefined {
   if (!state.input.followUps) return 'this run does not take follow-up messages; start it with followUps: true';
   if (state.outcome) return 'the run has ended';
-  if (state.thread.idleSince) startMessage(state, text, ctx);
-  else state.thread.inbox.push(text);
+  if (state.thread.idleSince) {
+    startMessage(state, text, ctx, sender);
+    return undefined;
+  }
+  // Senders are kept beside the inbox only once someone names one, so older states stay as they were.
+  if (sender !== undefined || state.thread.inboxFrom !== undefined) {
+    state.thread.inboxFrom = [...(state.thread.inboxFrom ?? state.thread.inbox.map(() => '')), sender ?? ''];
+  }
+  state.thread.inbox.push(text);
   return undefined;
 }
 

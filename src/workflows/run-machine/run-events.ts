@@ -49,6 +49,8 @@ export type RunEvent =
       verified: boolean;
       /** Set when replaying a history from before choices were scoped (see patches.ts). */
       toolWide?: boolean;
+      /** The execution started before the approval-channel-v2 patch (see SigningEnv.legacy). */
+      legacy?: boolean;
     }
   | { type: 'reply'; text: string; via: 'signal' | 'update' }
   /** A message that could not be applied; recorded so the sender can see why. */
@@ -72,7 +74,7 @@ export type RunEvent =
   | { type: 'guardrails_checked'; on: 'input' | 'output' | 'tool'; results: GuardrailResult[] }
   | { type: 'calls_judged'; verdicts: HandlerVerdict[]; failure?: string }
   /** A follow-up message for a thread (signal `userMessage`, update `sendMessage`). */
-  | { type: 'user_message'; text: string }
+  | { type: 'user_message'; text: string; sender?: string }
   | { type: 'close_requested' };
 
 export type RunEventType = RunEvent['type'];

@@ -296,6 +296,10 @@ export const RunStateSchema = z.object({
       iterationBase: z.number().int(),
       /** Messages that arrived while the agent was working, delivered when it would go idle. */
       inbox: z.array(z.string()),
+      /** Who sent each inbox message, in step with `inbox` ('' when the sender gave no name). */
+      inboxFrom: z.array(z.string()).optional(),
+      /** Who sent the message the current turn works on; the audit log names them on its calls. */
+      requestedBy: z.string().optional(),
       closeRequested: z.boolean(),
     })
     .default({ completions: [], iterationBase: 0, inbox: [], closeRequested: false }),

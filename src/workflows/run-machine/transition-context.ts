@@ -6,6 +6,14 @@ export interface TransitionEnv {
   /** Workflow time, epoch milliseconds (deterministic inside a workflow). */
   now: number;
   runId: string;
+  /** The namespace and first execution's run id, which signatures are bound to (tests may leave them out). */
+  namespace?: string;
+  firstRunId?: string;
+}
+
+/** The facts a signature check needs, from the env (a pure test's env defaults to namespace `default`). */
+export function signingEnvOf(env: TransitionEnv): { now: number; namespace: string; firstRunId: string } {
+  return { now: env.now, namespace: env.namespace ?? 'default', firstRunId: env.firstRunId ?? env.runId };
 }
 
 /**

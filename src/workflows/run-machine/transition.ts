@@ -42,7 +42,7 @@ function apply(state: RunState, event: RunEvent, ctx: TransitionContext): void {
     case 'tool_outcome_unknown':
       return onToolOutcomeUnknown(state, event.callId, event.cause, event.durationMs, ctx);
     case 'decision':
-      return onDecision(state, event.decision, event.via, event.verified, ctx, event.toolWide);
+      return onDecision(state, event.decision, event.via, event.verified, ctx, event.toolWide, event.legacy);
     case 'reply':
       return onReply(state, event.text, ctx);
     case 'ignored':
@@ -82,7 +82,7 @@ function apply(state: RunState, event: RunEvent, ctx: TransitionContext): void {
     case 'calls_judged':
       return onCallsJudged(state, event.verdicts, event.failure, ctx);
     case 'user_message': {
-      const refusal = onUserMessage(state, event.text, ctx);
+      const refusal = onUserMessage(state, event.text, ctx, event.sender);
       if (refusal) recordIgnored(state, 'userMessage', refusal, JSON.stringify({ text: event.text }), ctx);
       return;
     }

@@ -1,13 +1,20 @@
-import { generateKeyPairSync, sign } from 'node:crypto';
+import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { checkSignature, verifyDecisionSignature } from '../../../src/approvals/signatures/decision-signature';
 import {
-  checkDecisionSignature,
-  decisionSigningText,
-  verifyDecisionSignature,
-} from '../../../src/approvals/signatures/decision-signature';
+  argumentsHash,
+  decisionMessage,
+  followUpMessage,
+  legacyDecisionText,
+  replyMessage,
+  signedText,
+  type DecisionFields,
+  type RunIdentity,
+} from '../../../src/approvals/signatures/signed-message';
 import { decodeStrictBase64 } from '../../../src/approvals/signatures/strict-base64';
+import { canonicalJson } from '../../../src/approvals/canonical-json';
 
 // Keys and signatures come from Node's crypto (OpenSSL), as they will in agentctl, so these tests
 // show that the pure-JS verifier in workflow code accepts what the Node side produces.
@@ -20,20 +27,59 @@ const ana = nodeKeyPair();
 const bo = nodeKeyPair();
 const signAs = (key: typeof ana, text: string) => sign(null, Buffer.from(text, 'utf8'), key.privateKey).toString('base64');
 
+const NOW = Date.parse('2026-11-25T12:00:00Z');
+const run: RunIdentity = { namespace: 'default', workflowId: 'run-1', runId: 'first-run-id' };
+const callArgs = { command: 'npm test' };
+const fields: DecisionFields = { callId: 'call-7', decision: 'approve', approver: 'ana', expiresAt: '2026-11-25T12:30:00.000Z' };
+const text = signedText(decisionMessage(run, callArgs, fields));
 const base = { workflowId: 'run-1', callId: 'call-7', decision: 'approve', approver: 'ana' };
 
-describe('decisionSigningText', () => {
-  it('is exactly the contract text when there is no scope', () => {
-    expect(decisionSigningText(base)).toBe('run-1\ncall-7\napprove\nana');
+describe('signedText', () => {
+  it('is the canonical JSON of a typed, versioned object with every field present', () => {
+    expect(JSON.parse(text)).toEqual({
+      v: 2,
+      kind: 'decision',
+      namespace: 'default',
+      workflowId: 'run-1',
+      runId: 'first-run-id',
+      callId: 'call-7',
+      argumentsHash: createHash('sha256').update(canonicalJson(callArgs)).digest('hex'),
+      decision: 'approve',
+      approver: 'ana',
+      scope: null,
+      prefix: null,
+      reason: null,
+      expiresAt: '2026-11-25T12:30:00.000Z',
+    });
+    expect(text).toBe(canonicalJson(JSON.parse(text)));
   });
 
-  it('appends the scope as a fifth line when there is one', () => {
-    expect(decisionSigningText({ ...base, decision: 'approve_always', scope: 'prefix:npm test' })).toBe('run-1\ncall-7\napprove_always\nana\nprefix:npm test');
+  it('hashes the canonical arguments with the same sha256 Node computes, whatever the key order', () => {
+    const args = { b: [1, { y: 'é', x: null }], a: 'line\nbreak' };
+    expect(argumentsHash(args)).toBe(createHash('sha256').update(canonicalJson(args), 'utf8').digest('hex'));
+    expect(argumentsHash({ a: 'line\nbreak', b: [1, { x: null, y: 'é' }] })).toBe(argumentsHash(args));
+  });
+
+  it('keeps a newline in a workflow id inside its field: no other run\'s fields can be spelled with it', () => {
+    // The v1 attack: a workflow id that embeds a second run's call id, decision and scope.
+    const crafted = { ...run, workflowId: 'victim\ncall-7\napprove_always\nana' };
+    const signedForCrafted = signedText(decisionMessage(crafted, callArgs, { ...fields, decision: 'reject' }));
+    expect(JSON.parse(signedForCrafted).workflowId).toBe(crafted.workflowId);
+    const victim = signedText(decisionMessage({ ...run, workflowId: 'victim' }, callArgs, { ...fields, decision: 'approve_always', scope: 'tool' }));
+    expect(signedForCrafted).not.toBe(victim);
+    expect(signedForCrafted).not.toContain('\n');
+  });
+
+  it('names the kind, so a reply or message signature is never a decision signature', () => {
+    const reply = signedText(replyMessage(run, { callId: 'call-7', sender: 'ana', text: 'approve', expiresAt: fields.expiresAt }));
+    const message = signedText(followUpMessage(run, { sender: 'ana', text: 'approve', expiresAt: fields.expiresAt }));
+    expect(JSON.parse(reply)).toMatchObject({ v: 2, kind: 'reply', callId: 'call-7', sender: 'ana', text: 'approve' });
+    expect(JSON.parse(message)).toMatchObject({ v: 2, kind: 'message', sender: 'ana', text: 'approve' });
+    expect(new Set([reply, message, text]).size).toBe(3);
   });
 });
 
 describe('verifyDecisionSignature', () => {
-  const text = decisionSigningText(base);
   const signatureBase64 = signAs(ana, text);
 
   it('accepts a signature Node made over the contract text', () => {
@@ -41,26 +87,24 @@ describe('verifyDecisionSignature', () => {
   });
 
   it.each([
-    ['workflowId', { workflowId: 'run-2' }],
-    ['callId', { callId: 'call-8' }],
-    ['decision', { decision: 'approve_always' }],
-    ['approver', { approver: 'bo' }],
-  ])('refuses the signature once %s changes', (_field, change) => {
-    const changed = decisionSigningText({ ...base, ...change });
+    ['namespace', { namespace: 'other' }, {}, callArgs],
+    ['workflowId', { workflowId: 'run-2' }, {}, callArgs],
+    ['runId (a new run under a reused workflow id)', { runId: 'second-run-id' }, {}, callArgs],
+    ['callId', {}, { callId: 'call-8' }, callArgs],
+    ['arguments', {}, {}, { command: 'rm -rf /' }],
+    ['decision', {}, { decision: 'approve_always' }, callArgs],
+    ['approver', {}, { approver: 'bo' }, callArgs],
+    ['scope', {}, { scope: 'tool' }, callArgs],
+    ['prefix', {}, { prefix: 'npm' }, callArgs],
+    ['reason', {}, { reason: 'looks fine' }, callArgs],
+    ['expiresAt', {}, { expiresAt: '2026-11-26T12:30:00.000Z' }, callArgs],
+  ])('refuses the signature once %s changes', (_field, runChange, fieldChange, args) => {
+    const changed = signedText(decisionMessage({ ...run, ...runChange }, args, { ...fields, ...fieldChange }));
     expect(verifyDecisionSignature({ publicKeyHex: ana.publicKeyHex, text: changed, signatureBase64 })).toBe(false);
   });
 
   it("refuses another approver's key", () => {
     expect(verifyDecisionSignature({ publicKeyHex: bo.publicKeyHex, text, signatureBase64 })).toBe(false);
-  });
-
-  it('covers the scope line: a signature for one scope does not pass for another or for none', () => {
-    const scoped = { ...base, decision: 'approve_always', scope: 'prefix:npm test' };
-    const signature = signAs(ana, decisionSigningText(scoped));
-    const verify = (t: string) => verifyDecisionSignature({ publicKeyHex: ana.publicKeyHex, text: t, signatureBase64: signature });
-    expect(verify(decisionSigningText(scoped))).toBe(true);
-    expect(verify(decisionSigningText({ ...scoped, scope: 'prefix:npm' }))).toBe(false);
-    expect(verify(decisionSigningText({ ...scoped, scope: undefined }))).toBe(false);
   });
 
   it.each([
@@ -99,48 +143,52 @@ describe('decodeStrictBase64', () => {
   });
 });
 
-describe('checkDecisionSignature', () => {
+describe('checkSignature', () => {
   const registry = { ana: ana.publicKeyHex, bo: bo.publicKeyHex };
-  const signed = (approver: string, key = ana) => ({
-    callId: base.callId,
-    decision: 'approve',
-    approver,
-    signature: signAs(key, decisionSigningText({ ...base, approver })),
+  const message = (change: Partial<DecisionFields> = {}) => decisionMessage(run, callArgs, { ...fields, ...change });
+  const check = (args: { signer?: string; signature?: string; change?: Partial<DecisionFields>; legacy?: string; now?: number }) =>
+    checkSignature({ registry, signer: args.signer ?? 'ana', signature: args.signature, message: message(args.change), now: args.now ?? NOW, legacy: args.legacy });
+  const good = signAs(ana, signedText(message()));
+
+  it('lets everything through when no registry is configured', () => {
+    expect(checkSignature({ registry: undefined, signer: undefined, signature: undefined, message: undefined, now: NOW })).toEqual({ ok: true });
   });
 
-  it('lets every decision through when no registry is configured', () => {
-    expect(checkDecisionSignature({ registry: undefined, workflowId: 'run-1', decision: { callId: 'c', decision: 'approve' } })).toEqual({ ok: true });
-  });
-
-  it('accepts a decision signed by the registered key of its approver', () => {
-    expect(checkDecisionSignature({ registry, workflowId: 'run-1', decision: signed('ana') })).toEqual({ ok: true });
+  it('accepts a decision signed by the registered key of its approver, before it expires', () => {
+    expect(check({ signature: good })).toEqual({ ok: true });
   });
 
   it('refuses an unsigned decision and says how to sign one', () => {
-    const check = checkDecisionSignature({ registry, workflowId: 'run-1', decision: { callId: 'call-7', decision: 'approve', approver: 'ana' } });
-    expect(check).toEqual({
-      ok: false,
-      reason: expect.stringMatching(/^unsigned decision: this worker requires signed decisions \(AGENT_APPROVERS_FILE is set\); sign it with `agentctl approve` using a key from `agentctl keys create`/),
-    });
+    expect(check({})).toEqual({ ok: false, reason: expect.stringMatching(/^unsigned decision: this worker requires signatures \(AGENT_APPROVERS_FILE is set\)/) });
   });
 
   it('refuses an approver the registry does not know, including names found on Object.prototype', () => {
     for (const name of ['carl', 'constructor', '__proto__']) {
-      const check = checkDecisionSignature({ registry, workflowId: 'run-1', decision: signed(name) });
-      expect(check).toEqual({ ok: false, reason: expect.stringMatching(new RegExp(`^unknown approver ${name}: not in the approver registry`)) });
+      expect(check({ signer: name, signature: good })).toEqual({ ok: false, reason: expect.stringMatching(new RegExp(`^unknown approver ${name}: not in the approver registry`)) });
     }
   });
 
-  it("refuses a signature made with someone else's key, and one sent to another run", () => {
-    const forged = checkDecisionSignature({ registry, workflowId: 'run-1', decision: signed('ana', bo) });
-    expect(forged).toEqual({ ok: false, reason: expect.stringMatching(/^bad signature for approver ana/) });
-    const replayed = checkDecisionSignature({ registry, workflowId: 'run-2', decision: signed('ana') });
-    expect(replayed).toEqual({ ok: false, reason: expect.stringMatching(/^bad signature for approver ana/) });
+  it("refuses someone else's key, an altered reason and a prefix that was not signed", () => {
+    expect(check({ signature: signAs(bo, signedText(message())) })).toEqual({ ok: false, reason: expect.stringMatching(/^bad signature for ana/) });
+    expect(check({ signature: good, change: { reason: 'approved by the security team' } })).toEqual({ ok: false, reason: expect.stringMatching(/^bad signature for ana/) });
+    expect(check({ signature: good, change: { prefix: 'npm' } })).toEqual({ ok: false, reason: expect.stringMatching(/^bad signature for ana/) });
   });
 
-  it('refuses a signed decision that names no approver', () => {
-    const { approver: _approver, ...anonymous } = signed('ana');
-    expect(checkDecisionSignature({ registry, workflowId: 'run-1', decision: anonymous })).toEqual({ ok: false, reason: expect.stringMatching(/names no approver/) });
+  it('refuses an expired signature, and one that would live longer than a day', () => {
+    expect(check({ signature: good, now: Date.parse(fields.expiresAt) })).toEqual({ ok: false, reason: expect.stringMatching(/^signature expired at 2026-11-25T12:30:00.000Z/) });
+    const far = { expiresAt: '2026-11-27T12:00:00.000Z' };
+    expect(check({ signature: signAs(ana, signedText(message(far))), change: far })).toEqual({ ok: false, reason: expect.stringMatching(/more than 24h ahead/) });
+  });
+
+  it('refuses a v1 (newline-joined) signature with a message that says how to re-sign', () => {
+    const legacy = legacyDecisionText(base);
+    const old = signAs(ana, legacy);
+    // Without expiresAt (what an old client sends) and with one added to the same old signature.
+    expect(checkSignature({ registry, signer: 'ana', signature: old, message: undefined, now: NOW, legacy })).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/^old-format signature \(v1, newline-joined text, no expiry\) refused: .*Re-signing/),
+    });
+    expect(check({ signature: old, legacy })).toEqual({ ok: false, reason: expect.stringMatching(/^old-format signature/) });
   });
 });
 
@@ -163,6 +211,6 @@ describe('decision-signature.ts as workflow code', () => {
       }
     };
     visit(path.join(__dirname, '../../../src/approvals/signatures/decision-signature.ts'));
-    expect([...seen].map((f) => path.basename(f))).toEqual(['decision-signature.ts', 'strict-base64.ts']);
+    expect([...seen].map((f) => path.basename(f))).toEqual(['decision-signature.ts', 'signed-message.ts', 'canonical-json.ts', 'strict-base64.ts']);
   });
 });

@@ -1,0 +1,65 @@
+// A sub-agent's call decided at the root with an approver registry: the signature covers the
+// sub-agent's run (the one that waits for the call), which checks it after the root forwards it.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentDefinitionInput } from '../../../src/agents/agent-definition';
+import { builtinAgents } from '../../../src/agents/builtin-agents';
+import { decisionMessage, signedText } from '../../../src/approvals/signatures/signed-message';
+import { createApproverKey, signWithApproverKey } from '../../../src/client/approver-keys';
+import { describeRunIdentity } from '../../../src/client/sign-messages';
+import { decideApprovalUpdate, statusQuery } from '../../../src/workflows/definitions';
+import { agentctl } from '../../client/agentctl-process';
+import { waitFor, waitForApprovals, withAgentWorker } from '../../support/agent-run-harness';
+import { useAgentTestbed } from '../../support/agent-testbed';
+import { reply, toolCall } from '../../support/fake-anthropic';
+import { temporalAddress, uniqueId } from '../../support/temporal';
+
+const general = builtinAgents.find((a) => a.name === 'general')!;
+const specialist: AgentDefinitionInput = { ...general, name: 'specialist', description: 'Writes files.', modelTier: 'fast' };
+const coordinator: AgentDefinitionInput = { ...general, name: 'coordinator', description: 'Delegates.', subAgents: ['specialist'] };
+const done = (summary: string) => reply(toolCall('complete_task', { summary, status: 'success' }));
+
+describe("a sub-agent's call, signed", () => {
+  const bed = useAgentTestbed({ agents: [coordinator, specialist, general] });
+  let dir: string;
+  let keys: string;
+  let registryFile: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'signed-sub-'));
+    keys = path.join(dir, 'keys');
+    registryFile = path.join(dir, 'approvers.json');
+    await writeFile(registryFile, JSON.stringify(createApproverKey('alice', { dir: keys }).registryEntry));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it("refuses a signature made for the root's run, and applies agentctl's, made for the sub-agent's run", async () => {
+    const [task, subTask] = [uniqueId('signed-root'), uniqueId('signed-leaf')];
+    bed.fake.script(task, [reply(toolCall('delegate_task', { agent: 'specialist', task: subTask })), done('root done')]);
+    bed.fake.script(subTask, [reply(toolCall('write_file', { path: 'leaf.txt', content: 'x' })), done('leaf done')]);
+    await withAgentWorker({ ...bed.harness(), env: { AGENT_APPROVERS_FILE: registryFile } }, async ({ start, client, taskQueue }) => {
+      const root = await start({ agent: 'coordinator', task });
+      const { pendingApprovals } = await waitForApprovals(root, 1, 30_000);
+      const childId = pendingApprovals[0]!.workflowId;
+      expect(childId).toBe(`${root.workflowId}/sub-toolu_0_0`);
+      // Right call id and arguments, but signed over the root's run: the sub-agent's run refuses it.
+      const expiresAt = new Date(Date.now() + 600_000).toISOString();
+      const fields = { callId: 'toolu_0_0', decision: 'approve' as const, approver: 'alice', expiresAt };
+      const signature = signWithApproverKey('alice', signedText(decisionMessage(await describeRunIdentity(root), pendingApprovals[0]!.input, fields)), { dir: keys })!;
+      await root.executeUpdate(decideApprovalUpdate, { args: [{ ...fields, signature }] });
+      const child = client.workflow.getHandle(childId);
+      const ignored = await waitFor(async () => {
+        const s = await child.query(statusQuery);
+        return s.ignored.length > 0 ? s.ignored : undefined;
+      }, 'the child to ignore the forwarded decision');
+      expect(ignored[0]!.reason).toMatch(/^bad signature for alice/);
+
+      const env = { TEMPORAL_ADDRESS: temporalAddress(), TEMPORAL_TASK_QUEUE: taskQueue, AGENT_KEYS_DIR: keys };
+      expect(await agentctl(['approve', root.workflowId, '--approver', 'alice'], env)).toMatchObject({ code: 0 });
+      expect((await root.result()).completion?.summary).toBe('root done');
+      expect((await child.query(statusQuery)).decisions).toContainEqual(expect.objectContaining({ approver: 'alice', verified: true }));
+    });
+  });
+});
