@@ -11,7 +11,8 @@ type Input = Parameters<typeof shellTool.execute>[0];
 describe.each(['bwrap', 'none'] as const)('shell (sandbox %s)', (mode) => {
   let root: string;
   const processes = runnerFor(mode);
-  const run = (input: Input, signal?: AbortSignal) => shellTool.execute(input, toolContext(root, signal, { processes }));
+  // A person approved these calls: they may write, and mode none runs nothing else.
+  const run = (input: Input, signal?: AbortSignal) => shellTool.execute(input, toolContext(root, signal, { processes, permission: { by: 'person', writes: true } }));
 
   beforeEach(async () => {
     root = await tempDir();

@@ -23,7 +23,14 @@ export function runnerFor(mode: 'bwrap' | 'none'): ProcessRunner {
   });
 }
 
-/** The defaults of one run, so each test states only what it is about. */
+/** A person approved the call: the workspace is writable, protected paths too. */
+export const PERSON_APPROVED = { by: 'person', writes: true } as const;
+/** An allow rule that grants writes: the workspace is writable, protected paths are not. */
+export const RULE_WRITES = { by: 'rule', writes: true } as const;
+/** An allow rule without writes (what an absent permission means): the workspace is read-only. */
+export const RULE_READS = { by: 'rule', writes: false } as const;
+
+/** The defaults of one run, so each test states only what it is about (no permission: read-only). */
 export function runIn(runner: ProcessRunner, workspace: string, command: string, extra: Partial<ProcessRunSpec> = {}) {
   return runner.run({ command, workspace, timeoutMs: 20_000, signal: new AbortController().signal, outputLimit: 20_000, ...extra });
 }
