@@ -78,12 +78,17 @@ export function protectedChanges(before: WorkspaceScan, after: WorkspaceScan): {
   const added: string[] = [];
   for (const [full, entry] of after.protectedEntries) {
     const old = before.protectedEntries.get(full);
-    if (!old || old.dev !== entry.dev || old.ino !== entry.ino || old.kind !== entry.kind) added.push(full);
+    if (!old || !sameEntry(old, entry)) added.push(full);
   }
   const removedLinks: Array<[string, string]> = [];
   for (const [full, entry] of before.protectedEntries) {
     const now = after.protectedEntries.get(full);
-    if (entry.linkTarget !== undefined && (!now || now.ino !== entry.ino)) removedLinks.push([full, entry.linkTarget]);
+    if (entry.linkTarget !== undefined && (!now || !sameEntry(entry, now))) removedLinks.push([full, entry.linkTarget]);
   }
   return { added, removedLinks };
+}
+
+/** The same file: a removed file's inode number is often reused at once, so kind and link target count too. */
+function sameEntry(a: ProtectedEntry, b: ProtectedEntry): boolean {
+  return a.dev === b.dev && a.ino === b.ino && a.kind === b.kind && a.linkTarget === b.linkTarget;
 }
