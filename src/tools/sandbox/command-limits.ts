@@ -33,17 +33,21 @@ export type CommandLimitsInput = z.input<typeof CommandLimitsSchema>;
 export const DEFAULT_COMMAND_LIMITS: CommandLimits = CommandLimitsSchema.parse({});
 
 /**
- * The arguments of the `ulimit` run before the command. bash's units: -t seconds, -v KiB, -f 1024-byte blocks
- * (outside posix mode), -n and -u counts. Without -S or -H, ulimit sets both limits.
+ * The `ulimit` commands run before the command (only numbers go in, so the shell may eval them).
+ * bash's units: -t seconds, -v KiB, -f 1024-byte blocks (outside posix mode), -n and -u counts.
+ * Without -S or -H, ulimit sets both limits, so the command cannot raise them. CPU time is the
+ * exception: at the hard limit the kernel sends SIGKILL straight away, so the hard limit is one
+ * second above the soft one, where SIGXCPU comes first and says what happened.
  */
-export function ulimitArguments(limits: CommandLimits): string {
-  return [
-    `-t ${limits.cpuSeconds}`,
+export function ulimitCommands(limits: CommandLimits): string {
+  const all = [
+    `ulimit -t ${limits.cpuSeconds + 1}`,
     `-v ${Math.floor(limits.memoryBytes / 1024)}`,
     `-f ${Math.floor(limits.fileSizeBytes / 1024)}`,
     `-n ${limits.openFiles}`,
     `-u ${limits.processes}`,
   ].join(' ');
+  return `${all} && ulimit -S -t ${limits.cpuSeconds}`;
 }
 
 /** bash reports a command killed by signal N as status 128 + N. */
@@ -52,14 +56,15 @@ const SIGXFSZ_STATUS = 128 + 25;
 
 /**
  * What the model is told when a command ran into a limit, or undefined. CPU time and file size are
- * certain (their signals); the others show only as a failed call, so their usual messages are read
+ * certain (their signals, in the status or in bash's report); the others show only as a failed call, so their usual messages are read
  * from the output and the note says "probably".
  */
 export function describeLimitHit(outcome: { exitCode: number | null; output: string }, limits: CommandLimits): string | undefined {
-  if (outcome.exitCode === SIGXCPU_STATUS) {
+  // bash names the signal when a command it waited for died of it; the status says so when it was the last one.
+  if (outcome.exitCode === SIGXCPU_STATUS || /CPU time limit exceeded/.test(outcome.output)) {
     return `The command used its ${limits.cpuSeconds} s of CPU time and was stopped (limits.cpuSeconds).`;
   }
-  if (outcome.exitCode === SIGXFSZ_STATUS) {
+  if (outcome.exitCode === SIGXFSZ_STATUS || /File size limit exceeded/.test(outcome.output)) {
     return `The command tried to write a file larger than ${formatBytes(limits.fileSizeBytes)} and was stopped (limits.fileSizeBytes).`;
   }
   const notes: string[] = [];

@@ -4,13 +4,13 @@ import { z } from 'zod';
 import type { ToolPermission } from '../tool-definition';
 import { bwrapArgs, dropTo } from './bwrap-args';
 import { detectChildGuard, type ChildGuard } from './child-guard';
-import { CommandLimitsSchema, describeLimitHit, ulimitArguments, type CommandLimits } from './command-limits';
+import { CommandLimitsSchema, describeLimitHit, ulimitCommands, type CommandLimits } from './command-limits';
 import { SandboxEnforcementError } from './errors';
 import { shellLauncher } from './liveness-gate';
 import { protectionMounts } from './protection-mounts';
 import { runProcess } from './run-process';
 import type { SandboxMode } from './sandbox-mode';
-import { resolveSandboxUser, type SandboxUser } from './sandbox-user';
+import { resolveSandboxUser } from './sandbox-user';
 import { readSystemLayout } from './system-layout';
 import { toolEnvironment } from './tool-environment';
 import { protectedChanges, scanWorkspace, type WorkspaceScan } from './workspace-scan';
@@ -94,7 +94,7 @@ export function createProcessRunner(config: ProcessRunnerConfig): ProcessRunner 
   const shell = shellLauncher();
 
   const argvFor = (spec: RunSpec, env: Record<string, string>, scan: WorkspaceScan | undefined): string[] => {
-    const launched = shell(spec.command, ulimitArguments(spec.limits));
+    const launched = shell(spec.command, ulimitCommands(spec.limits));
     if (mode.mode === 'bwrap') {
       const { workspace, network, hiddenPaths, permission, limits } = spec;
       const protection = scan && protects(permission) ? protectionMounts(scan) : undefined;
