@@ -1,4 +1,3 @@
-import { rm, symlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import { z } from 'zod';
 import type { ToolPermission } from '../tool-definition';
@@ -8,12 +7,13 @@ import { CommandLimitsSchema, describeLimitHit, ulimitCommands, type CommandLimi
 import { SandboxEnforcementError } from './errors';
 import { shellLauncher } from './liveness-gate';
 import { protectionMounts } from './protection-mounts';
+import { undoProtectedChanges } from './protected-sweep';
 import { runProcess } from './run-process';
 import type { SandboxMode } from './sandbox-mode';
 import { resolveSandboxUser } from './sandbox-user';
 import { readSystemLayout } from './system-layout';
 import { toolEnvironment } from './tool-environment';
-import { protectedChanges, scanWorkspace, type WorkspaceScan } from './workspace-scan';
+import { scanWorkspace, type WorkspaceScan } from './workspace-scan';
 
 const EnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name');
 
@@ -125,7 +125,7 @@ export function createProcessRunner(config: ProcessRunnerConfig): ProcessRunner 
         signal: spec.signal,
         outputLimit: spec.outputLimit,
       });
-      const removedProtectedPaths = guarded && scan ? await undoProtectedChanges(spec.workspace, spec.hiddenPaths, scan) : [];
+      const removedProtectedPaths = guarded && scan ? await undoProtectedChanges(spec.workspace, spec.hiddenPaths, scan, user) : [];
       const limitHit = outcome.aborted ? undefined : describeLimitHit(outcome, spec.limits);
       return { ...outcome, sandboxed: mode.mode === 'bwrap', removedProtectedPaths, ...(limitHit ? { limitHit } : {}) };
     },
@@ -137,22 +137,6 @@ type RunSpec = z.output<typeof ProcessRunSpecSchema> & { limits: CommandLimits }
 /** Whether protected paths must stay read-only: a writable workspace a person did not grant. */
 function protects(permission: ToolPermission): boolean {
   return permission.writes && permission.by !== 'person';
-}
-
-/**
- * Removes the protected paths a command left behind that were not there before (a fresh
- * `.env.local`, a `.git/config` in a folder renamed to `.git`), and puts back protected symlinks
- * it replaced. The command and everything it started are gone by now, so nothing can use them.
- */
-async function undoProtectedChanges(workspace: string, hidden: readonly string[], before: WorkspaceScan): Promise<string[]> {
-  const after = await scanWorkspace(workspace, { hidden });
-  const { added, removedLinks } = protectedChanges(before, after);
-  for (const full of added) await rm(full, { recursive: true, force: true });
-  for (const [full, target] of removedLinks) {
-    await rm(full, { recursive: true, force: true });
-    await symlink(target, full).catch(() => undefined);
-  }
-  return added.map((full) => path.relative(workspace, full));
 }
 
 function unenforceable(reason: string): SandboxEnforcementError {
