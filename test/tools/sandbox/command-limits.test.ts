@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigAgentSchema } from '../../../src/config/agent-config-schema';
 import { shellTool } from '../../../src/tools/builtin/shell';
 import { runnerForAgent } from '../../../src/tools/sandbox/agent-runner';
 import { CommandLimitsSchema, DEFAULT_COMMAND_LIMITS, ulimitCommands, type CommandLimitsInput } from '../../../src/tools/sandbox/command-limits';
@@ -88,6 +89,30 @@ describe('command limits under bwrap', () => {
     const result = await shell('for f in t v f n u; do ulimit -S -$f; ulimit -H -$f; done; ulimit -t 9 2>/dev/null || echo refused', limits);
     // CPU time: the hard limit is a second above the soft one, so SIGXCPU comes before SIGKILL.
     expect(result.output).toBe('exit code 0\n7\n8\n524288\n524288\n8192\n8192\n100\n100\n50\n50\nrefused\n');
+  });
+});
+
+describe('an agent\'s limits', () => {
+  const agent = { name: 'a', description: 'd', modelTier: 'fast', tools: ['shell'], systemPrompt: 'p', maxIterations: 3 };
+  afterAll(removeTempDirs);
+
+  it('are read from a config file agent, with the defaults for fields it leaves out', () => {
+    const parsed = ConfigAgentSchema.parse({ ...agent, limits: { cpuSeconds: 10, processes: 32 } });
+    expect(parsed.limits).toEqual({ ...DEFAULT_COMMAND_LIMITS, cpuSeconds: 10, processes: 32 });
+    expect(ConfigAgentSchema.parse(agent).limits).toBeUndefined();
+  });
+
+  it('refuse a misspelt limit instead of ignoring it', () => {
+    expect(ConfigAgentSchema.safeParse({ ...agent, limits: { cpuSecs: 10 } }).success).toBe(false);
+  });
+
+  it("reach the agent's commands through its runner, and a call's own limits win", async () => {
+    const workspace = await tempDir('limits-ws-');
+    const processes = runnerForAgent(runnerFor('bwrap'), { env: [], limits: CommandLimitsSchema.parse({ openFiles: 77 }) });
+    const run = (limits?: CommandLimitsInput) =>
+      processes.run({ command: 'ulimit -n', workspace, timeoutMs: 10_000, signal: new AbortController().signal, outputLimit: 1_000, ...(limits ? { limits } : {}) });
+    expect((await run()).output).toBe('77\n');
+    expect((await run({ openFiles: 55 })).output).toBe('55\n');
   });
 });
 
