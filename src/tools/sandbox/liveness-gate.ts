@@ -46,8 +46,8 @@ export type ShellLauncher = (command: string, limits: string) => string[];
  * approval analyzer reads, with no start-up files; never in /bin/sh (dash on Debian reads `$'...'`
  * and `${x-'}` differently). Without bash, every command fails with ShellMissingError.
  */
-export function shellLauncher(): ShellLauncher {
-  const bash = findExecutable('bash', '/usr/bin:/bin');
+export function shellLauncher(systemPath = '/usr/bin:/bin'): ShellLauncher {
+  const bash = findExecutable('bash', systemPath);
   if (!bash) {
     return () => {
       throw new ShellMissingError(

@@ -4,6 +4,8 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ShellMissingError } from '../../../src/tools/sandbox/errors';
+import { shellLauncher } from '../../../src/tools/sandbox/liveness-gate';
 import { removeTempDirs, tempDir } from '../tool-test-context';
 import { PERSON_APPROVED, runIn, runnerFor } from './sandbox-test-support';
 
@@ -29,5 +31,21 @@ describe.each(['bwrap', 'none'] as const)('the shell in mode %s', (mode) => {
     await runIn(runner, workspace, command, { permission: PERSON_APPROVED });
     expect(existsSync(path.join(workspace, 'canary'))).toBe(true);
     expect(existsSync(path.join(workspace, 'PWNED'))).toBe(false);
+  });
+});
+
+describe('shellLauncher', () => {
+  afterAll(removeTempDirs);
+
+  it('starts bash without start-up files, the command and its limits as arguments (never in the script)', () => {
+    const argv = shellLauncher()('echo "$HOME"', 'ulimit -t 1');
+    expect(argv.slice(0, 4)).toEqual([expect.stringMatching(/\/bash$/), '--noprofile', '--norc', '-c']);
+    expect(argv.slice(-3)).toEqual(['agent-tool', 'echo "$HOME"', 'ulimit -t 1']);
+  });
+
+  it('fails every command with ShellMissingError when there is no bash, rather than using /bin/sh', async () => {
+    const launch = shellLauncher(await tempDir('no-bash-'));
+    expect(() => launch('true', '')).toThrow(ShellMissingError);
+    expect(() => launch('true', '')).toThrow(/never fall back to \/bin\/sh/);
   });
 });
