@@ -16,8 +16,12 @@ const GiB = 1024 ** 3;
 describe('command limits under bwrap', () => {
   const runner = runnerFor('bwrap');
   let workspace: string;
-  const shell = (command: string, limits?: CommandLimitsInput, timeoutSeconds = 30) => {
-    const processes = limits ? runnerForAgent(runner, { env: [], limits: CommandLimitsSchema.parse(limits) }) : runner;
+  // RLIMIT_NPROC counts every process of the user, and other test files run commands as nobody at
+  // the same time: the fork bomb gets a uid of its own, so its count and its survivors are its own.
+  const bombUid = 47_001;
+  const bombRunner = runnerFor('bwrap', String(bombUid));
+  const shell = (command: string, limits?: CommandLimitsInput, timeoutSeconds = 30, base = runner) => {
+    const processes = limits ? runnerForAgent(base, { env: [], limits: CommandLimitsSchema.parse(limits) }) : base;
     return shellTool.execute({ command, timeoutSeconds }, toolContext(workspace, undefined, { processes, permission: PERSON_APPROVED }));
   };
   /** The worker is healthy: a follow-up call on the same runner succeeds at once. */
@@ -43,15 +47,17 @@ describe('command limits under bwrap', () => {
 
   it('stops a fork bomb at the process limit and names the limit', async () => {
     const started = Date.now();
-    // Either the bomb's first shell returns once forks fail, or it keeps retrying until the timeout;
+    // The classic bomb returns at once, and when its first shell ends the sandbox's PID namespace
+    // takes every copy with it, sometimes before any fork failed. The sleep keeps the command alive
+    // while the bomb grows to the limit. It ends when its shell gives up forking or at the timeout;
     // both were seen. Either way the call ends with the limit named, and nothing of it lives on.
-    const result = await shell(':(){ :|:& };:', { processes: 64 }, 5);
+    const result = await shell(':(){ :|:& };:; sleep 2', { processes: 64 }, 5, bombRunner);
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(result.success).toBe(false);
     expect(result.output).toMatch(/^(Command timed out after 5s and was killed|exit code \d+)/);
     expect(result.output).toContain('more than 64 processes (limits.processes)');
-    // Nothing of the bomb survives its call (the sandbox user runs nothing else in this test).
-    expect(await eventually(() => !hasProcessesOf(65534), 5_000)).toBe(true);
+    // Nothing of the bomb survives its call.
+    expect(await eventually(() => !hasProcessesOf(bombUid), 5_000)).toBe(true);
     await followUpSucceeds();
   });
 

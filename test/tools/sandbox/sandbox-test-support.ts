@@ -13,13 +13,15 @@ export const workerSecrets = {
 };
 
 /** A runner in the given mode whose worker environment holds the secrets plus one allowed variable. */
-export function runnerFor(mode: 'bwrap' | 'none'): ProcessRunner {
+export function runnerFor(mode: 'bwrap' | 'none', sandboxUser?: string): ProcessRunner {
   const sourceEnv = { ...process.env, ...workerSecrets, TOOL_ALLOWED: 'allowed-value', TOOL_EXTRA: 'extra-value' };
   return createProcessRunner({
     // Explicit, so a host without a working bwrap fails these tests instead of skipping them.
     mode: resolveSandboxMode({ ...process.env, AGENT_SANDBOX: mode }),
     envAllowList: ['TOOL_ALLOWED'],
     sourceEnv,
+    // As root: who commands run as (default nobody); a test of process counts takes a uid of its own.
+    sandboxUser,
   });
 }
 
