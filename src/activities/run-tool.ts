@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { WorkspaceEscapeError } from '../errors';
 import { describeZodError } from '../tools/tool-definition';
 import { capOutput } from '../tools/output-limits';
+import { runnerForAgent } from '../tools/sandbox/agent-runner';
 import { ToolResult } from '../tools/tool-result';
 import { RULE_READ_ONLY, ToolPermissionSchema } from '../tools/tool-permission';
 import { inToolSpan } from '../observability/genai-spans';
@@ -108,11 +109,12 @@ async function execute(deps: ActivityDeps, input: z.output<typeof RunToolInputSc
       signal: context.cancellationSignal,
       heartbeat,
       idempotencyKey: `${workflowId}/${input.callId}`,
-      // The agent's own allow-list (`env` in its definition) adds to the worker's (AGENT_TOOL_ENV).
-      processes: agent.env.length === 0 ? deps.processes : { ...deps.processes, run: (spec) => deps.processes.run({ ...spec, extraEnvAllow: [...(spec.extraEnvAllow ?? []), ...agent.env] }) },
+      // The agent's own allow-list (`env` in its definition) adds to the worker's (AGENT_TOOL_ENV), and its `limits` apply.
+      processes: runnerForAgent(deps.processes, agent),
       network: input.network || agent.network,
       hiddenPaths,
       permission: input.permission,
+      fileOwner: deps.processes.fileOwner,
     });
     return { ...result, output: capOutput(result.output) };
   } catch (error) {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ToolApprovalSchema } from '../approvals/approval-policy';
 import { CompletionToolNameSchema } from '../control-tools/completion-tools';
 import { ModelTierSchema } from '../model/model-tiers';
+import { CommandLimitsSchema } from '../tools/sandbox/command-limits';
 import { JsonSchemaObjectSchema } from '../structured-output/output-check';
 
 /** How much of the model's context window a run may fill before older turns are summarized. */
@@ -63,6 +64,11 @@ export const AgentDefinitionSchema = z.object({
   network: z.boolean().default(false),
   /** Environment variables (names) tool processes of this agent may see, besides PATH, HOME, LANG and TERM. */
   env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'environment variable names are letters, digits and _')).default([]),
+  /**
+   * What each of this agent's commands may use: cpuSeconds, memoryBytes, fileSizeBytes, openFiles,
+   * processes, tmpBytes (see command-limits.ts for the defaults). Absent fields keep their defaults.
+   */
+  limits: CommandLimitsSchema.optional(),
   context: ContextBudgetSchema.default({ windowTokens: 200_000, targetShare: 0.6, keepRecentTurns: 6 }),
   /** MCP servers (names from the worker's `mcpServers`) whose every tool this agent gets. */
   mcpServers: z.array(z.string().min(1)).default([]),

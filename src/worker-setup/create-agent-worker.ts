@@ -141,7 +141,8 @@ async function startWorker(options: AgentWorkerOptions, env: NodeJS.ProcessEnv, 
   const mode = resolveSandboxMode({ PATH: process.env.PATH, ...env });
   const warning = sandboxWarning(mode);
   if (warning) console.warn(`WARNING: ${warning}`);
-  const processes = createProcessRunner({ mode, envAllowList: toolEnvAllowList(env), sourceEnv: process.env });
+  // A root worker runs commands as AGENT_SANDBOX_USER (default nobody), or refuses to start (SandboxUserError).
+  const processes = createProcessRunner({ mode, envAllowList: toolEnvAllowList(env), sourceEnv: process.env, sandboxUser: env.AGENT_SANDBOX_USER });
   const approverKeys = approverRegistryFromEnv(env);
   const conversations = options.conversations ?? conversationStoreFromEnv(env.AGENT_CONVERSATION_STORE);
   const conversationsDir = conversations instanceof DirectoryConversationStore ? conversations.dir : undefined;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { analyzeShellCommand } from '../../approvals/shell/analyze-shell';
 import { ProcessStartError } from '../../errors';
+import { SandboxEnforcementError, ShellMissingError } from '../sandbox/errors';
+import type { ProcessRunResult } from '../sandbox/process-runner';
 import { defineTool } from '../tool-definition';
 import { ToolResult } from '../tool-result';
 import { capOutput } from '../output-limits';
@@ -10,18 +12,20 @@ const MAX_TIMEOUT_SECONDS = 600;
 const OUTPUT_LIMIT = 12_000;
 
 /**
- * Runs a command with `sh -c` in the workspace root through the worker's process runner: a clean
- * environment (no worker secrets), and under bwrap a sandbox where the workspace is the only
- * writable host folder and the network is off unless the call allows it. Without bwrap (mode none)
- * it is still a real shell on the host, which is why the default approval policy asks a person
- * before any `shell` call either way.
+ * Runs a command with `bash --noprofile --norc -c` in the workspace root through the worker's
+ * process runner: a clean environment (no worker secrets), the agent's limits, and under bwrap a
+ * sandbox where the workspace is the only host folder that can be writable, and only when the
+ * call's permission says it may write; protected paths stay read-only unless a person approved the
+ * call. Without bwrap (mode none) it is a real shell on the host, so only calls a person approved
+ * run there.
  */
 export const shellTool = defineTool({
   name: 'shell',
   description:
-    'Run a shell command (sh -c) in the workspace root. Returns the exit code and the combined output (capped). ' +
-    'Runs sandboxed when the worker supports it: only the workspace is writable, the rest of the system is ' +
-    'read-only or hidden, /tmp is private, there is no network access unless it was allowed, and background ' +
+    'Run a shell command (bash -c) in the workspace root. Returns the exit code and the combined output (capped). ' +
+    'Runs sandboxed when the worker supports it: only the workspace can be writable (and only when the call ' +
+    'was allowed to write), the rest of the system is read-only or hidden, CPU time, memory, file size and ' +
+    'processes are limited, /tmp is private, there is no network access unless it was allowed, and background ' +
     'processes are stopped when the command ends. ' +
     `Times out after timeoutSeconds (default ${DEFAULT_TIMEOUT_SECONDS}, max ${MAX_TIMEOUT_SECONDS}).`,
   scope: 'execute',
@@ -45,21 +49,37 @@ export const shellTool = defineTool({
         workspace: context.workspaceRoot,
         hiddenPaths: [...context.hiddenPaths],
         network: context.network,
+        permission: context.permission ?? { by: 'rule', writes: false },
         timeoutMs,
         signal: context.signal,
         outputLimit: OUTPUT_LIMIT,
       });
-      const shown = capOutput(result.output, OUTPUT_LIMIT, 'redirect output to a file and search it');
-      if (result.timedOut) {
-        return ToolResult.error(`Command timed out after ${timeoutMs / 1000}s and was killed.\n${shown}`);
-      }
-      if (result.exitCode === 0) return ToolResult.success(`exit code 0\n${shown}`);
-      return ToolResult.error(`exit code ${result.exitCode ?? result.signal}\n${shown}`);
+      return describeResult(result, timeoutMs);
     } catch (error) {
       if (error instanceof ProcessStartError) return ToolResult.error(`Could not start the command: ${error.message}`);
+      if (error instanceof SandboxEnforcementError || error instanceof ShellMissingError) return ToolResult.error(error.message);
       throw error;
     } finally {
       clearInterval(beat);
     }
   },
 });
+
+/** What the model sees: the status, any limit it ran into or protected path it was refused, the output. */
+function describeResult(result: ProcessRunResult, timeoutMs: number): ToolResult {
+  const shown = capOutput(result.output, OUTPUT_LIMIT, 'redirect output to a file and search it');
+  const notes = [
+    ...(result.limitHit ? [result.limitHit] : []),
+    ...(result.removedProtectedPaths.length > 0
+      ? [
+          `The command created protected paths it may not write without a person's approval; they were removed: ${result.removedProtectedPaths.join(', ')}.`,
+        ]
+      : []),
+  ];
+  const head = notes.length > 0 ? `${notes.join('\n')}\n` : '';
+  if (result.timedOut) {
+    return ToolResult.error(`Command timed out after ${timeoutMs / 1000}s and was killed (timeoutSeconds).\n${head}${shown}`);
+  }
+  if (result.exitCode === 0 && notes.length === 0) return ToolResult.success(`exit code 0\n${shown}`);
+  return ToolResult.error(`exit code ${result.exitCode ?? result.signal}\n${head}${shown}`);
+}

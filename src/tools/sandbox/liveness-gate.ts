@@ -1,3 +1,4 @@
+import { ShellMissingError } from './errors';
 import { findExecutable } from './find-executable';
 
 /**
@@ -20,12 +21,12 @@ import { findExecutable } from './find-executable';
  * bash got to wait. (`wait -n`, tried first, now and then gave a quick command a non-zero status
  * in the cluster test.)
  *
- * bash's own notices (a "Killed" line) go to /dev/null; the command keeps the real stderr. Without
- * bash the command runs unwatched, as before.
+ * bash's own notices (a "Killed" line) go to /dev/null; the command keeps the real stderr.
  */
 const WATCH = [
   'exec 3<&0 </dev/null 4>&2 2>/dev/null',
-  '/bin/sh -c "$1" 2>&4 3<&- 4>&- &',
+  // The limits go on a subshell, so the watch itself can still kill when the command used them up.
+  '( eval "$2" && exec "$BASH" --noprofile --norc -c "$1" ) 2>&4 3<&- 4>&- &',
   'cmd=$!',
   '{ read -r -u 3 _; kill -KILL 0; } 4>&- &',
   'watch=$!',
@@ -36,10 +37,24 @@ const WATCH = [
   'exit "$status"',
 ].join('\n');
 
-export type ShellLauncher = (command: string) => string[];
+/** The argv that runs `command` after `limits` (ulimitCommands' output), watched. */
+export type ShellLauncher = (command: string, limits: string) => string[];
 
-export function shellLauncher(): ShellLauncher {
-  // Looked up in the system folders only: the sandbox shows those, and PATH must not pick the gate.
-  const bash = findExecutable('bash', '/usr/bin:/bin');
-  return bash ? (command) => [bash, '-c', WATCH, 'agent-tool', command] : (command) => ['/bin/sh', '-c', command];
+/**
+ * bash as the sandbox shows it: looked up in the system folders only, which the sandbox binds from
+ * the host, so PATH cannot pick it. Commands always run in bash, the shell whose grammar the
+ * approval analyzer reads, with no start-up files; never in /bin/sh (dash on Debian reads `$'...'`
+ * and `${x-'}` differently). Without bash, every command fails with ShellMissingError.
+ */
+export function shellLauncher(systemPath = '/usr/bin:/bin'): ShellLauncher {
+  const bash = findExecutable('bash', systemPath);
+  if (!bash) {
+    return () => {
+      throw new ShellMissingError(
+        'Commands run in bash, and there is no bash in /usr/bin or /bin. Install bash (apt-get install bash); ' +
+          'commands never fall back to /bin/sh, whose grammar the approval rules do not read.',
+      );
+    };
+  }
+  return (command, limits) => [bash, '--noprofile', '--norc', '-c', WATCH, 'agent-tool', command, limits];
 }

@@ -69,6 +69,7 @@ export function sandboxWarning(mode: SandboxMode): string | undefined {
   if (mode.mode !== 'none') return undefined;
   return (
     `tool commands run UNSANDBOXED: ${mode.reason}. They get a clean environment and run in the ` +
-    'workspace, but can read and write anything this user can and reach the network (the Temporal server included).'
+    'workspace, but can read and write anything this user can and reach the network (the Temporal server included). ' +
+    'Nothing can be made read-only, so only calls a person approved run; calls an allow rule or preference let through are refused.'
   );
 }

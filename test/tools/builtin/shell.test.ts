@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
@@ -11,7 +12,8 @@ type Input = Parameters<typeof shellTool.execute>[0];
 describe.each(['bwrap', 'none'] as const)('shell (sandbox %s)', (mode) => {
   let root: string;
   const processes = runnerFor(mode);
-  const run = (input: Input, signal?: AbortSignal) => shellTool.execute(input, toolContext(root, signal, { processes }));
+  // A person approved these calls: they may write, and mode none runs nothing else.
+  const run = (input: Input, signal?: AbortSignal) => shellTool.execute(input, toolContext(root, signal, { processes, permission: { by: 'person', writes: true } }));
 
   beforeEach(async () => {
     root = await tempDir();
@@ -102,6 +104,36 @@ describe('shell under bwrap', () => {
   it('tells the model that commands run sandboxed and offline unless allowed', () => {
     expect(shellTool.description).toMatch(/sandboxed/);
     expect(shellTool.description).toMatch(/no network access unless it was allowed/);
+  });
+});
+
+describe('shell enforces the call\'s permission', () => {
+  let root: string;
+  beforeEach(async () => {
+    root = await tempDir();
+  });
+  afterAll(removeTempDirs);
+  const run = (command: string, context: Partial<ToolContext>, mode: 'bwrap' | 'none' = 'bwrap') =>
+    shellTool.execute({ command }, toolContext(root, undefined, { processes: runnerFor(mode), ...context }));
+
+  it('runs a call with no permission (a rule allowed it) on a read-only workspace', async () => {
+    const result = await run('echo x > f.txt', {});
+    expect(result).toMatchObject({ success: false, output: expect.stringContaining('Read-only file system') });
+    expect(existsSync(path.join(root, 'f.txt'))).toBe(false);
+  });
+
+  it('tells the model which protected paths a rule-allowed call created and were removed', async () => {
+    const result = await run('echo ok > f.txt && echo NODE_OPTIONS=x > .env.local', { permission: { by: 'rule', writes: true } });
+    expect(result.success).toBe(false);
+    expect(result.output).toContain("they were removed: .env.local");
+    expect(existsSync(path.join(root, '.env.local'))).toBe(false);
+    expect(await readFile(path.join(root, 'f.txt'), 'utf8')).toBe('ok\n');
+  });
+
+  it('refuses a rule-allowed call without a sandbox, saying why, and runs nothing', async () => {
+    const result = await run('touch made', { permission: { by: 'rule', writes: true } }, 'none');
+    expect(result).toMatchObject({ success: false, output: expect.stringContaining('runs only commands a person approved') });
+    expect(existsSync(path.join(root, 'made'))).toBe(false);
   });
 });
 

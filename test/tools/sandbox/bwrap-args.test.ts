@@ -59,4 +59,43 @@ describe('bwrapArgs', () => {
     expect(() => bwrapArgs({ ...base, hiddenPaths: ['../elsewhere'] })).toThrow(WorkspaceEscapeError);
     expect(() => bwrapArgs({ ...base, hiddenPaths: ['/tmp/ws'] })).toThrow(WorkspaceEscapeError);
   });
+
+  it('mounts the workspace read-only, after the hidden paths, when the call may not write', () => {
+    const args = bwrapArgs({ ...base, writable: false, hiddenPaths: ['runs'] });
+    const remount = indexOf(args, '--remount-ro', '/tmp/ws');
+    expect(remount).toBeGreaterThan(indexOf(args, '--tmpfs', '/tmp/ws/runs'));
+    expect(indexOf(args, '--remount-ro', '/tmp/ws/runs')).toBeGreaterThan(remount);
+    // Protection mounts are pointless on a read-only workspace (and a pinned .git would be writable).
+    const protection = { pinned: ['/tmp/ws/.git'], readOnly: ['/tmp/ws/.env'], emptyReadOnly: [] };
+    expect(bwrapArgs({ ...base, writable: false, protection })).not.toContain('/tmp/ws/.git');
+  });
+
+  it('keeps protected paths read-only in a writable workspace: pins .git, binds the rest read-only, empties missing hooks', () => {
+    const protection = { pinned: ['/tmp/ws/.git'], readOnly: ['/tmp/ws/.env', '/tmp/ws/.git/config'], emptyReadOnly: ['/tmp/ws/.git/hooks'] };
+    const args = bwrapArgs({ ...base, protection });
+    const workspace = indexOf(args, '--bind', '/tmp/ws', '/tmp/ws');
+    const pinned = indexOf(args, '--bind', '/tmp/ws/.git', '/tmp/ws/.git');
+    expect(pinned).toBeGreaterThan(workspace);
+    expect(indexOf(args, '--ro-bind', '/tmp/ws/.git/config', '/tmp/ws/.git/config')).toBeGreaterThan(pinned);
+    expect(indexOf(args, '--ro-bind', '/tmp/ws/.env', '/tmp/ws/.env')).toBeGreaterThan(workspace);
+    expect(indexOf(args, '--size', '4096', '--perms', '0555', '--tmpfs', '/tmp/ws/.git/hooks')).toBeGreaterThan(pinned);
+    expect(indexOf(args, '--remount-ro', '/tmp/ws/.git/hooks')).toBeGreaterThan(indexOf(args, '--tmpfs', '/tmp/ws/.git/hooks'));
+    expect(indexOf(args, '--remount-ro', '/tmp/ws')).toBe(-1);
+  });
+
+  it('caps the private /tmp when given a size', () => {
+    expect(indexOf(bwrapArgs({ ...base, tmpBytes: 1048576 }), '--size', '1048576', '--perms', '1777', '--tmpfs', '/tmp')).toBeGreaterThanOrEqual(0);
+  });
+
+  it('as root, makes no user namespace and drops to the given user with setpriv before the shell', () => {
+    const args = bwrapArgs({ ...base, runAs: { uid: 65534, gid: 65534, setpriv: '/usr/bin/setpriv' } });
+    expect(args).not.toContain('--unshare-all');
+    expect(args).toEqual(expect.arrayContaining(['--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts']));
+    expect(indexOf(args, '--cap-add', 'CAP_SETUID')).toBeGreaterThan(indexOf(args, '--cap-drop', 'ALL'));
+    const shell = args.indexOf('/usr/bin/bash');
+    expect(args.slice(args.indexOf('--') + 1, shell)).toEqual([
+      '/usr/bin/setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--',
+    ]);
+    expect(bwrapArgs({ ...base, network: true, runAs: { uid: 1, gid: 1, setpriv: '/usr/bin/setpriv' } })).not.toContain('--unshare-net');
+  });
 });

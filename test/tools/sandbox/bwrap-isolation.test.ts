@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { ProcessRunner } from '../../../src/tools/sandbox/process-runner';
 import { removeTempDirs, tempDir } from '../tool-test-context';
-import { helloServer, lockFreed, runIn, runnerFor, workerSecrets } from './sandbox-test-support';
+import { helloServer, lockFreed, PERSON_APPROVED, runIn, runnerFor, workerSecrets } from './sandbox-test-support';
 
 describe('process runner under bwrap', () => {
   let runner: ProcessRunner;
@@ -47,7 +47,7 @@ describe('process runner under bwrap', () => {
   });
 
   it('runs in the workspace and may write there', async () => {
-    const { output, exitCode } = await run('pwd && echo inside > made.txt');
+    const { output, exitCode } = await run('pwd && echo inside > made.txt', { permission: PERSON_APPROVED });
     expect({ output, exitCode }).toEqual({ output: `${workspace}\n`, exitCode: 0 });
     expect(await readFile(path.join(workspace, 'made.txt'), 'utf8')).toBe('inside\n');
   });
@@ -95,10 +95,12 @@ describe('process runner under bwrap', () => {
     const other = path.join(workspace, 'runs', 'other');
     await mkdir(other, { recursive: true });
     await writeFile(path.join(other, 'secret.txt'), 'other run');
-    const { output } = await run('cat runs/other/secret.txt 2>/dev/null || echo hidden; echo mine > runs/other/new.txt; ls runs/other', {
+    // The empty folder over it is read-only too (it used to be a writable tmpfs): nothing lands in it.
+    const { output } = await run('cat runs/other/secret.txt 2>/dev/null || echo hidden; { echo mine > runs/other/new.txt; } 2>/dev/null || echo refused; ls runs/other', {
       hiddenPaths: [other],
+      permission: PERSON_APPROVED,
     });
-    expect(output).toBe('hidden\nnew.txt\n');
+    expect(output).toBe('hidden\nrefused\n');
     expect(existsSync(path.join(other, 'new.txt'))).toBe(false);
     expect(await readFile(path.join(other, 'secret.txt'), 'utf8')).toBe('other run');
   });
@@ -139,7 +141,7 @@ describe('process runner under bwrap', () => {
     // Two children, one in its own session (out of the command's process group): each holds a lock
     // for as long as it lives and says so once it has it.
     const hold = (n: number) => `flock child${n}.lock sh -c 'echo held > held${n}.txt; sleep 30'`;
-    const result = await run(`${hold(1)} & setsid ${hold(2)} & sleep 30`, { timeoutMs: 1_500 });
+    const result = await run(`${hold(1)} & setsid ${hold(2)} & sleep 30`, { timeoutMs: 1_500, permission: PERSON_APPROVED });
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(result).toMatchObject({ timedOut: true, aborted: false, exitCode: null, signal: 'SIGKILL' });
     for (const n of [1, 2]) {

@@ -18,6 +18,8 @@ const runner = createProcessRunner({
 void runner.run({
   command: `sleep ${marker} & setsid sleep ${marker} & sleep ${marker}; echo finished`,
   workspace,
+  // A person approved it: mode none runs nothing else.
+  permission: { by: 'person', writes: true },
   timeoutMs: 600_000,
   signal: new AbortController().signal,
   outputLimit: 1_000,

@@ -13,17 +13,26 @@ export const workerSecrets = {
 };
 
 /** A runner in the given mode whose worker environment holds the secrets plus one allowed variable. */
-export function runnerFor(mode: 'bwrap' | 'none'): ProcessRunner {
+export function runnerFor(mode: 'bwrap' | 'none', sandboxUser?: string): ProcessRunner {
   const sourceEnv = { ...process.env, ...workerSecrets, TOOL_ALLOWED: 'allowed-value', TOOL_EXTRA: 'extra-value' };
   return createProcessRunner({
     // Explicit, so a host without a working bwrap fails these tests instead of skipping them.
     mode: resolveSandboxMode({ ...process.env, AGENT_SANDBOX: mode }),
     envAllowList: ['TOOL_ALLOWED'],
     sourceEnv,
+    // As root: who commands run as (default nobody); a test of process counts takes a uid of its own.
+    sandboxUser,
   });
 }
 
-/** The defaults of one run, so each test states only what it is about. */
+/** A person approved the call: the workspace is writable, protected paths too. */
+export const PERSON_APPROVED = { by: 'person', writes: true } as const;
+/** An allow rule that grants writes: the workspace is writable, protected paths are not. */
+export const RULE_WRITES = { by: 'rule', writes: true } as const;
+/** An allow rule without writes (what an absent permission means): the workspace is read-only. */
+export const RULE_READS = { by: 'rule', writes: false } as const;
+
+/** The defaults of one run, so each test states only what it is about (no permission: read-only). */
 export function runIn(runner: ProcessRunner, workspace: string, command: string, extra: Partial<ProcessRunSpec> = {}) {
   return runner.run({ command, workspace, timeoutMs: 20_000, signal: new AbortController().signal, outputLimit: 20_000, ...extra });
 }

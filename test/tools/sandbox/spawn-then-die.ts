@@ -20,11 +20,18 @@ const runner = createProcessRunner({
 });
 if (groupOnly && runner.childGuard?.kind !== 'process-group') throw new Error(`expected the process-group guard, got ${JSON.stringify(runner.childGuard)}`);
 const before = new Set(childPids());
-// run() forks the launcher synchronously, before its first await.
-void runner.run({ command: `/usr/bin/sleep ${marker} & /usr/bin/sleep ${marker}`, workspace, timeoutMs: 600_000, signal: new AbortController().signal, outputLimit: 1_000 });
-const launcher = childPids().find((pid) => !before.has(pid));
-writeSync(1, `${launcher}\n`);
-process.kill(process.pid, 'SIGKILL');
+// run() forks the launcher once it has scanned the workspace; the next turn of the event loop sees it.
+void runner.run({ command: `/usr/bin/sleep ${marker} & /usr/bin/sleep ${marker}`, workspace, permission: { by: 'person', writes: true }, timeoutMs: 600_000, signal: new AbortController().signal, outputLimit: 1_000 });
+const dieOnceForked = (): void => {
+  const launcher = childPids().find((pid) => !before.has(pid));
+  if (launcher === undefined) {
+    setImmediate(dieOnceForked);
+    return;
+  }
+  writeSync(1, `${launcher}\n`);
+  process.kill(process.pid, 'SIGKILL');
+};
+dieOnceForked();
 
 function childPids(): number[] {
   return readdirSync('/proc/self/task').flatMap((tid) =>

@@ -1,17 +1,20 @@
 // Mode none: no sandbox, but still a clean environment and no process left behind.
 import { randomInt } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ProcessStartError } from '../../../src/errors';
 import { detectChildGuard } from '../../../src/tools/sandbox/child-guard';
 import type { ProcessRunner } from '../../../src/tools/sandbox/process-runner';
 import { removeTempDirs, tempDir } from '../tool-test-context';
-import { eventually, processesWith, runIn, runnerFor, workerSecrets } from './sandbox-test-support';
+import { SandboxEnforcementError } from '../../../src/tools/sandbox/errors';
+import { eventually, PERSON_APPROVED, processesWith, RULE_WRITES, runIn, runnerFor, workerSecrets } from './sandbox-test-support';
 
 describe('process runner in mode none', () => {
   let runner: ProcessRunner;
   let workspace: string;
-  const run = (command: string, extra = {}) => runIn(runner, workspace, command, extra);
+  // Mode none runs only calls a person approved (it cannot make anything read-only).
+  const run = (command: string, extra = {}) => runIn(runner, workspace, command, { permission: PERSON_APPROVED, ...extra });
 
   beforeAll(() => {
     runner = runnerFor('none');
@@ -58,6 +61,15 @@ describe('process runner in mode none', () => {
     setTimeout(() => abort.abort(), 200);
     expect(await run('sleep 30', { signal: abort.signal })).toMatchObject({ aborted: true, signal: 'SIGKILL' });
     expect(await run('touch made', { signal: abort.signal })).toMatchObject({ aborted: true, exitCode: null, output: '' });
+  });
+
+  it('refuses a call no person approved, since it cannot keep anything read-only, and runs nothing', async () => {
+    for (const permission of [RULE_WRITES, undefined]) {
+      const refused = runIn(runner, workspace, 'touch made', permission ? { permission } : {});
+      await expect(refused).rejects.toThrow(SandboxEnforcementError);
+      await expect(refused).rejects.toThrow(/runs only commands a person approved/);
+    }
+    expect(existsSync(path.join(workspace, 'made'))).toBe(false);
   });
 
   it('rejects with ProcessStartError when the process cannot start', async () => {
