@@ -16,6 +16,13 @@ export interface BwrapCommand {
   hiddenPaths: readonly string[];
   /** The host's system folders (readSystemLayout), passed in so that this function stays pure. */
   system: readonly SystemPath[];
+  /**
+   * More host folders or files, each at its own path, bound after the workspace in this order (a
+   * later bind covers an earlier one, so parents go first). MCP servers use it for their folders.
+   */
+  binds?: readonly { path: string; writable: boolean }[];
+  /** The working directory when it is not the workspace; it must be visible inside. */
+  chdir?: string;
 }
 
 /**
@@ -45,11 +52,12 @@ export function bwrapArgs(spec: BwrapCommand): string[] {
     '--dev', '/dev',
     '--tmpfs', '/tmp',
     '--bind', workspace, workspace,
+    ...(spec.binds ?? []).flatMap((b) => [b.writable ? '--bind' : '--ro-bind', b.path, b.path]),
     // A hidden path that does not exist yet is created (empty) as the tmpfs's mount point.
     ...hiddenInside(workspace, spec.hiddenPaths).flatMap((p) => ['--tmpfs', p]),
     // The sandbox's own root is a tmpfs holding the mount points; read-only, nothing lands beside them.
     '--remount-ro', '/',
-    '--chdir', workspace,
+    '--chdir', spec.chdir ?? workspace,
     '--',
     ...spec.shell,
   ];
