@@ -58,10 +58,8 @@ export function planStdioLaunch(server: string, config: StdioServerConfig, env: 
   const workspace = host.workspaceRoot;
   const folders = (config.folders ?? DEFAULT_MCP_FOLDERS).map((folder, i) => resolveFolder(folder, workspace, `${where}.folders[${i}].path`));
   const workspaceWritable = folders.some((f) => f.real === workspace && f.writable);
-  const visible: Bind[] = [
-    { path: workspace, writable: workspaceWritable },
-    ...folders.filter((f) => f.real !== workspace).map((f) => ({ path: f.path, writable: f.writable })),
-  ];
+  const others: Bind[] = folders.filter((f) => f.real !== workspace).map((f) => ({ path: f.path, writable: f.writable }));
+  const visible: Bind[] = [{ path: workspace, writable: workspaceWritable }, ...others];
   const cwd = path.resolve(workspace, config.cwd ?? '.');
   if (!visible.some((f) => isInside(f.path, cwd))) {
     throw new McpServerStartError(`${where}.cwd: ${cwd} is not inside the workspace or one of the server's folders, so the sandboxed server could not start there. Add it to folders.`);
@@ -70,7 +68,11 @@ export function planStdioLaunch(server: string, config: StdioServerConfig, env: 
   const serverEnv: Record<string, string> = { ...env, HOME: config.env.HOME !== undefined ? (env.HOME ?? '/tmp') : '/tmp' };
   const program = resolveProgram(config.command, cwd, serverEnv.PATH, `${where}.command`);
   const systemFolders = host.system.map((p) => p.path);
-  const binds = [...visible, ...programBinds([program, ...config.args], cwd, [...visible.map((f) => f.path), ...systemFolders])];
+  const extra = [...others, ...programBinds([program, ...config.args], cwd, [...visible.map((f) => f.path), ...systemFolders])];
+  // bwrapArgs binds the workspace writable; it is bound again, after any folder holding it, only
+  // when it must be read-only or such a folder would cover it.
+  const rebind = !workspaceWritable || extra.some((b) => isInside(b.path, workspace));
+  const binds = rebind ? [...extra, { path: workspace, writable: workspaceWritable }] : extra;
   // The mount point of the hidden runs/ folder must exist before bwrap starts: a read-only
   // workspace would not let bwrap create it, and one created later would not be hidden.
   const runs = path.join(workspace, RUNS_FOLDER);
@@ -89,10 +91,7 @@ export function planStdioLaunch(server: string, config: StdioServerConfig, env: 
   return { command: host.mode.bwrapPath, args: argv, env: {}, sandboxed: true };
 }
 
-/**
- * Binds ordered so that a folder is mounted before anything inside it (a later mount covers an
- * earlier one); the workspace is listed again so that a parent folder cannot cover it.
- */
+/** Binds ordered so that a folder is mounted before anything inside it (a later mount covers an earlier one). */
 function parentsFirst(binds: readonly Bind[]): Bind[] {
   const depth = (p: string) => p.split(path.sep).filter(Boolean).length;
   return [...binds].sort((a, b) => depth(a.path) - depth(b.path));

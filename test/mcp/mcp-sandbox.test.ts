@@ -99,6 +99,20 @@ describe('a stdio MCP server in the sandbox', () => {
     expect(existsSync(path.join(outside, 'planted.txt'))).toBe(false);
   });
 
+  it('keeps the workspace writable inside a read-only folder that holds it', async () => {
+    const inner = path.join(outside, 'ws');
+    await mkdir(inner);
+    await start(
+      { files: { command: process.execPath, args: [FILESYSTEM_SERVER, outside], folders: [{ path: outside }, { path: '.', writable: true }] } },
+      sandboxedHost(inner),
+    );
+    expect((await call('files', 'write_file', { path: path.join(inner, 'kept.txt'), content: 'x' })).isError).toBeFalsy();
+    expect(await readFile(path.join(inner, 'kept.txt'), 'utf8')).toBe('x');
+    expect(textOf(await call('files', 'read_text_file', { path: path.join(outside, 'secret.txt') }))).toBe(SECRET);
+    expect((await call('files', 'write_file', { path: path.join(outside, 'planted.txt'), content: 'x' })).isError).toBe(true);
+    expect(existsSync(path.join(outside, 'planted.txt'))).toBe(false);
+  });
+
   it('keeps a hostile server off the network, away from host processes, other runs and the worker environment', async () => {
     await writeFile(path.join(workspace, 'shared.txt'), 'shared');
     await start({ probe: probeServer() });

@@ -67,6 +67,7 @@ describe('a stdio MCP server', () => {
     const workspace = await mkdtemp(path.join(tmpdir(), 'mcp-life-'));
     const holder = spawn(process.execPath, ['--import', TSX_LOADER, HOLDER, workspace, mode], { stdio: ['ignore', 'pipe', 'inherit'] });
     const exited = new Promise((resolve) => holder.once('exit', resolve));
+    let pids: number[] = [];
     try {
       const line = await new Promise<string>((resolve, reject) => {
         createInterface({ input: holder.stdout }).once('line', resolve);
@@ -79,7 +80,7 @@ describe('a stdio MCP server', () => {
         return tree.some((p) => p.cmdline === 'sleep 1000') ? tree : undefined;
       }, 10_000);
       expect(started, 'the probe server started its sleep').toBeDefined();
-      const pids = [launcher, ...started!.map((p) => p.pid)];
+      pids = [launcher, ...started!.map((p) => p.pid)];
 
       holder.kill('SIGKILL');
       await exited;
@@ -87,6 +88,8 @@ describe('a stdio MCP server', () => {
       expect(survivors ?? alive(pids).map((pid) => `${pid} ${processTable().get(pid)?.cmdline}`)).toEqual([]);
     } finally {
       holder.kill('SIGKILL');
+      // A failed run must not leave this test's processes behind.
+      for (const pid of alive(pids)) process.kill(pid, 'SIGKILL');
     }
   });
 });
