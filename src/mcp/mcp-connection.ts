@@ -1,9 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { expandEnvRecord } from '../config/expand-env';
+import { planStdioLaunch, type McpHost, type StdioLaunch } from './mcp-sandbox';
 import { isStdioServer, type McpServerConfig } from './mcp-server-config';
 
 /** A tool as the server lists it. */
@@ -28,6 +29,8 @@ export class McpConnection {
   private connecting: Promise<Client> | undefined;
   private toolList: McpToolInfo[] = [];
   private stderrTail = '';
+  private launch: StdioLaunch | undefined;
+  private stdio: StdioClientTransport | undefined;
   /** How many times a connection was made; 1 after start, more after reconnects. */
   connects = 0;
 
@@ -35,6 +38,7 @@ export class McpConnection {
     readonly server: string,
     readonly config: McpServerConfig,
     private readonly env: NodeJS.ProcessEnv,
+    private readonly host: McpHost,
   ) {}
 
   /** The tools the server offered at its last (re)connect or list change. */
@@ -44,6 +48,16 @@ export class McpConnection {
 
   get connected(): boolean {
     return this.client !== undefined;
+  }
+
+  /** Whether a stdio server runs in the sandbox; known once it was started (false for HTTP servers). */
+  get sandboxed(): boolean {
+    return this.launch?.sandboxed ?? false;
+  }
+
+  /** The process the worker started for a stdio server (bwrap when sandboxed), while it runs. */
+  get pid(): number | undefined {
+    return this.stdio?.pid ?? undefined;
   }
 
   /** What a stdio server last wrote to stderr (empty for HTTP servers). */
@@ -108,13 +122,16 @@ export class McpConnection {
   private transport(): Transport {
     const where = `mcpServers.${this.server}`;
     if (isStdioServer(this.config)) {
-      const transport = new StdioClientTransport({
-        command: this.config.command,
-        args: this.config.args,
-        env: expandEnvRecord(this.config.env, this.env, `${where}.env`),
-        cwd: this.config.cwd,
-        stderr: 'pipe',
-      });
+      // Planned once: the sandbox's folders and program are checked when the worker starts.
+      this.launch ??= planStdioLaunch(
+        this.server,
+        this.config,
+        { ...getDefaultEnvironment(), ...expandEnvRecord(this.config.env, this.env, `${where}.env`) },
+        this.host,
+      );
+      const { command, args, env, cwd } = this.launch;
+      const transport = new StdioClientTransport({ command, args, env, cwd, stderr: 'pipe' });
+      this.stdio = transport;
       this.stderrTail = '';
       transport.stderr?.on('data', (chunk: Buffer) => {
         this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);

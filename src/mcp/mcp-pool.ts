@@ -1,5 +1,7 @@
+import * as path from 'node:path';
 import { McpServerStartError } from '../errors';
 import { McpConnection } from './mcp-connection';
+import { prepareMcpHost, unsandboxedWarnings, type McpHost } from './mcp-sandbox';
 import type { McpServersConfig } from './mcp-server-config';
 
 /** How long a server may take to start and list its tools when the worker starts. */
@@ -23,8 +25,18 @@ export interface McpServerSnapshot {
 export class McpPool {
   private constructor(private readonly connections: ReadonlyMap<string, McpConnection>) {}
 
-  static async start(servers: McpServersConfig, env: NodeJS.ProcessEnv): Promise<McpPool> {
-    const connections = new Map(Object.entries(servers).map(([name, config]) => [name, new McpConnection(name, config, env)]));
+  /**
+   * `host` is the worker's sandbox (see mcp-sandbox.ts); every stdio server that will run outside it
+   * is named in a warning before anything starts.
+   */
+  static async start(servers: McpServersConfig, env: NodeJS.ProcessEnv, host: McpHost, warn: (message: string) => void = console.warn): Promise<McpPool> {
+    for (const warning of unsandboxedWarnings(servers, host.mode)) warn(warning);
+    const sandboxed = Object.values(servers).filter((config) => 'command' in config && config.sandbox !== false);
+    if (sandboxed.length > 0) {
+      const writable = sandboxed.flatMap((config) => ('command' in config ? (config.folders ?? []) : []).filter((f) => f.writable).map((f) => path.resolve(host.workspaceRoot, f.path)));
+      host = await prepareMcpHost(host, writable);
+    }
+    const connections = new Map(Object.entries(servers).map(([name, config]) => [name, new McpConnection(name, config, env, host)]));
     const results = await Promise.allSettled([...connections.values()].map((c) => c.ensureConnected(START_TIMEOUT_MS)));
     const failed = results.flatMap((r, i) => (r.status === 'rejected' ? [{ connection: [...connections.values()][i]!, error: r.reason as Error }] : []));
     if (failed.length > 0) {
@@ -63,6 +75,8 @@ export class McpPool {
 }
 
 function startFailure(connection: McpConnection, error: Error): string {
+  // A folder, working directory or program the sandbox cannot give: the message says what to fix.
+  if (error instanceof McpServerStartError) return `MCP server "${connection.server}" (${connection.endpoint}) could not be started: ${error.message}`;
   const printed = connection.stderr ? `\n  It printed: ${connection.stderr.split('\n').slice(-5).join('\n  ')}` : '';
   const fix =
     'command' in connection.config

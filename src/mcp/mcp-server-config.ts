@@ -25,6 +25,20 @@ const common = {
   timeoutSeconds: z.number().positive().max(3_600).default(300),
 };
 
+/** A host folder a sandboxed server sees, at the same path; relative paths start at the workspace root. */
+export const McpFolderSchema = z
+  .object({
+    path: z
+      .string({ error: 'path must be a folder: absolute, or relative to the workspace root' })
+      .min(1, 'path must be a folder: absolute, or relative to the workspace root'),
+    writable: z.boolean({ error: 'writable must be true or false (the default: read-only)' }).default(false),
+  })
+  .strict();
+export type McpFolder = z.output<typeof McpFolderSchema>;
+
+/** What a sandboxed server sees when its configuration names no folders: the workspace, writable. */
+export const DEFAULT_MCP_FOLDERS: readonly McpFolder[] = [{ path: '.', writable: true }];
+
 /** A server the worker starts as a child process and talks to over stdin/stdout. */
 export const StdioServerSchema = z
   .object({
@@ -33,9 +47,26 @@ export const StdioServerSchema = z
     /** Added to a minimal environment (PATH, HOME, USER, ...); `${NAME}` takes NAME from the worker's environment. */
     env: z.record(z.string(), z.string()).default({}),
     cwd: z.string().optional(),
+    /** false runs the server on the host, unsandboxed, with a warning at start (see mcp-sandbox.ts). */
+    sandbox: z
+      .boolean({ error: 'sandbox must be true (the default: run the server in the bubblewrap sandbox) or false (run it unsandboxed, with a warning)' })
+      .default(true),
+    /** Whether the sandboxed server shares the host's network; without it, it has none. */
+    network: z.boolean({ error: 'network must be true or false (the default: no network)' }).optional(),
+    /** The host folders the sandboxed server sees besides the system folders (default: the workspace, writable). */
+    folders: z.array(McpFolderSchema, { error: 'folders must be a list of { path, writable } entries' }).optional(),
     ...common,
   })
-  .strict();
+  .strict()
+  .superRefine((server, ctx) => {
+    // Confinement settings on an unsandboxed server would promise what nothing enforces.
+    if (server.sandbox) return;
+    for (const field of ['network', 'folders'] as const) {
+      if (server[field] !== undefined) {
+        ctx.addIssue({ code: 'custom', path: [field], message: `${field} has no effect with sandbox: false (the server sees the whole host and the network); remove one of them` });
+      }
+    }
+  });
 
 /** A server the worker reaches over streamable HTTP. */
 export const HttpServerSchema = z

@@ -20,6 +20,7 @@ import { resolveSandboxMode, sandboxWarning } from '../tools/sandbox/sandbox-mod
 import type { Tool } from '../tools/tool-definition';
 import { resolveWorkspaceRoot } from '../tools/workspace';
 import type { McpPool } from '../mcp/mcp-pool';
+import { mcpHostFor } from '../mcp/mcp-sandbox';
 import { loadWorkerAgents, type WorkerAgents } from './load-agents';
 import { ensureSearchAttributes, type SearchAttributeCheck, type SearchAttributeRegistrar } from './search-attributes-setup';
 
@@ -124,25 +125,37 @@ async function prepareConversationStore(store: ConversationStore, { owned }: { o
  */
 export async function createAgentWorker(options: AgentWorkerOptions = {}): Promise<AgentWorker> {
   const env = options.env ?? process.env;
-  const agents = await loadWorkerAgents({ agents: options.agents, tools: options.tools, configFile: options.agentConfig ?? env.AGENT_CONFIG, env });
+  // The sandbox is resolved before the agents are loaded: stdio MCP servers start inside it.
+  const workspaceRoot = resolveWorkspaceRoot(options.workspaceRoot);
+  const processes = toolProcessRunner(env);
+  const mcpHost = mcpHostFor(processes, workspaceRoot);
+  const agents = await loadWorkerAgents({ agents: options.agents, tools: options.tools, configFile: options.agentConfig ?? env.AGENT_CONFIG, env, mcpHost });
   try {
-    return await startWorker(options, env, agents);
+    return await startWorker(options, env, agents, { workspaceRoot, processes });
   } catch (error) {
     await agents.mcp.close();
     throw error;
   }
 }
 
-async function startWorker(options: AgentWorkerOptions, env: NodeJS.ProcessEnv, { registry, mcp, configFile }: WorkerAgents): Promise<AgentWorker> {
-  const judges = { guardrails: options.guardrails ?? {}, approvalHandlers: options.approvalHandlers ?? {} };
-  validateTeam(registry, judges);
-  const workspaceRoot = resolveWorkspaceRoot(options.workspaceRoot);
+/** How tool processes (and stdio MCP servers) run on this worker; warns when they are unsandboxed. */
+function toolProcessRunner(env: NodeJS.ProcessEnv): ProcessRunner {
   // The sandbox needs PATH to find bwrap even when the caller's env is only the model settings.
   const mode = resolveSandboxMode({ PATH: process.env.PATH, ...env });
   const warning = sandboxWarning(mode);
   if (warning) console.warn(`WARNING: ${warning}`);
   // A root worker runs commands as AGENT_SANDBOX_USER (default nobody), or refuses to start (SandboxUserError).
-  const processes = createProcessRunner({ mode, envAllowList: toolEnvAllowList(env), sourceEnv: process.env, sandboxUser: env.AGENT_SANDBOX_USER });
+  return createProcessRunner({ mode, envAllowList: toolEnvAllowList(env), sourceEnv: process.env, sandboxUser: env.AGENT_SANDBOX_USER });
+}
+
+async function startWorker(
+  options: AgentWorkerOptions,
+  env: NodeJS.ProcessEnv,
+  { registry, mcp, configFile }: WorkerAgents,
+  { workspaceRoot, processes }: { workspaceRoot: string; processes: ProcessRunner },
+): Promise<AgentWorker> {
+  const judges = { guardrails: options.guardrails ?? {}, approvalHandlers: options.approvalHandlers ?? {} };
+  validateTeam(registry, judges);
   const approverKeys = approverRegistryFromEnv(env);
   const conversations = options.conversations ?? conversationStoreFromEnv(env.AGENT_CONVERSATION_STORE);
   const conversationsDir = conversations instanceof DirectoryConversationStore ? conversations.dir : undefined;

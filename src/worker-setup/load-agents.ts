@@ -5,6 +5,7 @@ import { validateCommandPatterns } from '../agents/validate-patterns';
 import { checkToolReferences, loadAgentConfig, type LoadedAgentConfig } from '../config/load-agent-config';
 import { AgentConfigError, AgentDefinitionError } from '../errors';
 import { McpPool } from '../mcp/mcp-pool';
+import type { McpHost } from '../mcp/mcp-sandbox';
 import { mcpTools } from '../mcp/mcp-tools';
 import { builtinTools } from '../tools/builtin';
 import type { Tool } from '../tools/tool-definition';
@@ -24,6 +25,8 @@ export interface LoadAgentsOptions {
   /** The configuration file (`AGENT_CONFIG`), if any. */
   configFile?: string;
   env: NodeJS.ProcessEnv;
+  /** The sandbox stdio MCP servers run in: the one tool commands get, with the workspace. */
+  mcpHost: McpHost;
 }
 
 function agentsToServe(config: LoadedAgentConfig | undefined, own: AgentDefinitionInput[] | undefined): AgentDefinitionInput[] {
@@ -38,9 +41,10 @@ function agentsToServe(config: LoadedAgentConfig | undefined, own: AgentDefiniti
  */
 export async function loadWorkerAgents(options: LoadAgentsOptions): Promise<WorkerAgents> {
   const config = options.configFile ? loadAgentConfig(options.configFile) : undefined;
-  const mcp = config && Object.keys(config.mcpServers).length > 0 ? await McpPool.start(config.mcpServers, options.env) : McpPool.empty();
+  const warn = (message: string) => console.warn(`WARNING: ${message}`);
+  const mcp = config && Object.keys(config.mcpServers).length > 0 ? await McpPool.start(config.mcpServers, options.env, options.mcpHost, warn) : McpPool.empty();
   try {
-    const tools = [...builtinTools, ...(options.tools ?? []), ...mcpTools(mcp, (message) => console.warn(`WARNING: ${message}`))];
+    const tools = [...builtinTools, ...(options.tools ?? []), ...mcpTools(mcp, warn)];
     if (config) checkToolReferences(config, tools.map((t) => t.name));
     const registry = createAgentRegistry(agentsToServe(config, options.agents), tools, { mcpServers: config ? Object.keys(config.mcpServers) : [] });
     await validateCommandPatterns(registry);

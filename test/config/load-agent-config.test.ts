@@ -33,7 +33,7 @@ describe('loadAgentConfig', () => {
   it('reads the example: agents with MCP servers, tool rules, approvers, workspace, completion tools and an output schema', () => {
     const config = loadAgentConfig(EXAMPLE);
     expect(config.includeBuiltinAgents).toBe(true);
-    expect(config.mcpServers.files).toMatchObject({ command: 'npx', tools: { move_file: { scope: 'execute' } }, timeoutSeconds: 300 });
+    expect(config.mcpServers.files).toMatchObject({ command: 'mcp-server-filesystem', sandbox: true, tools: { move_file: { scope: 'execute' } }, timeoutSeconds: 300 });
     const [librarian, triage, formatter] = config.agents;
     expect(librarian).toMatchObject({ name: 'librarian', mcpServers: ['files'], approvers: ['alice', 'bob'], workspace: 'per-run', completionTools: ['complete_task'] });
     expect(triage).toMatchObject({ completionTools: ['task_completed'], outputSchema: { required: ['kind', 'severity'] } });

@@ -31,6 +31,7 @@ async function configFor(notes: string): Promise<string> {
       '  notes:',
       `    command: ${JSON.stringify(server.command)}`,
       `    args: ${JSON.stringify(server.args)}`,
+      `    folders: ${JSON.stringify(server.folders)}`,
       'agents:',
       '  - name: notes-keeper',
       '    description: Keeps the notes.',

@@ -11,6 +11,7 @@ export function runnerForAgent(runner: ProcessRunner, agent: { env: readonly str
     mode: runner.mode,
     childGuard: runner.childGuard,
     fileOwner: runner.fileOwner,
+    user: runner.user,
     run: (spec) =>
       runner.run({
         ...spec,

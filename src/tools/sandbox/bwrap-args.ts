@@ -30,6 +30,13 @@ export interface BwrapCommand {
    * them to switch user, then drops every capability.
    */
   runAs?: { uid: number; gid: number; setpriv: string };
+  /**
+   * More host folders or files, each at its own path, bound after the workspace in this order (a
+   * later bind covers an earlier one, so parents go first). MCP servers use it for their folders.
+   */
+  binds?: readonly { path: string; writable: boolean }[];
+  /** The working directory when it is not the workspace; it must be visible inside. */
+  chdir?: string;
 }
 
 /** Empty folders that only hide or block something: small, and read-only once mounted. */
@@ -70,7 +77,11 @@ export function bwrapArgs(spec: BwrapCommand): string[] {
     '--dev', '/dev',
     ...(spec.tmpBytes === undefined ? [] : ['--size', String(spec.tmpBytes)]),
     '--perms', '1777', '--tmpfs', '/tmp',
+    // bwrap makes the folders leading to a mount point root-only; the user setpriv drops to must be
+    // able to walk through them to the workspace (and to an MCP server's folders and program).
+    ...(spec.runAs ? walkableParents([workspace, ...(spec.binds ?? []).map((b) => b.path)]) : []),
     '--bind', workspace, workspace,
+    ...(spec.binds ?? []).flatMap((b) => [b.writable ? '--bind' : '--ro-bind', b.path, b.path]),
     // A hidden path that does not exist yet is created (empty) as the tmpfs's mount point.
     ...hidden.flatMap((p) => emptyTmpfs(p)),
     // A mount point cannot be renamed or removed, so a pinned `.git` stays where git looks for it.
@@ -81,12 +92,23 @@ export function bwrapArgs(spec: BwrapCommand): string[] {
     ...[...hidden, ...(protection?.emptyReadOnly ?? [])].flatMap((p) => ['--remount-ro', p]),
     // The sandbox's own root is a tmpfs holding the mount points; read-only, nothing lands beside them.
     '--remount-ro', '/',
-    '--chdir', workspace,
+    '--chdir', spec.chdir ?? workspace,
     '--',
     ...(spec.runAs ? dropTo(spec.runAs) : []),
     ...spec.shell,
   ];
   return args;
+}
+
+/** `--dir` for every folder above the given mount points, made 0755 (an existing one is left as it is). */
+function walkableParents(mountPoints: readonly string[]): string[] {
+  const parents = new Set<string>();
+  for (const point of mountPoints) {
+    const chain: string[] = [];
+    for (let dir = path.dirname(point); dir !== path.dirname(dir); dir = path.dirname(dir)) chain.unshift(dir);
+    for (const dir of chain) parents.add(dir);
+  }
+  return [...parents].flatMap((dir) => ['--perms', '0755', '--dir', dir]);
 }
 
 function emptyTmpfs(p: string): string[] {

@@ -10,7 +10,7 @@ import { protectionMounts } from './protection-mounts';
 import { undoProtectedChanges } from './protected-sweep';
 import { runProcess } from './run-process';
 import type { SandboxMode } from './sandbox-mode';
-import { resolveSandboxUser } from './sandbox-user';
+import { resolveSandboxUser, type SandboxUser } from './sandbox-user';
 import { readSystemLayout } from './system-layout';
 import { toolEnvironment } from './tool-environment';
 import { scanWorkspace, type WorkspaceScan } from './workspace-scan';
@@ -64,6 +64,8 @@ export interface ProcessRunner {
   readonly childGuard: ChildGuard | undefined;
   /** When the worker is root, who commands run as; file tools hand what they create to this owner. */
   readonly fileOwner: { uid: number; gid: number } | undefined;
+  /** The same user with setpriv, for other processes the worker sandboxes (stdio MCP servers). */
+  readonly user: SandboxUser | undefined;
   run(spec: ProcessRunSpec): Promise<ProcessRunResult>;
 }
 
@@ -111,6 +113,7 @@ export function createProcessRunner(config: ProcessRunnerConfig): ProcessRunner 
     mode,
     childGuard,
     fileOwner: user && { uid: user.uid, gid: user.gid },
+    user,
     async run(raw) {
       const spec = ProcessRunSpecSchema.parse(raw);
       if (mode.mode === 'none' && spec.permission.by !== 'person') throw unenforceable(mode.reason);

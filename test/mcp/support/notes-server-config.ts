@@ -4,12 +4,20 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createNotesServer } from './notes-server';
+import { SUPPORT_DIR, TSX_LOADER } from './server-entries';
 
 const STDIO_ENTRY = path.join(__dirname, 'notes-server-stdio.ts');
 
-/** The `mcpServers` entry that starts the notes server over stdio on `dir`. */
+/**
+ * The `mcpServers` entry that starts the notes server over stdio on `dir`, sandboxed: it sees the
+ * notes folder (writable) and its own source folder (it loads notes-server.ts from beside its entry).
+ */
 export function stdioNotesServer(dir: string) {
-  return { command: process.execPath, args: ['--import', 'tsx', STDIO_ENTRY, dir] };
+  return {
+    command: process.execPath,
+    args: ['--import', TSX_LOADER, STDIO_ENTRY, dir],
+    folders: [{ path: dir, writable: true }, { path: SUPPORT_DIR }],
+  };
 }
 
 /** The notes server over streamable HTTP (stateless: one server per request), recording request headers. */

@@ -73,3 +73,22 @@ describe.runIf(isRoot).each(['bwrap', 'none'] as const)('a root worker in mode %
     expect(result.output).not.toMatch(/uid=0\(root\)/);
   });
 });
+
+describe.runIf(isRoot)('a root worker under bwrap, with its workspace below root-only folders', () => {
+  it('lets the command reach the workspace by its absolute path (bwrap makes the folders above it walkable)', async () => {
+    const { mkdtemp, chmod, rm } = await import('node:fs/promises');
+    const outer = await mkdtemp('/var/tmp/root-only-');
+    try {
+      await chmod(outer, 0o700);
+      const workspace = path.join(outer, 'deep', 'workspace');
+      await mkdir(workspace, { recursive: true });
+      await writeFile(path.join(workspace, 'notes.txt'), 'by root\n');
+      const result = await runIn(runnerFor('bwrap'), workspace, `id -u; cat ${path.join(workspace, 'notes.txt')}; echo more >> "$PWD/notes.txt" && cat notes.txt`, {
+        permission: PERSON_APPROVED,
+      });
+      expect(result).toMatchObject({ exitCode: 0, output: '65534\nby root\nby root\nmore\n' });
+    } finally {
+      await rm(outer, { recursive: true, force: true });
+    }
+  });
+});
