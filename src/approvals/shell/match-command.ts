@@ -77,7 +77,11 @@ function rejectMatches(pattern: CommandPattern, command: SimpleCommand): boolean
   for (let index = 0; index < candidates.length && candidates.length < MAX_UNWRAPPED; index += 1) {
     candidates.push(...wrappedCommands(candidates[index]!).inner);
   }
-  return candidates.some((words) => rejectMatchesWords(pattern, words));
+  if (candidates.some((words) => rejectMatchesWords(pattern, words))) return true;
+  // A wrapper this file does not know (`setsid rm`), or a command inside one word (`env -S 'rm x'`),
+  // still names the program: a reject rule looks for it at every word, split at white space too.
+  const tokens = command.words.flatMap((word) => (word.literal && /\s/.test(word.text) ? word.text.split(/\s+/).filter(Boolean).map(patternWord) : [word]));
+  return tokens.some((word, index) => index > 0 && word.literal && rejectMatchesWords(pattern, tokens.slice(index)));
 }
 
 function rejectMatchesWords(pattern: CommandPattern, words: readonly ShellWord[]): boolean {
