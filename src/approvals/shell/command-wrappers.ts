@@ -77,6 +77,7 @@ const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   parallel: { options: true },
   watch: { options: true, shortWithValue: 'nq' },
   script: { options: true, shortWithValue: 'cEIOT' },
+  nsenter: { options: true, shortWithValue: 'tSG' },
 };
 
 /**
@@ -89,7 +90,7 @@ export const EXACT_WRAPPERS: ReadonlySet<string> = new Set(['env', 'time']);
 
 /** Programs that run their arguments as a command, beyond the WRAPPERS whose options are listed. */
 const RUNS_ITS_ARGUMENTS = new Set([
-  'su', 'sg', 'newgrp', 'pkexec', 'nsenter', 'systemd-run', 'cgexec', 'numactl', 'prlimit', 'setarch', 'linux32', 'linux64',
+  'su', 'sg', 'newgrp', 'pkexec', 'systemd-run', 'cgexec', 'numactl', 'prlimit', 'setarch', 'linux32', 'linux64',
   'faketime', 'unbuffer', 'rlwrap', 'firejail', 'bwrap', 'proot', 'schroot', 'catchsegv', 'valgrind', 'gdb', 'perf',
   'dbus-run-session', 'xvfb-run', 'torsocks', 'proxychains', 'proxychains4', 'tsp', 'at', 'batch', 'chpst', 'softlimit',
   'envdir', 'setuidgid', 'daemonize', 'start-stop-daemon', 'ssh-agent', 'expect', 'caffeinate', 'trickle', 'ts', 'sem',

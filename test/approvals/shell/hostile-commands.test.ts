@@ -36,5 +36,7 @@ describe('the hostile-command corpus', () => {
     // What the person sees names the programs behind wrappers and -exec.
     const programs = (analysis?.commands ?? []).flatMap((command) => (command.words[0] ? [programName(command.words[0])] : []));
     for (const program of entry.shows ?? []) expect(programs, entry.note).toContain(program);
+    // And the reason the person reads says what could not be modelled.
+    if (entry.expected === 'ask' && analysis?.understood === false) expect(verdict.reason).toContain('not fully understood');
   });
 });
