@@ -46,8 +46,9 @@ export function unmodelledCommand(words: readonly ShellWord[]): string | undefin
   const own = UNMODELLED_PROGRAMS[name];
   if (own !== undefined) return `${own}; it is not analyzed`;
   if (isWrapper(name) && !EXACT_WRAPPERS.has(name)) return wrapperReason(name, words);
-  if (name === 'env' && words.some((word) => /^(-[a-zA-Z]*[SC]|--split-string|--chdir|-$)/.test(word.text))) {
-    return 'env with -S, -C or - changes how the command is read or where it runs; it is not analyzed';
+  if (EXACT_WRAPPERS.has(name)) {
+    const unknown = unknownWrapperOption(name, words);
+    if (unknown !== undefined) return `${name} ${unknown}: only ${name === 'env' ? '-i, -0, -v, -u NAME and NAME=value are' : '-p is'} analyzed before the program it runs`;
   }
   if (name === 'git') return gitReason(words);
   if (name === 'declare' || name === 'typeset' || name === 'local' || name === 'export' || name === 'readonly') {
@@ -82,4 +83,27 @@ function gitReason(words: readonly ShellWord[]): string | undefined {
 function isNumberNear(words: readonly ShellWord[], index: number): boolean {
   const isNumber = (word: ShellWord | undefined) => word !== undefined && word.literal && /^-?\d+$/.test(word.text);
   return isNumber(words[index - 1]) && isNumber(words[index + 1]);
+}
+
+/**
+ * The first option of `env` or `time` outside the few modelled exactly, or undefined. Anything else
+ * could take a value we would read as the program (`env -a ls rm` runs rm in newer coreutils), or
+ * change where or how it runs (`env -C`, `env -S`, `time -o FILE`).
+ */
+function unknownWrapperOption(name: string, words: readonly ShellWord[]): string | undefined {
+  for (let index = 1; index < words.length; index += 1) {
+    const text = words[index]!.text;
+    if (!words[index]!.literal) return text;
+    if (text === '--') return undefined;
+    if (name === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(text)) continue;
+    if (!text.startsWith('-')) return undefined;
+    if (name === 'time') {
+      if (text !== '-p') return text;
+      continue;
+    }
+    if (/^(--ignore-environment|--null|--debug|--unset=.+)$/.test(text) || /^-[i0v]+$/.test(text)) continue;
+    if (text === '--unset' || /^-[i0v]*u$/.test(text)) index += 1;
+    else if (!/^-[i0v]*u.+$/.test(text)) return text;
+  }
+  return undefined;
 }
