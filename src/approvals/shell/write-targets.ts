@@ -59,7 +59,7 @@ function namesProtectedPath(root: string, directories: string[] | undefined, wor
   const values = [word.text, ...(redirect ? [] : word.text.split('=').slice(1))].filter((value) => value !== '');
   return values.some((value) => {
     // A glob with a segment starting with `.` or `[` may expand to a protected dot-file.
-    if (word.glob && value.split('/').some((segment) => /^[.[]/.test(segment))) return true;
+    if (word.glob && value.split('/').some((segment) => /^[.[]/.test(segment) && segment !== '.' && segment !== '..')) return true;
     const bases = path.isAbsolute(value) ? [root] : (directories ?? [root]);
     return bases.some((base) => {
       const absolute = path.resolve(base, value);
