@@ -12,6 +12,14 @@ export interface WriteTargetOptions {
   cwd?: string;
 }
 
+/**
+ * Names the analyzer treats as protected beyond PROTECTED_PATHS. Commands run with HOME set to the
+ * workspace, so git reads `.gitconfig` and `.config/git/config` there (a `core.fsmonitor` planted in
+ * either runs on the next `git status`); `.git` covers files git runs code from that the list does
+ * not name (`commondir`, `config.worktree`) and the `.git` file that points git elsewhere.
+ */
+const HOME_FILES = new Set(['.git', '.gitconfig', '.config', '.ssh', '.curlrc', '.wgetrc', '.netrc', '.inputrc']);
+
 /** Files the shell itself provides; writing them touches nothing on disk. */
 const HARMLESS_DEVICES = /^\/dev\/(null|stdout|stderr|fd\/\d+)$/;
 
@@ -72,7 +80,7 @@ function isProtectedInside(root: string, absolute: string, redirect: boolean): b
   const relative = path.relative(root, absolute);
   if (relative.startsWith('..') || path.isAbsolute(relative)) return false;
   const segments = relative.split(path.sep);
-  if (segments.includes('.git')) return true;
+  if (segments.some((segment) => HOME_FILES.has(segment))) return true;
   if (isProtectedPath(relative)) return true;
   return !redirect && PROTECTED_PATHS.some((entry) => entry.startsWith(`${segments.join('/')}/`));
 }
