@@ -45,7 +45,7 @@ describe('hostile commands through a real run', () => {
   it.each(entries.map((entry) => [entry.id, entry] as const))('%s: parks or is rejected, and nothing runs', async (_id, entry) => {
     const task = uniqueId(entry.id);
     const user = uniqueId('person');
-    bed.fake.script(task, [reply(toolCall('shell', { command: entry.command! })), done]);
+    bed.fake.script(task, [reply(toolCall(entry.tool, entry.input ?? { command: entry.command })), done]);
     await withAgentWorker(bed.harness(), async (harness) => {
       const { workspace } = harness;
       await writeFile(path.join(workspace, 'canary'), 'still here\n');
