@@ -30,9 +30,6 @@ export function unmodelledNode(node: SyntaxNode): string | undefined {
       return 'defining a function is not analyzed: a later command with an allowed name would run it';
     case 'c_style_for_statement':
       return 'a for (( ...; ...; ... )) loop evaluates arithmetic; use for x in ...';
-    case 'heredoc_start':
-    case 'heredoc_redirect':
-      return undefined;
     default:
       return undefined;
   }
@@ -45,11 +42,13 @@ function constantArithmetic(text: string): boolean {
 }
 
 /**
- * Characters bash and the grammar may read differently: control characters (a carriage return is a
+ * A line that starts with - or + (bash -c reads it as options), or characters bash and the grammar may read differently: control characters (a carriage return is a
  * word character to bash) and Unicode spaces or invisible marks (one word to bash, maybe two to a
  * reader). A line with any of them asks.
  */
 export function unusualCharacters(source: string): string | undefined {
+  // `bash -c "-x ..."` reads a script that starts with - or + as its own options.
+  if (/^[-+]/.test(source)) return 'the line starts with - or +, which bash reads as its own options; start with the command';
   const match = /[\p{Cc}\p{Cf}\p{Z}]/u.exec(source.replace(/[ \t\n]/g, ''));
   if (match === null) return undefined;
   const code = match[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
