@@ -31,6 +31,28 @@ const GIT_OPTIONS = [
   '-C', '--namespace', '--ext-diff', '--textconv', '--template', '--separate-git-dir', '--config', '--exec', '-x',
 ];
 
+/** Package and project tools whose subcommand runs any command it is given (`npm exec -- rm x`). */
+const RUNS_A_COMMAND_BY_SUBCOMMAND: Readonly<Record<string, readonly string[] | true>> = {
+  npx: true,
+  bunx: true,
+  uvx: true,
+  npm: ['exec', 'x'],
+  pnpm: ['exec', 'dlx'],
+  yarn: ['exec', 'dlx'],
+  bun: ['x', 'exec'],
+  poetry: ['run'],
+  pipenv: ['run'],
+  uv: ['run'],
+  pipx: ['run'],
+  bundle: ['exec'],
+  docker: ['run', 'exec'],
+  podman: ['run', 'exec'],
+  kubectl: ['exec', 'run'],
+};
+
+/** git subcommands that run a command given in their words. */
+const GIT_RUNS = ['bisect', 'filter-branch', 'filter-repo', 'submodule', 'difftool', 'mergetool'];
+
 /** find actions that run, delete or write instead of only printing. */
 const FIND_ACTIONS = ['-exec', '-execdir', '-ok', '-okdir', '-delete', '-fprint', '-fprint0', '-fprintf', '-fls'];
 
@@ -51,6 +73,11 @@ export function unmodelledCommand(words: readonly ShellWord[]): string | undefin
     if (unknown !== undefined) return `${name} ${unknown}: only ${name === 'env' ? '-i, -0, -v, -u NAME and NAME=value are' : '-p is'} analyzed before the program it runs`;
   }
   if (name === 'git') return gitReason(words);
+  const runner = RUNS_A_COMMAND_BY_SUBCOMMAND[name];
+  const subcommand = words.slice(1).find((word) => !word.text.startsWith('-'))?.text;
+  if (runner === true || (runner !== undefined && subcommand !== undefined && runner.includes(subcommand))) {
+    return `${[name, runner === true ? '' : subcommand].join(' ').trim()} runs a command given in its words; it is not analyzed`;
+  }
   if (name === 'declare' || name === 'typeset' || name === 'local' || name === 'export' || name === 'readonly') {
     if (words.some((word) => /^-[a-zA-Z]*[fnFi]/.test(word.text))) return `${name} with -f, -n or -i changes what later commands run; it is not analyzed`;
   }
@@ -74,6 +101,7 @@ function gitReason(words: readonly ShellWord[]): string | undefined {
   const option = words.slice(1).find((word) => !word.literal || GIT_OPTIONS.includes(word.text.split('=')[0]!) || /^-c./.test(word.text) || /^-o./.test(word.text));
   if (option !== undefined) return `git ${option.text} can run programs or write files git later runs; it is not analyzed`;
   const subcommand = words.slice(1).find((word) => !word.text.startsWith('-'))?.text;
+  if (subcommand !== undefined && GIT_RUNS.includes(subcommand)) return `git ${subcommand} can run commands given in its words; it is not analyzed`;
   if (subcommand === 'config' && !words.some((word) => /^(--get|--get-all|--get-regexp|--list|-l)$/.test(word.text))) {
     return 'git config changes settings that make later git commands run programs; it is not analyzed';
   }

@@ -64,7 +64,8 @@ export function resolveWrites(events: readonly LineEvent[], options: WriteTarget
  */
 function namesProtectedPath(root: string, directories: string[] | undefined, word: ShellWord, redirect: boolean): boolean {
   if (!word.literal) return false;
-  const values = [word.text, ...(redirect ? [] : word.text.split('=').slice(1))].filter((value) => value !== '');
+  // A word may hold a path inside a script or option (`sed 'w .git/config'`, `--output=.git/config`).
+  const values = [word.text, ...(redirect ? [] : word.text.split(/[\s=;'"]+/))].filter((value) => value !== '');
   return values.some((value) => {
     // A glob with a segment starting with `.` or `[` may expand to a protected dot-file.
     if (word.glob && value.split('/').some((segment) => /^[.[]/.test(segment) && segment !== '.' && segment !== '..')) return true;
