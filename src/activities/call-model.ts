@@ -16,6 +16,7 @@ import { checkCompletionOutputs } from '../structured-output/completion-output';
 import { JsonSchemaObjectSchema, type OutputCheck } from '../structured-output/output-check';
 import type { ActivityDeps } from './activity-deps';
 import { materialize } from './conversation-sync';
+import { workspaceFor } from './run-tool';
 
 export const CallModelInputSchema = z.object({
   agent: z.string(),
@@ -65,8 +66,12 @@ function teamTools(deps: ActivityDeps, team: CallModelInput['team']) {
   return teamToolSpecs({ subAgents: described(team.subAgents), handoffs: described(team.handoffs), limits: { depth: team.depth, maxDepth: team.maxDepth, maxPerTurn: team.maxPerTurn } });
 }
 
-/** Runs each tool's `analyze` on the calls it made (for `shell`: the parsed command the rules judge). */
-async function analyzeCalls(deps: ActivityDeps, content: ContentBlock[]): Promise<Record<string, ShellAnalysis>> {
+/**
+ * Runs each tool's `analyze` on the calls it made (for `shell`: the parsed command the rules judge).
+ * `workspaceRoot` is the folder the call will run in (the run's own folder for per-run agents), the
+ * one runTool gives the tool, so write targets are judged against where they will land.
+ */
+async function analyzeCalls(deps: ActivityDeps, content: ContentBlock[], workspaceRoot: string): Promise<Record<string, ShellAnalysis>> {
   const analyses: Record<string, ShellAnalysis> = {};
   for (const block of content) {
     if (block.type !== 'tool_use') continue;
@@ -75,7 +80,7 @@ async function analyzeCalls(deps: ActivityDeps, content: ContentBlock[]): Promis
     const parsed = tool.inputSchema.safeParse(block.input);
     if (!parsed.success) continue;
     try {
-      analyses[block.id] = await tool.analyze(parsed.data, { workspaceRoot: deps.workspaceRoot });
+      analyses[block.id] = await tool.analyze(parsed.data, { workspaceRoot });
     } catch (error) {
       analyses[block.id] = { understood: false, problems: [`the worker could not analyse it: ${(error as Error).message}`], commands: [], writes: [] };
     }
@@ -138,7 +143,7 @@ export function createCallModel(deps: ActivityDeps) {
       storedCount: messages.length + 1,
       storedTag: tag,
       promptChars: JSON.stringify(messages).length,
-      analyses: await analyzeCalls(deps, content),
+      analyses: await analyzeCalls(deps, content, workspaceFor(deps.workspaceRoot, agent.workspace, facts.workflowId ?? 'standalone').workspaceRoot),
       ...(contract ? { outputChecks: checkCompletionOutputs(content, agent.completionTools, contract) } : {}),
     };
   };

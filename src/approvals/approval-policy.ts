@@ -214,13 +214,16 @@ export function evaluatePolicy(args: PolicyInput): PolicyVerdict {
   const whole = evaluateSubject(args, { tool: args.tool, input: args.input });
   if (whole.action === 'reject') verdicts.push(whole);
   const worst = verdicts.reduce((a, b) => (SEVERITY[b.action] > SEVERITY[a.action] ? b : a));
+  if (worst.action === 'reject') return worst;
+  if (!analysis || !analysis.understood) {
+    // The person must see what the analyzer could not model, whatever else asked first.
+    const why = analysis?.problems.join('; ') || 'the worker could not parse it';
+    const note = `the command is not fully understood (${why}), so a person decides`;
+    return { action: 'approve', reason: worst.action === 'approve' ? `${worst.reason}; ${note}` : note };
+  }
   if (worst.action !== 'allow') return worst;
   // The call writes only if what allowed each of its commands grants writes.
   const allowed = { ...worst, writes: verdicts.every((v) => v.action === 'allow' && v.writes) };
-  if (!analysis || !analysis.understood) {
-    const why = analysis?.problems.join('; ') || 'the worker could not parse it';
-    return { action: 'approve', reason: `the command is not fully understood (${why}), so a person decides` };
-  }
   const outside = analysis.writes.filter((w) => !w.insideWorkspace);
   if (outside.length > 0) {
     return { action: 'approve', reason: `it writes outside the workspace (${outside.map((w) => w.target || '?').join(', ')}), so a person decides` };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { literalCommandMatches, pathMatches } from './preference-matching';
 import { CommandPatternSchema, type SimpleCommand } from './shell/shell-analysis';
 import { commandMatches } from './shell/match-command';
 import { canonicalJson } from './canonical-json';
@@ -10,8 +11,12 @@ import { canonicalJson } from './canonical-json';
  */
 export const PreferenceMatchSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('tool') }),
-  /** One simple command's words; a pattern ending in `*` covers a prefix. */
-  z.object({ kind: z.literal('command'), pattern: CommandPatternSchema }),
+  /**
+   * One simple command's words, compared literally: a `*` the person saw quoted stays a `*`. With
+   * `prefix`, the pattern's last word is a `*` marking "and any words after". Choices stored before
+   * `prefix` existed cannot tell the two apart; an "always" among them is read literally.
+   */
+  z.object({ kind: z.literal('command'), pattern: CommandPatternSchema, prefix: z.boolean().optional() }),
   /** One argument's value (e.g. `path`), exactly or as a prefix. */
   z.object({ kind: z.literal('argument'), name: z.string(), value: z.string(), prefix: z.boolean().default(false) }),
   /** The call's whole arguments, as canonical JSON. */
@@ -82,10 +87,11 @@ export function preferenceMatches(rule: PreferenceRule, call: CallSubject): bool
       return true;
     case 'command':
       // An "always" must not let anything extra through; a "never" must catch variants.
-      return call.command !== undefined && commandMatches(m.pattern, call.command, rule.preference === 'always' ? 'allow' : 'reject');
+      if (call.command === undefined) return false;
+      return rule.preference === 'always' ? literalCommandMatches(m, call.command) : commandMatches(m.pattern, call.command, 'reject');
     case 'argument': {
       const value = argumentOf(call.input, m.name);
-      return value !== undefined && (m.prefix ? value.startsWith(m.value) : value === m.value);
+      return value !== undefined && pathMatches(m.value, value, m.prefix, rule.preference);
     }
     case 'arguments':
       return canonicalJson(call.input) === m.json;

@@ -131,8 +131,12 @@ const indent = (text: string) =>
 /** A parked call as a person sees it in a terminal: the tool, its arguments, and why it is asked. */
 export function renderPendingApproval(p: PendingApproval): string {
   const lines = ['⚠️ Tool Approval Required', `Tool: ${terminalSafe(p.tool)}  (call ${p.callId})`, 'Arguments:', indent(terminalSafe(JSON.stringify(p.input ?? {}, null, 2)))];
-  // A shell call as the worker's parser read it: each simple command it would run.
-  if (p.commands && p.commands.length > 1) lines.push('Commands in it:', ...p.commands.map((c) => indent(`- ${terminalSafe(c)}`)));
+  // A shell call as the worker's analyzer read it: each program it would run, including those
+  // behind wrappers (`setsid rm`) and `find -exec`; the policy line says what it could not model.
+  const command = (p.input as { command?: unknown } | undefined)?.command;
+  if (p.commands && (p.commands.length > 1 || (p.commands.length === 1 && p.commands[0] !== command))) {
+    lines.push('Programs it runs, as the analyzer read them:', ...p.commands.map((c) => indent(`- ${terminalSafe(c)}`)));
+  }
   lines.push('Context:');
   if (p.context) lines.push(indent(`The agent said: ${terminalSafe(p.context)}`));
   lines.push(indent(`Policy: ${terminalSafe(p.reason)}`));

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { useAgentTestbed } from '../support/agent-testbed';
-import { runFailure, withAgentWorker } from '../support/agent-run-harness';
+import { runFailure, waitForApprovals, withAgentWorker } from '../support/agent-run-harness';
+import { builtinAgents } from '../../src/agents/builtin-agents';
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
 import { disconnect, fail, reply, text, toolCall } from '../support/fake-anthropic';
 import { uniqueId } from '../support/temporal';
 
@@ -111,5 +114,20 @@ describe('callModel', () => {
     expect(elapsedMs).toBeLessThan(5_000);
     // Not retried by either layer.
     expect(fake.requestsFor(task)).toHaveLength(1);
+  });
+
+  it('judges a per-run agent\'s write targets against its own folder, not the workspace root (issue 18, bypass 10)', async () => {
+    const task = uniqueId('per-run-write');
+    const general = builtinAgents.find((a) => a.name === 'general')!;
+    await withAgentWorker({ ...harness(), agents: [{ ...general, name: 'isolated', workspace: 'per-run' }] }, async ({ start, workspace }) => {
+      // Inside the workspace root, but outside the run's own folder runs/<id>: a person must decide.
+      fake.script(task, [reply(toolCall('shell', { command: `echo planted > ${workspace}/shared.txt` })), complete]);
+      const handle = await start({ agent: 'isolated', task, toolApproval: { alwaysApproved: [{ tool: 'shell', command: 'echo *' }] } });
+      const parked = await waitForApprovals(handle);
+      expect(parked.pendingApprovals[0]!.reason).toMatch(/writes outside the workspace/);
+      expect(parked.events.filter((e) => e.name === 'toolStarted')).toEqual([]);
+      await handle.terminate('test over');
+      expect(existsSync(path.join(workspace, 'shared.txt'))).toBe(false);
+    });
   });
 });

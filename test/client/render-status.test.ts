@@ -136,3 +136,22 @@ describe('model-written text in the renderings', () => {
     }
   });
 });
+
+describe('renderPendingApproval for a shell call', () => {
+  it('lists the programs the analyzer found, those behind wrappers and -exec too, with the policy\'s note', () => {
+    const command = 'find . -name canary -exec setsid rm -f {} \\;';
+    const text = renderPendingApproval({
+      callId: 'toolu_1',
+      tool: 'shell',
+      input: { command },
+      requestedAt: '',
+      iteration: 1,
+      reason: 'the command is not fully understood (find -exec runs, deletes or writes for every file found; it is not analyzed), so a person decides',
+      commands: [command, 'setsid rm -f {}', 'rm -f {}'],
+      workflowId: 'run-1',
+    });
+    const listed = text.split('Programs it runs, as the analyzer read them:\n')[1]?.split('\n').slice(0, 3).map((line) => line.trim());
+    expect(listed).toEqual([`- ${command}`, '- setsid rm -f {}', '- rm -f {}']);
+    expect(text).toContain('Policy: the command is not fully understood (find -exec');
+  });
+});

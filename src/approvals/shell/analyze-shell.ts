@@ -15,10 +15,8 @@ export type { WriteTargetOptions as AnalyzeShellOptions };
 export async function analyzeShellCommand(command: string, options: WriteTargetOptions): Promise<ShellAnalysis> {
   const parser = await loadBashParser();
   const line = collectCommands(parser, command);
-  return {
-    understood: line.problems.length === 0,
-    problems: line.problems,
-    commands: line.commands,
-    writes: resolveWrites(line.events, options),
-  };
+  const { writes, protectedPaths } = resolveWrites(line.events, options);
+  // Writing a protected path makes a later, exactly allowed command (`git status`) run code.
+  const problems = protectedPaths.length === 0 ? line.problems : [...line.problems, `it names ${protectedPaths.map((p) => `"${p}"`).join(', ')}, a protected path (git config or hooks, env or start-up files); a person decides`];
+  return { understood: problems.length === 0, problems, commands: line.commands, writes };
 }

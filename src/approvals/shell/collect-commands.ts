@@ -1,12 +1,15 @@
 import type { Parser } from 'web-tree-sitter';
 import { namedChildrenOf, withSyntaxTree, type SyntaxNode } from './bash-parser';
+import { unmodelledCommand } from './command-checks';
 import { wrappedCommands } from './command-wrappers';
 import { embeddedScript } from './embedded-script';
+import { describeCommand } from './match-command';
 import { readFileRedirect } from './file-redirect';
 import type { ShellWord, SimpleCommand } from './shell-analysis';
 import { readWord } from './shell-word';
 import { describeSyntaxProblems, excerpt } from './syntax-problems';
 import { hidesRedirection, testCommandWords } from './test-command-words';
+import { unmodelledNode, unusualCharacters } from './unmodelled-syntax';
 
 /** A command run or a file written, in source order: write targets depend on the `cd`s before them. */
 export type LineEvent = { kind: 'command'; words: ShellWord[]; repeats: boolean } | { kind: 'write'; target: ShellWord };
@@ -67,6 +70,8 @@ class Collector {
       this.problems.push(`scripts are nested more than ${MAX_DEPTH} deep (sh -c / eval inside each other)`);
       return;
     }
+    const unusual = unusualCharacters(source);
+    if (unusual !== undefined) this.problems.push(unusual);
     const parsed = withSyntaxTree(this.parser, source, (tree) => {
       this.problems.push(...describeSyntaxProblems(tree.rootNode, source));
       this.visit(tree.rootNode, context);
@@ -80,6 +85,8 @@ class Collector {
     if (!node.isNamed || node.isMissing || node.type === 'comment') return;
     // Commands inside a broken region still count for reject rules; the line is not understood anyway.
     if (node.isError) return this.statements(node, context);
+    const unmodelled = unmodelledNode(node);
+    if (unmodelled !== undefined) this.problem(unmodelled, node.text);
     switch (node.type) {
       case 'command':
         return this.command(node, context, [], node.text);
@@ -243,7 +250,11 @@ class Collector {
     if (redirect.strayWords.length > 0) this.problem('words after a redirection that belong to no command', node.text);
   }
 
-  /** Looks at what the command runs: wrapped commands, `sh -c` scripts, `eval` text. */
+  /**
+   * Looks at what the command runs: wrapped commands, `sh -c` scripts, `eval` text. A program a
+   * wrapper runs (`env X=1 npm test`, `find -exec rm`) is listed as a command of its own, so rules
+   * judge it and the person sees it.
+   */
   private record(command: SimpleCommand, context: Context): void {
     this.commands.push(command);
     this.events.push({ kind: 'command', words: command.words, repeats: context.repeats });
@@ -251,9 +262,12 @@ class Collector {
     // Each wrapper peels at least one word, so the bound only stops a pathological line early.
     for (let index = 0; index < runs.length && index < 32; index += 1) {
       const words = runs[index]!;
+      if (index > 0) this.commands.push({ words, assignments: [], source: describeCommand({ words, assignments: [], source: '' }) });
       if (index > 0 && words[0] !== undefined && !words[0].literal) {
         this.problem('the command run by a wrapper (sudo, env, xargs, ...) is computed at run time', command.source);
       }
+      const unmodelled = unmodelledCommand(words);
+      if (unmodelled !== undefined) this.problem(unmodelled, command.source);
       const embedded = embeddedScript(words);
       if (embedded.kind === 'script') this.script(embedded.text, { ...context, depth: context.depth + 1 });
       if (embedded.kind === 'opaque') this.problem(embedded.problem, command.source);

@@ -63,7 +63,43 @@ const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   stdbuf: { options: true, shortWithValue: 'eio', longWithValue: ['--error', '--input', '--output'] },
   ionice: { options: true, shortWithValue: 'cn', longWithValue: ['--class', '--classdata'], shortWithoutCommand: 'pPu' },
   busybox: { options: false },
+  setsid: { options: true },
+  chrt: { options: true, operandsBeforeCommand: 1 },
+  taskset: { options: true, operandsBeforeCommand: 1 },
+  flock: { options: true, shortWithValue: 'Ewc', operandsBeforeCommand: 1 },
+  unshare: { options: true },
+  fakeroot: { options: true },
+  strace: { options: true, shortWithValue: 'abeEIoOpPsSuUX' },
+  ltrace: { options: true, shortWithValue: 'aAeEflnopsuX' },
+  chroot: { options: true, operandsBeforeCommand: 1 },
+  setpriv: { options: true },
+  runuser: { options: true, shortWithValue: 'ugG' },
+  parallel: { options: true },
+  watch: { options: true, shortWithValue: 'nq' },
+  script: { options: true, shortWithValue: 'cEIOT' },
+  nsenter: { options: true, shortWithValue: 'tSG' },
 };
+
+/**
+ * Wrappers modelled exactly: what follows their options is the program that runs, and the analyzer
+ * lists it as a command of its own, so a rule must allow it too. Every other wrapper (and every
+ * program in RUNS_ITS_ARGUMENTS) makes the line ask a person: their option syntax differs between
+ * versions, and one misread option is a hidden program.
+ */
+export const EXACT_WRAPPERS: ReadonlySet<string> = new Set(['env', 'time']);
+
+/** Programs that run their arguments as a command, beyond the WRAPPERS whose options are listed. */
+const RUNS_ITS_ARGUMENTS = new Set([
+  'su', 'sg', 'newgrp', 'pkexec', 'systemd-run', 'cgexec', 'numactl', 'prlimit', 'setarch', 'linux32', 'linux64',
+  'faketime', 'unbuffer', 'rlwrap', 'firejail', 'bwrap', 'proot', 'schroot', 'catchsegv', 'valgrind', 'gdb', 'perf',
+  'dbus-run-session', 'xvfb-run', 'torsocks', 'proxychains', 'proxychains4', 'tsp', 'at', 'batch', 'chpst', 'softlimit',
+  'envdir', 'setuidgid', 'daemonize', 'start-stop-daemon', 'ssh-agent', 'expect', 'caffeinate', 'trickle', 'ts', 'sem',
+]);
+
+/** Whether `name` is a program that runs its arguments as a command (a wrapper), known or not. */
+export function isWrapper(name: string): boolean {
+  return name in WRAPPERS || RUNS_ITS_ARGUMENTS.has(name) || name === 'find';
+}
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
@@ -79,7 +115,7 @@ export function wrappedCommands(words: readonly ShellWord[]): WrappedCommands {
   const name = programName(first);
   if (name === 'find') return { inner: findExecCommands(words) };
   const spec = WRAPPERS[name];
-  if (spec === undefined) return { inner: [] };
+  if (spec === undefined) return RUNS_ITS_ARGUMENTS.has(name) ? innerCommand(name, { options: true }, words) : { inner: [] };
   return innerCommand(name, spec, words);
 }
 

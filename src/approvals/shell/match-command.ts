@@ -31,6 +31,8 @@ const FLAG_ALIASES: Readonly<Record<string, { letters?: Record<string, string>; 
 };
 
 const SHORT_FLAGS = /^-[A-Za-z]+$/;
+/** Where a word holding a command line or a script may be split into the words of a command. */
+const TOKEN_BREAK = /[\s"'`;|&(){}<>=,]+/;
 /** Wrappers inside wrappers are rare; the bound only guards against a pathological line. */
 const MAX_UNWRAPPED = 32;
 
@@ -77,7 +79,12 @@ function rejectMatches(pattern: CommandPattern, command: SimpleCommand): boolean
   for (let index = 0; index < candidates.length && candidates.length < MAX_UNWRAPPED; index += 1) {
     candidates.push(...wrappedCommands(candidates[index]!).inner);
   }
-  return candidates.some((words) => rejectMatchesWords(pattern, words));
+  if (candidates.some((words) => rejectMatchesWords(pattern, words))) return true;
+  // A wrapper this file does not know (`setsid rm`), or a command inside one word (`env -S 'rm x'`),
+  // still names the program: a reject rule looks for it at every word, split at white space too.
+  // Words are also split where a script language would (`awk '{system("rm x")}'`, `--exec=rm`).
+  const tokens = command.words.flatMap((word) => (word.literal && TOKEN_BREAK.test(word.text) ? word.text.split(TOKEN_BREAK).filter(Boolean).map(patternWord) : [word]));
+  return tokens.some((word, index) => index > 0 && word.literal && rejectMatchesWords(pattern, tokens.slice(index)));
 }
 
 function rejectMatchesWords(pattern: CommandPattern, words: readonly ShellWord[]): boolean {

@@ -20,7 +20,7 @@ export function CallArguments({ args }) {
     const extra = args.commands.length > 1 || (args.commands.length === 1 && args.commands[0] !== args.command);
     return html`<div class="args shell">
       <pre class="command">${`$ ${args.command}`}</pre>
-      ${extra ? html`<div class="hint">Commands found: <ul>${args.commands.map((c) => html`<li><code>${c}</code></li>`)}</ul></div>` : null}
+      ${extra ? html`<div class="hint">Programs it runs, as the analyzer read them: <ul>${args.commands.map((c) => html`<li><code>${c}</code></li>`)}</ul></div>` : null}
     </div>`;
   }
   if (args.kind === 'write_file') {

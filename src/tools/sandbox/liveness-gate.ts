@@ -26,7 +26,7 @@ import { findExecutable } from './find-executable';
 const WATCH = [
   'exec 3<&0 </dev/null 4>&2 2>/dev/null',
   // The limits go on a subshell, so the watch itself can still kill when the command used them up.
-  '( eval "$2" && exec "$BASH" --noprofile --norc -c "$1" ) 2>&4 3<&- 4>&- &',
+  '( eval "$2" && exec "$BASH" --noprofile --norc -c -- "$1" ) 2>&4 3<&- 4>&- &',
   'cmd=$!',
   '{ read -r -u 3 _; kill -KILL 0; } 4>&- &',
   'watch=$!',

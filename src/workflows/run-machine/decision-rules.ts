@@ -112,14 +112,14 @@ export function rememberedMatches(state: RunState, call: TurnCall, decision: App
   if (subject === COMMAND_ARGUMENT) {
     if (decision.prefix !== undefined) {
       const words = decision.prefix.split(/\s+/).filter(Boolean);
-      return [{ kind: 'command', pattern: { pattern: `${words.join(' ')} *`, words: [...words, '*'] } }];
+      return [{ kind: 'command', pattern: { pattern: `${words.join(' ')} *`, words: [...words, '*'] }, prefix: true }];
     }
     const analysis = call.analysis;
     if (!analysis?.understood || analysis.commands.length === 0) return undefined;
     if (analysis.commands.some((c) => c.words.some((w) => !w.literal || w.glob))) return undefined;
     return analysis.commands.map((c) => {
       const words = c.words.map((w) => w.text);
-      return { kind: 'command', pattern: { pattern: words.join(' '), words } };
+      return { kind: 'command', pattern: { pattern: words.join(' '), words }, prefix: false };
     });
   }
   if (subject !== undefined) {
