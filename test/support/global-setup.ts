@@ -1,7 +1,6 @@
 // Starts one Temporal dev server for the whole test run and hands its address to test files.
 // Set TEMPORAL_TEST_ADDRESS to run the suite against a server you started yourself instead.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startDevServer } from '../../scripts/temporal-dev-server.js';
@@ -15,7 +14,11 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   // Workers started by tests write a copy of each audit head outside the log's folder; without
   // this it would be the user's ~/.local/state. Test files (forked after this runs) inherit it.
-  const headDir = process.env.AGENT_AUDIT_HEAD_DIR ? undefined : await mkdtemp(path.join(tmpdir(), 'audit-heads-'));
+  // Not under the system temp folder: tests put audit logs there, and head copies inside a log's
+  // folder are refused. .scratch/ is the project's own ignored folder.
+  const scratch = path.join(__dirname, '..', '..', '.scratch');
+  await mkdir(scratch, { recursive: true });
+  const headDir = process.env.AGENT_AUDIT_HEAD_DIR ? undefined : await mkdtemp(path.join(scratch, 'audit-heads-'));
   if (headDir) process.env.AGENT_AUDIT_HEAD_DIR = headDir;
   const removeHeadDir = async () => {
     if (headDir) await rm(headDir, { recursive: true, force: true });
