@@ -215,6 +215,79 @@ describe('approval console in a browser', () => {
     });
   });
 
+  it('a acts on the call the page shows selected, even when it is pressed before the next frame', async () => {
+    const task = uniqueId('console-fast-keys');
+    bed.fake.script(task, [reply(toolCall('write_file', { path: 'one.md', content: 'one' }), toolCall('write_file', { path: 'two.md', content: 'two' })), complete('both decided')]);
+    await withAgentWorker(bed.harness(), async (harness) => {
+      const handle = await harness.start({ agent: 'general', task });
+      await waitForApprovals(handle, 2);
+      await withConsole(harness, async (running, page) => {
+        await logIn(page, running.url, TOKEN);
+        await expect.poll(() => page.locator('.inbox .card.approval').count(), { timeout: 5_000 }).toBe(2);
+        const [first, second] = await page.locator('.inbox .card.approval').evaluateAll((els) => els.map((el) => el.getAttribute('data-key')));
+        // `j`, then `a` as soon as the page shows the second card selected, before the browser's next frame:
+        // what a quick hand does on a busy machine, where a frame can take far longer than a key press.
+        // A string, as the page runs it: this file is typed without the DOM.
+        const shownWhenPressed = await page.evaluate(`(async () => {
+          const selectedKey = () => document.querySelector('.inbox .card.selected')?.getAttribute('data-key');
+          const press = (key) => document.body.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
+          const before = selectedKey();
+          press('j');
+          for (let i = 0; i < 1000 && selectedKey() === before; i++) await Promise.resolve();
+          const shown = selectedKey();
+          press('a');
+          return shown;
+        })()`);
+        expect(shownWhenPressed).toBe(second);
+        await expect.poll(() => page.locator('.inbox .card.approval').count(), { timeout: 5_000 }).toBe(1);
+        // A card's key is its run and call: `${workflowId}/${callId}`.
+        const { decisions, pendingApprovals } = await handle.query(statusQuery);
+        expect(decisions.map((d) => [`${handle.workflowId}/${d.callId}`, d.decision])).toEqual([[second, 'approve']]);
+        expect(pendingApprovals.map((p) => `${handle.workflowId}/${p.callId}`)).toEqual([first]);
+      }, browser);
+      await handle.terminate('test done');
+    });
+  });
+
+  it('keeps the selection on the same call when a newer call arrives above it, and a approves that call', async () => {
+    const task = uniqueId('console-reorder');
+    const later = uniqueId('console-reorder-later');
+    bed.fake.script(task, [reply(toolCall('write_file', { path: 'one.md', content: 'one' }), toolCall('write_file', { path: 'two.md', content: 'two' })), complete('both decided')]);
+    bed.fake.script(later, [reply(toolCall('write_file', { path: 'three.md', content: 'three' })), complete('decided')]);
+    await withAgentWorker(bed.harness(), async (harness) => {
+      const handle = await harness.start({ agent: 'general', task });
+      await waitForApprovals(handle, 2);
+      const { pendingApprovals } = await handle.query(statusQuery);
+      const callOf = (file: string) => pendingApprovals.find((p) => (p.input as { path: string }).path === file)!.callId;
+      await withConsole(harness, async (running, page) => {
+        await logIn(page, running.url, TOKEN);
+        const cards = page.locator('.inbox .card.approval');
+        const fileOf = (els: { textContent: string | null }[]) => els.map((el) => /(one|two|three)\.md/.exec(el.textContent ?? '')?.[0]);
+        await expect.poll(() => cards.count(), { timeout: 5_000 }).toBe(2);
+        const order = await cards.evaluateAll(fileOf);
+        const selected = () => page.locator('.inbox .card.approval.selected').evaluateAll(fileOf);
+        expect(await selected()).toEqual([order[0]]);
+
+        // A newer run parks a call; newest first, it comes in above the selected card, which stays selected.
+        const second = await harness.start({ agent: 'general', task: later });
+        await waitForApprovals(second);
+        await expect.poll(() => cards.count(), { timeout: 5_000 }).toBe(3);
+        expect(await cards.evaluateAll(fileOf)).toEqual(['three.md', ...order]);
+        expect(await selected()).toEqual([order[0]]);
+
+        // `j` moves down from there, and `a` approves that call, not the one at the top nor the one at its index before.
+        await page.keyboard.press('j');
+        await expect.poll(selected).toEqual([order[1]]);
+        await page.keyboard.press('a');
+        await expect.poll(() => cards.count(), { timeout: 5_000 }).toBe(2);
+        expect((await handle.query(statusQuery)).decisions).toEqual([expect.objectContaining({ callId: callOf(order[1]!), decision: 'approve', approver: 'alice' })]);
+        expect((await second.query(statusQuery)).decisions).toEqual([]);
+        await second.terminate('test done');
+      }, browser);
+      await handle.terminate('test done');
+    });
+  });
+
   it('starts a thread from the form and sends it a follow-up from the run view', async () => {
     const task = uniqueId('console-thread');
     bed.fake.script(task, [complete('The first answer.'), complete('The answer to the follow-up.')]);

@@ -1,5 +1,5 @@
 // What waits for a decision, across all runs, newest first. Keyboard: j/k move, a approves, r rejects.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { decide } from './api.js';
 import { ApprovalCard } from './approval-card.js';
 import { html } from './html.js';
@@ -8,10 +8,18 @@ import { useNow } from './time.js';
 
 const typing = (target) => target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
 
+/**
+ * j/k/a/r act on what the page last rendered. The handler reads it from a ref set at each render, not
+ * from its own closure: effects run only after the next frame, and on a busy machine a key pressed
+ * in between would move from, or decide, the selection the page showed before.
+ */
 function useKeyboard(items, selectedKey, setSelectedKey) {
+  const rendered = useRef({ items, selectedKey });
+  rendered.current = { items, selectedKey };
   useEffect(() => {
     const onKey = (event) => {
       if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
+      const { items, selectedKey } = rendered.current;
       const index = items.findIndex((i) => i.key === selectedKey);
       const move = (by) => {
         const next = items[Math.min(items.length - 1, Math.max(0, (index < 0 ? -1 : index) + by))];
@@ -28,7 +36,7 @@ function useKeyboard(items, selectedKey, setSelectedKey) {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [items, selectedKey]);
+  }, [setSelectedKey]);
 }
 
 export function Inbox({ items }) {
@@ -36,6 +44,11 @@ export function Inbox({ items }) {
   const [selectedKey, setSelectedKey] = useState(undefined);
   // Keep a selection while there is anything to select: the first item when the selected one left.
   const selected = items.some((i) => i.key === selectedKey) ? selectedKey : items[0]?.key;
+  // The selection is a call, not a place in the list: pinned by its key before anything can act on it,
+  // so a newer call arriving above it does not take the selection.
+  useLayoutEffect(() => {
+    if (selected !== undefined && selected !== selectedKey) setSelectedKey(selected);
+  }, [selected, selectedKey]);
   useKeyboard(items, selected, setSelectedKey);
   return html`<section class="inbox" aria-label="Inbox">
     <h2>Inbox <span class="count">${items.length}</span></h2>
