@@ -1,5 +1,6 @@
 // Starts one Temporal dev server for the whole test run and hands its address to test files.
 // Set TEMPORAL_TEST_ADDRESS to run the suite against a server you started yourself instead.
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -14,11 +15,11 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   // Workers started by tests write a copy of each audit head outside the log's folder; without
   // this it would be the user's ~/.local/state. Test files (forked after this runs) inherit it.
-  // Not under the system temp folder: tests put audit logs there, and head copies inside a log's
-  // folder are refused. .scratch/ is the project's own ignored folder.
-  const scratch = path.join(__dirname, '..', '..', '.scratch');
-  await mkdir(scratch, { recursive: true });
-  const headDir = process.env.AGENT_AUDIT_HEAD_DIR ? undefined : await mkdtemp(path.join(scratch, 'audit-heads-'));
+  // Not under the system temp folder, nor in the checkout (which may itself be under /tmp): tests
+  // put audit logs straight into tmpdir(), and head copies inside a log's folder are refused.
+  const base = existsSync('/var/tmp') ? '/var/tmp' : path.join(__dirname, '..', '..', '.scratch');
+  await mkdir(base, { recursive: true });
+  const headDir = process.env.AGENT_AUDIT_HEAD_DIR ? undefined : await mkdtemp(path.join(base, 'durable-agent-audit-heads-'));
   if (headDir) process.env.AGENT_AUDIT_HEAD_DIR = headDir;
   const removeHeadDir = async () => {
     if (headDir) await rm(headDir, { recursive: true, force: true });
