@@ -8,6 +8,7 @@ import { capOutput } from '../tools/output-limits';
 import { runnerForAgent } from '../tools/sandbox/agent-runner';
 import { ToolResult } from '../tools/tool-result';
 import { RULE_READ_ONLY, ToolPermissionSchema } from '../tools/tool-permission';
+import { RUNS_FOLDER } from '../tools/workspace';
 import { inToolSpan } from '../observability/genai-spans';
 import type { ActivityDeps } from './activity-deps';
 
@@ -34,8 +35,8 @@ export type RunToolInput = z.input<typeof RunToolInputSchema>;
 /** How often the wrapper heartbeats, so a dead worker is noticed within the heartbeat timeout. */
 const HEARTBEAT_MS = 2_000;
 
-/** The folder of per-run workspaces, inside the workspace root. Shared-workspace runs never see it. */
-export const RUNS_FOLDER = 'runs';
+// The folder of per-run workspaces lives with the workspace rules; re-exported for this module's callers.
+export { RUNS_FOLDER };
 
 /** A workflow id as one folder name: itself when it is a plain name, otherwise URI-encoded. */
 export function folderName(workflowId: string): string {

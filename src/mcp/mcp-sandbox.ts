@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { RUNS_FOLDER } from '../activities/run-tool';
 import { McpServerStartError } from '../errors';
 import { bwrapArgs } from '../tools/sandbox/bwrap-args';
 import type { ChildGuard } from '../tools/sandbox/child-guard';
@@ -10,7 +9,7 @@ import type { SandboxUser } from '../tools/sandbox/sandbox-user';
 import { scanWorkspace } from '../tools/sandbox/workspace-scan';
 import type { SandboxMode } from '../tools/sandbox/sandbox-mode';
 import { readSystemLayout, type SystemPath } from '../tools/sandbox/system-layout';
-import { isInside } from '../tools/workspace';
+import { isInside, RUNS_FOLDER } from '../tools/workspace';
 import { DEFAULT_MCP_FOLDERS, type StdioServerConfig } from './mcp-server-config';
 import { programBinds, resolveFolder, resolveProgram, type Bind } from './mcp-sandbox-paths';
 

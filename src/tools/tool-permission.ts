@@ -1,5 +1,17 @@
 import { z } from 'zod';
-import type { ToolPermission } from './tool-definition';
+
+/**
+ * Who let a call run, and whether it may change the workspace. `by: 'person'` means a person saw
+ * and approved this call; `by: 'rule'` means an allow rule, an "always" preference or a read-only
+ * default let it through unseen. `writes` is true for a person's approval, or for a rule or
+ * preference that grants writes (`"writes": true`). The sandbox mounts the workspace read-only when
+ * `writes` is false, and nothing but a person's approval may write a protected path
+ * (`protected-paths.ts`), so a fooled command analyzer can at worst read.
+ */
+export interface ToolPermission {
+  by: 'person' | 'rule';
+  writes: boolean;
+}
 
 /**
  * `ToolPermission` (who let a call run, whether it may write) as a schema, for the places it crosses a

@@ -2,6 +2,9 @@ import { lstatSync, mkdirSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { WorkspaceEscapeError } from '../errors';
 
+/** The folder of the workspace root that holds the per-run workspaces (`runs/<id>`). */
+export const RUNS_FOLDER = 'runs';
+
 /** The workspace root from `AGENT_WORKSPACE` (default `./workspace`), created and symlink-resolved. */
 export function resolveWorkspaceRoot(configured: string = process.env.AGENT_WORKSPACE ?? './workspace'): string {
   const absolute = path.resolve(configured);

@@ -5,7 +5,20 @@ import type { Session, SessionStore } from '../auth/sessions';
 import type { FollowUpChannel } from '../actions/follow-up';
 import type { RunPricing } from '../runs/run-detail';
 import type { RunsWatcher } from '../runs/runs-watcher';
-import type { SessionCookie } from './security';
+
+/**
+ * The session cookie. Off loopback, where the console must be served over HTTPS, it is
+ * `__Host-agent_console_session` with `Secure`: only that origin's secure pages can set it. On
+ * loopback over plain HTTP neither is available (and cookies ignore ports anyway), so the name carries
+ * the console's port, which keeps two consoles apart; what keeps a server on another port from
+ * swapping or stealing the session is the session key that must come with it (see Session.csrfToken).
+ */
+export interface SessionCookie {
+  name: string;
+  /** The login form's double-submit cookie, named the same way. */
+  loginName: string;
+  secure: boolean;
+}
 
 /** What the routes share. Built once by `createConsoleApp`; tests build it with a real client. */
 export interface ConsoleDeps {

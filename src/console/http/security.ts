@@ -5,25 +5,11 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import { sameSecret } from '../auth/authenticator';
 import type { Session } from '../auth/sessions';
-import type { ConsoleDeps, ConsoleEnv } from './console-context';
+import type { ConsoleDeps, ConsoleEnv, SessionCookie } from './console-context';
 
 export const CSRF_HEADER = 'x-csrf-token';
 /** The session key on an event stream's URL: EventSource cannot send a header. */
 export const SESSION_KEY_PARAM = 'key';
-
-/**
- * The session cookie. Off loopback, where the console must be served over HTTPS, it is
- * `__Host-agent_console_session` with `Secure`: only that origin's secure pages can set it. On
- * loopback over plain HTTP neither is available (and cookies ignore ports anyway), so the name carries
- * the console's port, which keeps two consoles apart; what keeps a server on another port from
- * swapping or stealing the session is the session key that must come with it (see Session.csrfToken).
- */
-export interface SessionCookie {
-  name: string;
-  /** The login form's double-submit cookie, named the same way. */
-  loginName: string;
-  secure: boolean;
-}
 
 export function sessionCookieFor(loopback: boolean, port: number): SessionCookie {
   return loopback

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { z } from 'zod';
-import type { ToolPermission } from '../tool-definition';
+import type { ToolPermission } from '../tool-permission';
 import { bwrapArgs, dropTo } from './bwrap-args';
 import { detectChildGuard, type ChildGuard } from './child-guard';
 import { CommandLimitsSchema, describeLimitHit, ulimitCommands, type CommandLimits } from './command-limits';

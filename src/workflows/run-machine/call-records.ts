@@ -1,5 +1,5 @@
 import type { ToolResultBlock } from '../../conversation/messages';
-import type { ToolPermission } from '../../tools/tool-definition';
+import type { ToolPermission } from '../../tools/tool-permission';
 import { PERSON_APPROVED, RULE_READ_ONLY } from '../../tools/tool-permission';
 import type { ToolResult } from '../../tools/tool-result';
 import { pushBounded, StateLimits, type RunState, type ToolCallRecord, type TurnCall } from './run-state';

@@ -5,7 +5,7 @@ import { COMMAND_ARGUMENT, rejectCall } from './classify';
 import { decisionRefusal, pendingCalls, rememberedMatches } from './decision-rules';
 import { errorResult, recordCall, toBlock } from './call-records';
 import { pushBounded, StateLimits, type DecisionRecord, type RunState, type TurnCall } from './run-state';
-import type { ToolPermission } from '../../tools/tool-definition';
+import type { ToolPermission } from '../../tools/tool-permission';
 import { PERSON_APPROVED, ruleAllowed } from '../../tools/tool-permission';
 import { signingEnvOf, type TransitionContext } from './transition-context';
 import { closeThread } from './on-thread';
