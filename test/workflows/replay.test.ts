@@ -1,18 +1,15 @@
 // Safe upgrades: every committed history of an earlier release replays against today's workflow code.
 // A change that alters the commands an already-running workflow would issue fails here unless it is
-// guarded with patched() (see docs/upgrading.md). Fixtures are captured by scripts/capture-histories.ts.
-import { readdirSync, readFileSync } from 'node:fs';
+// guarded with patched() (see docs/upgrading.md). Fixtures are captured by scripts/capture-histories.ts;
+// test/workflows/replay-catches-change.test.ts shows that they catch a change on each path they cover.
 import * as path from 'node:path';
-import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { Worker, type WorkflowBundle } from '@temporalio/worker';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lifecycleSinks } from '../../src/lifecycle/lifecycle-sink';
 import { bundleAgentWorkflows } from '../support/agent-run-harness';
+import { listFixtures, loadFixture } from '../support/replay-fixtures';
 
-const ROOT = path.join(__dirname, '..', 'fixtures', 'histories');
-const fixtures = readdirSync(ROOT, { withFileTypes: true })
-  .filter((d) => d.isDirectory())
-  .flatMap((d) => readdirSync(path.join(ROOT, d.name)).filter((f) => f.endsWith('.json')).map((f) => `${d.name}/${f}`));
+const fixtures = listFixtures();
 
 describe('replay of saved histories', () => {
   let workflowBundle: WorkflowBundle;
@@ -25,9 +22,16 @@ describe('replay of saved histories', () => {
     for (const wanted of ['completed', 'parked-approval', 'parked-question', 'continued-as-new', 'preferences']) expect(names).toContain(wanted);
   });
 
+  it('has fixtures of the pre-redesign paths (10058f7): teams, people in the loop, guardrails, threads, compaction', () => {
+    const names = fixtures.filter((f) => f.startsWith('10058f7/')).map((f) => path.basename(f, '.json'));
+    const wanted = ['delegation', 'delegation-child', 'updates', 'answered-question', 'rejected', 'approval-timeout', 'cancelled', 'cancelled-child'];
+    wanted.push('approve-always', 'approve-always-preferences', 'compaction', 'handoff', 'guardrails', 'guardrail-tripped', 'thread');
+    for (const name of wanted) expect(names).toContain(name);
+  });
+
   it.each(fixtures)('%s replays without nondeterminism', async (fixture) => {
-    const history = historyFromJSON(JSON.parse(readFileSync(path.join(ROOT, fixture), 'utf8')));
+    const { history, workflowId } = loadFixture(fixture);
     // The sink is registered (with no handlers) so replay output stays free of unregistered-sink noise.
-    await Worker.runReplayHistory({ workflowBundle, sinks: lifecycleSinks([]) }, history, `replay-${fixture}`);
+    await Worker.runReplayHistory({ workflowBundle, sinks: lifecycleSinks([]) }, history, workflowId);
   });
 });
