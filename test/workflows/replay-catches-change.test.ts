@@ -1,0 +1,93 @@
+// The replay fixtures are a net only if they catch a change on the path they cover. Issue 20 found the
+// first releases' fixtures covered the simple path alone (a timer added before a sub-agent starts
+// passed all of them). Here each path gets a deliberate nondeterministic change that lies on it (one
+// extra 1 ms timer, see test/support/replay-change-interceptors.ts), and:
+// - replaying that path's fixtures with the change fails with a DeterminismViolationError;
+// - replaying them with the same interceptor module and no change succeeds (so the failure is the
+//   change's, not the harness's);
+// - the simple path's fixture still replays with the change (so it is not on every path).
+import * as path from 'node:path';
+import { DefaultLogger, ReplayError, Worker, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
+import { DeterminismViolationError } from '@temporalio/workflow';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { lifecycleSinks } from '../../src/lifecycle/lifecycle-sink';
+import { WORKFLOWS_PATH } from '../../src/worker-setup/create-agent-worker';
+import { loadFixture } from '../support/replay-fixtures';
+
+const RELEASE = '10058f7';
+const SIMPLE = `${RELEASE}/completed.json`;
+
+/** Each path of the loop, the change that lies on it, and the fixtures of that path. */
+const PATHS: { path: string; change: string; fixtures: string[] }[] = [
+  { path: 'delegation: starting a sub-agent', change: 'child-start', fixtures: ['delegation', 'cancelled'] },
+  { path: 'delegation: a child reporting to its parent', change: 'child-signal', fixtures: ['delegation-child', 'cancelled-child'] },
+  { path: 'cancellation', change: 'cancel', fixtures: ['cancelled', 'cancelled-child'] },
+  { path: 'the decideApproval update', change: 'update:decideApproval', fixtures: ['updates', 'delegation'] },
+  { path: 'the submitReply update', change: 'update:submitReply', fixtures: ['updates'] },
+  { path: 'the sendMessage update', change: 'update:sendMessage', fixtures: ['updates'] },
+  { path: 'the closeThread update', change: 'update:closeThread', fixtures: ['updates'] },
+  { path: 'an answered question (userReply)', change: 'signal:userReply', fixtures: ['answered-question'] },
+  { path: 'a rejected call', change: 'signal:approval:reject', fixtures: ['rejected'] },
+  { path: 'a fired approval timeout', change: 'timer-fired', fixtures: ['approval-timeout'] },
+  { path: 'approve_always saving its preference', change: 'activity:savePreference', fixtures: ['approve-always'] },
+  { path: 'the preferences workflow taking a change', change: 'signal:changePreference', fixtures: ['approve-always-preferences', 'preferences'] },
+  { path: 'compaction', change: 'activity:summarizeConversation', fixtures: ['compaction'] },
+  { path: 'handoff', change: 'handoff', fixtures: ['handoff'] },
+  { path: 'guardrails (function and model judge)', change: 'activity:checkGuardrails', fixtures: ['guardrails', 'guardrail-tripped'] },
+  { path: 'the approval handler (judge)', change: 'activity:judgeApprovals', fixtures: ['guardrails'] },
+  { path: 'a thread follow-up (userMessage)', change: 'signal:userMessage', fixtures: ['thread'] },
+  { path: 'closing a thread (close)', change: 'signal:close', fixtures: ['thread'] },
+];
+
+const MARKER = 'replay-change=none';
+
+/**
+ * How a replay that met a command its history does not have fails. Core reports most mismatches as
+ * nondeterminism (DeterminismViolationError); when the extra timer lands where the history has another
+ * timer's event (a signal handled while the run waits on an approval's timer), its timer state machine
+ * reports the same mismatch as a fatal machine error (a ReplayError). Anything else is not the change.
+ */
+async function replayFailure(replaying: Promise<void>): Promise<Error> {
+  const error = await replaying.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error, 'the changed code replayed the history without complaint').toBeInstanceOf(Error);
+  const isNondeterminism = error instanceof DeterminismViolationError;
+  const isMachineMismatch = error instanceof ReplayError && /Fatal error in workflow machines: \w+Machine .* transition is invalid/.test(error.message);
+  expect(isNondeterminism || isMachineMismatch, `not a nondeterminism failure: ${String(error)}`).toBe(true);
+  return error as Error;
+}
+
+function replay(workflowBundle: WorkflowBundle, fixture: string): Promise<void> {
+  const { history, workflowId } = loadFixture(fixture);
+  return Worker.runReplayHistory({ workflowBundle, sinks: lifecycleSinks([]) }, history, workflowId);
+}
+
+describe('replay fixtures catch a change on each path', () => {
+  let unchanged: WorkflowBundle;
+  beforeAll(async () => {
+    unchanged = await bundleWorkflowCode({
+      workflowsPath: WORKFLOWS_PATH,
+      workflowInterceptorModules: [path.join(__dirname, '..', 'support', 'replay-change-interceptors.ts')],
+      logger: new DefaultLogger('WARN'),
+    });
+    // The swap below must hit the module's marker, or every "changed" bundle would be the unchanged one.
+    expect(unchanged.code).toContain(MARKER);
+  }, 120_000);
+  const changed = (change: string): WorkflowBundle => ({ ...unchanged, code: unchanged.code.replaceAll(MARKER, `replay-change=${change}`) });
+
+  describe.each(PATHS)('$path ($change)', ({ change, fixtures }) => {
+    it.each(fixtures)(`the change fails replay of ${RELEASE}/%s`, async (name) => {
+      await replayFailure(replay(changed(change), `${RELEASE}/${name}.json`));
+    });
+
+    it.each(fixtures)(`without the change, ${RELEASE}/%s replays`, async (name) => {
+      await replay(unchanged, `${RELEASE}/${name}.json`);
+    });
+
+    it('the change is off the simple path: the completed run still replays', async () => {
+      await replay(changed(change), SIMPLE);
+    });
+  });
+});
