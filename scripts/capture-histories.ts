@@ -69,6 +69,8 @@ async function run(): Promise<void> {
         }
       }
     });
+    // A request no script answered means a scenario ran off its script: its history is not the path it names.
+    if (fake.errors.length > 0) throw new Error(`the fake model refused ${fake.errors.length} request(s); fix the scenario scripts and capture again:\n${fake.errors.join('\n')}`);
   } finally {
     await agentWorker.close();
     fake.close();
