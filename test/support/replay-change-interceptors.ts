@@ -5,7 +5,7 @@
 //
 // The change is chosen per bundle: the test bundles this module once and then swaps the marker string
 // below for the change it wants (`replay-change=<kind>`), which saves a bundling per change.
-import { CancellationScope, sleep, type WorkflowInterceptors } from '@temporalio/workflow';
+import { CancellationScope, sleep, workflowInfo, type WorkflowInterceptors } from '@temporalio/workflow';
 
 const CHANGE = 'replay-change=none';
 const kind = CHANGE.slice('replay-change='.length);
@@ -13,7 +13,8 @@ const kind = CHANGE.slice('replay-change='.length);
 /**
  * The kinds: `child-start` (before a sub-agent's child run starts), `child-signal` (before a child
  * signals its parent), `cancel` (when the run is cancelled), `timer-fired` (after a timer fires, as
- * an approval timeout's does), `handoff` (before the second agent is resolved), `activity:<type>`
+ * an approval timeout's does), `continue-as-new` (before a run hands over to its next link), `resumed`
+ * (as a continued link starts), `handoff` (before the second agent is resolved), `activity:<type>`
  * (before that activity is scheduled), `update:<name>` (before that update's handler runs),
  * `signal:<name>` or `signal:<name>:<decision>` (before that signal's handler runs, for that decision).
  */
@@ -38,6 +39,7 @@ export function interceptors(): WorkflowInterceptors {
         async execute(input, next) {
           // The root scope's cancelRequested rejects when the workflow is cancelled.
           if (kind === 'cancel') CancellationScope.current().cancelRequested.catch(() => CancellationScope.nonCancellable(pause));
+          if (kind === 'resumed' && workflowInfo().continuedFromExecutionRunId) await pause();
           return next(input);
         },
         async handleSignal(input, next) {
@@ -63,6 +65,10 @@ export function interceptors(): WorkflowInterceptors {
         },
         async signalWorkflow(input, next) {
           if (kind === 'child-signal') await pause();
+          return next(input);
+        },
+        async continueAsNew(input, next) {
+          if (kind === 'continue-as-new') await pause();
           return next(input);
         },
         async startTimer(input, next) {

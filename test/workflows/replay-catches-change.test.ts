@@ -12,7 +12,7 @@ import { DeterminismViolationError } from '@temporalio/workflow';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lifecycleSinks } from '../../src/lifecycle/lifecycle-sink';
 import { WORKFLOWS_PATH } from '../../src/worker-setup/create-agent-worker';
-import { loadFixture } from '../support/replay-fixtures';
+import { listFixtures, loadFixture } from '../support/replay-fixtures';
 
 const RELEASE = '10058f7';
 const SIMPLE = `${RELEASE}/completed.json`;
@@ -32,12 +32,17 @@ const PATHS: { path: string; change: string; fixtures: string[] }[] = [
   { path: 'approve_always saving its preference', change: 'activity:savePreference', fixtures: ['approve-always'] },
   { path: 'the preferences workflow taking a change', change: 'signal:changePreference', fixtures: ['approve-always-preferences', 'preferences'] },
   { path: 'compaction', change: 'activity:summarizeConversation', fixtures: ['compaction'] },
+  { path: 'continue-as-new: handing over', change: 'continue-as-new', fixtures: ['continued-as-new', 'continued-while-parked'] },
+  { path: 'continue-as-new: resuming from the checkpoint', change: 'resumed', fixtures: ['continued-as-new-last-link', 'continued-while-parked-last-link'] },
   { path: 'handoff', change: 'handoff', fixtures: ['handoff'] },
   { path: 'guardrails (function and model judge)', change: 'activity:checkGuardrails', fixtures: ['guardrails', 'guardrail-tripped'] },
   { path: 'the approval handler (judge)', change: 'activity:judgeApprovals', fixtures: ['guardrails'] },
   { path: 'a thread follow-up (userMessage)', change: 'signal:userMessage', fixtures: ['thread'] },
   { path: 'closing a thread (close)', change: 'signal:close', fixtures: ['thread'] },
 ];
+
+/** The release's fixtures of the simple path, which the first release's fixtures already covered. */
+const SIMPLE_PATH = ['completed', 'approved-completed', 'failed-model-outage', 'parked-approval', 'parked-question'];
 
 const MARKER = 'replay-change=none';
 
@@ -76,6 +81,13 @@ describe('replay fixtures catch a change on each path', () => {
     expect(unchanged.code).toContain(MARKER);
   }, 120_000);
   const changed = (change: string): WorkflowBundle => ({ ...unchanged, code: unchanged.code.replaceAll(MARKER, `replay-change=${change}`) });
+
+  it(`covers every ${RELEASE} fixture off the simple path`, () => {
+    const captured = listFixtures().filter((f) => f.startsWith(`${RELEASE}/`)).map((f) => path.basename(f, '.json'));
+    const netted = new Set([...SIMPLE_PATH, ...PATHS.flatMap((p) => p.fixtures)]);
+    expect(captured.filter((name) => !netted.has(name))).toEqual([]);
+    expect([...netted].filter((name) => !captured.includes(name))).toEqual([]);
+  });
 
   describe.each(PATHS)('$path ($change)', ({ change, fixtures }) => {
     it.each(fixtures)(`the change fails replay of ${RELEASE}/%s`, async (name) => {
