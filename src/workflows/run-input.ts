@@ -37,6 +37,11 @@ export const AgentRunInputSchema = z.object({
   toolApproval: ToolApprovalSchema.optional(),
   /** How long one approval or question may wait before it is treated as rejected ("timed out"). */
   approvalTimeoutSeconds: z.number().positive().optional(),
+  /**
+   * What `agentctl resume` of a run that stopped at its cap (or ended blocked or partial) carries over;
+   * the rest of that run's input comes back whole beside it. A resumed failed or cancelled run uses
+   * `checkpoint` instead. Kept as it is for clients that build it themselves, and for old histories.
+   */
   resume: ResumeContextSchema.optional(),
   /** Who may decide this run's parked calls; narrows the agent's own list (a run cannot widen it). */
   approvers: z.array(z.string().min(1).max(200)).min(1).optional(),
