@@ -77,4 +77,10 @@ export const AgentRunInputSchema = z.object({
 export type AgentRunInput = z.input<typeof AgentRunInputSchema>;
 export type ParsedRunInput = z.output<typeof AgentRunInputSchema>;
 
-export const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 7 * 24 * 60 * 60;
+const WEEK_SECONDS = 7 * 24 * 60 * 60;
+/** How long an approval or question waits before it counts as rejected, when the run sets nothing. */
+export const DEFAULT_APPROVAL_TIMEOUT_SECONDS = WEEK_SECONDS;
+/** How long a thread (followUps) waits for the next message before it closes, when the run sets nothing. */
+export const DEFAULT_IDLE_TIMEOUT_SECONDS = WEEK_SECONDS;
+/** The longest wait between model-call attempts while the API is unavailable, when the run sets nothing. */
+export const DEFAULT_MODEL_RETRY_MAX_SECONDS = 300;

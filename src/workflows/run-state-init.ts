@@ -13,7 +13,13 @@ import { DEFAULT_HISTORY_BUDGET } from './history-budget';
 import { migrateState } from './migrations/migrate-state';
 import { agentV2ToV3, type RunStateV2 } from './migrations/run-state-v2';
 import { ResolvedAgentSchema, type ResolvedAgent, type RunState } from './run-machine/run-state';
-import { AgentRunInputSchema, DEFAULT_APPROVAL_TIMEOUT_SECONDS, type ParsedRunInput } from './run-input';
+import {
+  AgentRunInputSchema,
+  DEFAULT_APPROVAL_TIMEOUT_SECONDS,
+  DEFAULT_IDLE_TIMEOUT_SECONDS,
+  DEFAULT_MODEL_RETRY_MAX_SECONDS,
+  type ParsedRunInput,
+} from './run-input';
 
 /**
  * Validates the input. A bad input throws a non-retryable ApplicationFailure, which fails the run
@@ -125,11 +131,11 @@ export async function newRunState(input: ParsedRunInput): Promise<RunState> {
       },
       approvers: input.approvers,
       network: input.network,
-      modelRetryMaxSeconds: input.modelRetryMaxSeconds ?? 300,
+      modelRetryMaxSeconds: input.modelRetryMaxSeconds ?? DEFAULT_MODEL_RETRY_MAX_SECONDS,
       outputSchema: input.outputSchema,
       subAgents: input.subAgents ?? [],
       followUps: input.followUps ?? false,
-      idleTimeoutSeconds: input.idleTimeoutSeconds ?? 7 * 24 * 60 * 60,
+      idleTimeoutSeconds: input.idleTimeoutSeconds ?? DEFAULT_IDLE_TIMEOUT_SECONDS,
     },
     lineage: input.parent
       ? { depth: input.parent.depth, parentWorkflowId: input.parent.workflowId, rootWorkflowId: input.parent.rootWorkflowId }
