@@ -95,9 +95,11 @@ export async function planResume(client: Client, workflowId: string, options: { 
     usage: result.usage,
     iterationsBefore,
   };
+  // A person resumes the run, not its parent: a resumed sub-agent run stands alone, so `parent` stays behind.
+  const { parent: _parent, ...carried } = previous;
   return {
     workflowId: nextId,
-    input: { ...previous, maxIterations: options.maxIterations ?? previous.maxIterations, resume },
+    input: { ...carried, maxIterations: options.maxIterations ?? previous.maxIterations, resume },
     memo: { resumedFrom: workflowId, resumedFromRunId: description.runId },
   };
 }

@@ -11,13 +11,15 @@ import { callId, firstUserText, stepScript } from '../support/step-script';
 import { uniqueId } from '../support/temporal';
 
 const RESUMED = 'This run continues an earlier run';
+/** The other settings that rebuilding the input by hand used to drop. */
+const more = { subAgents: ['general'], modelRetryMaxSeconds: 120, idleTimeoutSeconds: 3_600, user: 'ana' };
 const answerSchema = { type: 'object', required: ['answer'], additionalProperties: false, properties: { answer: { type: 'string' } } };
 
 describe('resume carries the whole input', () => {
   const bed = useAgentTestbed();
   const fake = bed.fake;
 
-  it('keeps approvers, network, outputSchema and followUps on the resumed run, and still refuses an approver not on the list', async () => {
+  it('keeps approvers, network, outputSchema, followUps, subAgents and the model retry limit on the resumed run, and still refuses an approver not on the list', async () => {
     const task = uniqueId('resume-input');
     // The first run lists files and stops at its cap of one iteration; the resumed one writes a file
     // (parked for a person), then completes with a typed output and waits for follow-ups.
@@ -30,16 +32,16 @@ describe('resume carries the whole input', () => {
       }),
     );
     await withAgentWorker(bed.harness(), async ({ client, start, taskQueue }) => {
-      const first = await start({ agent: 'general', task, maxIterations: 1, approvers: ['ana'], network: true, outputSchema: answerSchema, followUps: true });
+      const first = await start({ agent: 'general', task, maxIterations: 1, approvers: ['ana'], network: true, outputSchema: answerSchema, followUps: true, ...more });
       expect(await first.result()).toMatchObject({ status: 'max_iterations', iterations: 1 });
 
       const { plan, handle } = await resumeRun(client, first.workflowId, { taskQueue, maxIterations: 3 });
-      expect(plan.input).toMatchObject({ approvers: ['ana'], network: true, outputSchema: answerSchema, followUps: true, maxIterations: 3 });
+      expect(plan.input).toMatchObject({ approvers: ['ana'], network: true, outputSchema: answerSchema, followUps: true, maxIterations: 3, ...more });
 
       const parked = await waitForApprovals(handle);
       expect(parked.approvers).toEqual(['ana']);
       const input = (await handle.query(checkpointQuery)).input;
-      expect(input).toMatchObject({ approvers: ['ana'], network: true, outputSchema: answerSchema, followUps: true, maxIterations: 3 });
+      expect(input).toMatchObject({ approvers: ['ana'], network: true, outputSchema: answerSchema, followUps: true, maxIterations: 3, ...more });
 
       // Someone not on the run's list is refused, as on the first run: the list did not widen to the agent's.
       const refused = await handle
