@@ -11,6 +11,7 @@ import { RULE_READ_ONLY, ToolPermissionSchema } from '../tools/tool-permission';
 import { RUNS_FOLDER } from '../tools/workspace';
 import { inToolSpan } from '../observability/genai-spans';
 import type { ActivityDeps } from './activity-deps';
+import { AuditDecisionSchema } from '../audit/audit-decision';
 
 export const RunToolInputSchema = z.object({
   agent: z.string(),
@@ -21,8 +22,11 @@ export const RunToolInputSchema = z.object({
   workflowId: z.string().optional(),
   /** Whether this call's processes may reach the network. */
   network: z.boolean().default(false),
-  /** Who let the call run, for the audit line written when it ends. */
-  approval: z.object({ decision: z.string(), approver: z.string().optional(), verified: z.boolean().optional(), via: z.string(), requestedBy: z.string().optional() }).optional(),
+  /**
+   * Who let the call run, for the audit line written when it ends. The decision is checked against the
+   * audit enum here, before the tool runs, so an unlisted kind fails the call instead of its audit line.
+   */
+  approval: z.object({ decision: z.string().pipe(AuditDecisionSchema), approver: z.string().optional(), verified: z.boolean().optional(), via: z.string(), requestedBy: z.string().optional() }).optional(),
   /**
    * Who let the call run and whether it may write (`ToolContext.permission`). Absent from workflows
    * of earlier releases: such a call gets the least, a read-only workspace.

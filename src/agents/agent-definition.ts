@@ -5,13 +5,16 @@ import { ModelTierSchema } from '../model/model-tiers';
 import { CommandLimitsSchema } from '../tools/sandbox/command-limits';
 import { JsonSchemaObjectSchema } from '../structured-output/output-check';
 
+/** The context budget of an agent that sets none; written once, here (the schema's defaults use it). */
+export const DEFAULT_CONTEXT_BUDGET = Object.freeze({ windowTokens: 200_000, targetShare: 0.6, keepRecentTurns: 6 });
+
 /** How much of the model's context window a run may fill before older turns are summarized. */
 export const ContextBudgetSchema = z.object({
-  windowTokens: z.number().int().positive().default(200_000),
+  windowTokens: z.number().int().positive().default(DEFAULT_CONTEXT_BUDGET.windowTokens),
   /** Compact when the estimated prompt passes this share of the window. */
-  targetShare: z.number().gt(0).lt(1).default(0.6),
+  targetShare: z.number().gt(0).lt(1).default(DEFAULT_CONTEXT_BUDGET.targetShare),
   /** Turns (assistant message + its tool results) kept verbatim at the end of the conversation. */
-  keepRecentTurns: z.number().int().min(1).default(6),
+  keepRecentTurns: z.number().int().min(1).default(DEFAULT_CONTEXT_BUDGET.keepRecentTurns),
 });
 export type ContextBudget = z.infer<typeof ContextBudgetSchema>;
 
@@ -40,10 +43,13 @@ export type Guardrail = z.infer<typeof GuardrailSchema>;
 export const ApprovalHandlerSchema = z.union([z.object({ function: z.string().min(1) }), z.object({ model: z.object({ rubric: z.string().min(1) }) })]);
 export type ApprovalHandlerSpec = z.infer<typeof ApprovalHandlerSchema>;
 
+/** The delegation limits of an agent that sets none; written once, here (the schema's defaults use it). */
+export const DEFAULT_DELEGATION_LIMITS = Object.freeze({ maxDepth: 2, maxPerTurn: 4 });
+
 /** How far sub-agents may nest, and how many one turn may start; the model is told when it hits one. */
 export const DelegationLimitsSchema = z.object({
-  maxDepth: z.number().int().min(1).max(10).default(2),
-  maxPerTurn: z.number().int().min(1).max(20).default(4),
+  maxDepth: z.number().int().min(1).max(10).default(DEFAULT_DELEGATION_LIMITS.maxDepth),
+  maxPerTurn: z.number().int().min(1).max(20).default(DEFAULT_DELEGATION_LIMITS.maxPerTurn),
 });
 
 /** An agent is configuration: one workflow serves them all. */
@@ -69,7 +75,8 @@ export const AgentDefinitionSchema = z.object({
    * processes, tmpBytes (see command-limits.ts for the defaults). Absent fields keep their defaults.
    */
   limits: CommandLimitsSchema.optional(),
-  context: ContextBudgetSchema.default({ windowTokens: 200_000, targetShare: 0.6, keepRecentTurns: 6 }),
+  // prefault: an absent budget is parsed as {}, so the field defaults above are the only ones.
+  context: ContextBudgetSchema.prefault({}),
   /** MCP servers (names from the worker's `mcpServers`) whose every tool this agent gets. */
   mcpServers: z.array(z.string().min(1)).default([]),
   /**
@@ -92,7 +99,7 @@ export const AgentDefinitionSchema = z.object({
   subAgents: z.array(z.string().min(1)).default([]),
   /** Agents this one may hand the whole run to with `handoff`. */
   handoffs: z.array(z.string().min(1)).default([]),
-  delegation: DelegationLimitsSchema.default({ maxDepth: 2, maxPerTurn: 4 }),
+  delegation: DelegationLimitsSchema.prefault({}),
   guardrails: z.array(GuardrailSchema).default([]),
   approvalHandler: ApprovalHandlerSchema.optional(),
 });

@@ -3,7 +3,6 @@ import { controlToolsFor, reservedToolNames } from '../control-tools';
 import { AgentDefinitionError } from '../errors';
 import { mcpServerPrefix } from '../mcp/mcp-tools';
 import { outputContractOf } from '../structured-output/output-contract';
-import type { ToolScope } from '../tools/tool-scope';
 import type { ResolvedTool } from '../workflows/run-machine/run-state';
 import type { Tool } from '../tools/tool-definition';
 import { describeZodError, toInputJsonSchema } from '../tools/tool-definition';
@@ -22,7 +21,6 @@ export interface AgentRegistry {
   tools: ReadonlyMap<string, Tool>;
   /** The tool specs (agent tools, then control tools) sent with each model call, built once. */
   modelTools(agent: string): ModelToolSpec[];
-  scopes(agent: string): Record<string, ToolScope>;
   /** What the workflow needs to know of each of the agent's tools. */
   toolInfo(agent: string): Record<string, ResolvedTool>;
 }
@@ -120,6 +118,5 @@ export function createAgentRegistry(definitions: AgentDefinitionInput[], tools: 
           },
         ]),
       ),
-    scopes: (agentName) => Object.fromEntries(toolsOf(agentName).map((tool) => [tool.name, tool.scope])),
   };
 }

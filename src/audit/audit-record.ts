@@ -4,6 +4,9 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { describeZodError } from '../describe-zod-error';
 import { AuditArgumentsSchema } from './audit-arguments';
+import { AuditDecisionSchema } from './audit-decision';
+
+export { AUDIT_DECISIONS, AuditDecisionSchema, type AuditDecision } from './audit-decision';
 
 export const AUDIT_RECORD_VERSION = 2;
 
@@ -15,26 +18,10 @@ export function hashLine(line: string | Uint8Array): string {
   return createHash('sha256').update(line).digest('hex');
 }
 
-/**
- * Decisions seen so far. The schema takes any string, so a new decision kind needs no new version;
- * this list is for readers and writers.
- */
-export const AUDIT_DECISIONS = [
-  'approve',
-  'reject',
-  'approve_always',
-  'reject_always',
-  'timed_out',
-  'policy_allow',
-  'policy_reject',
-  'handler_allow',
-  'handler_reject',
-  'outcome_unknown',
-] as const;
 
 /**
- * Strict where the chain depends on it (v, seq, at, prev, kind), permissive for the rest, so a writer
- * that adds a field or a decision kind does not make older verifiers call the log broken.
+ * Strict where the chain depends on it (v, seq, at, prev, kind) and in the decision, permissive for
+ * the rest, so a writer that adds a field does not make older verifiers call the log broken.
  */
 export const AuditRecordSchema = z.object({
   v: z.literal(AUDIT_RECORD_VERSION),
@@ -52,7 +39,7 @@ export const AuditRecordSchema = z.object({
   tool: z.string(),
   callId: z.string(),
   arguments: AuditArgumentsSchema.optional(),
-  decision: z.string().optional(),
+  decision: AuditDecisionSchema.optional(),
   approver: z.string().optional(),
   /** True when the approver's signature was checked against the registry of approvers. */
   verified: z.boolean().optional(),

@@ -45,6 +45,9 @@ function describeOutcome(result: AgentRunResult, iterationsBefore: number): stri
 /**
  * The input the closed run was started with, read from its latest link's first history event, so
  * resuming needs no worker. A link's input is the original input plus the checkpoint, which is dropped.
+ * Every resumed run is started from this whole input (approvers, network, outputSchema, subAgents,
+ * followUps, ...): rebuilding it field by field once dropped the approvers, and a run limited to
+ * some approvers came back open to everyone on the agent's list.
  */
 async function readRunInput(client: Client, workflowId: string, runId: string): Promise<AgentRunInput> {
   const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
@@ -92,18 +95,11 @@ export async function planResume(client: Client, workflowId: string, options: { 
     usage: result.usage,
     iterationsBefore,
   };
+  // A person resumes the run, not its parent: a resumed sub-agent run stands alone, so `parent` stays behind.
+  const { parent: _parent, ...carried } = previous;
   return {
     workflowId: nextId,
-    input: {
-      agent: previous.agent,
-      task: previous.task,
-      user: previous.user,
-      toolApproval: previous.toolApproval,
-      approvalTimeoutSeconds: previous.approvalTimeoutSeconds,
-      historyBudget: previous.historyBudget,
-      maxIterations: options.maxIterations ?? previous.maxIterations,
-      resume,
-    },
+    input: { ...carried, maxIterations: options.maxIterations ?? previous.maxIterations, resume },
     memo: { resumedFrom: workflowId, resumedFromRunId: description.runId },
   };
 }
@@ -137,12 +133,9 @@ async function planContinuation(
   const maxIterations = options.maxIterations !== undefined ? checkpoint.iteration + options.maxIterations : Math.max(checkpoint.input.maxIterations, checkpoint.iteration + 1);
   return {
     workflowId: nextId,
-    input: {
-      agent: previous.agent,
-      task: previous.task,
-      checkpoint: { ...checkpoint, input: { ...checkpoint.input, maxIterations } },
-      resumedFrom: workflowId,
-    },
+    // The whole earlier input rides along although the checkpoint's copy governs this run: when this
+    // run later stops at its cap and is resumed again, that input is what the next run is built from.
+    input: { ...previous, checkpoint: { ...checkpoint, input: { ...checkpoint.input, maxIterations } }, resumedFrom: workflowId },
     memo: { resumedFrom: workflowId, resumedFromRunId: runId },
   };
 }

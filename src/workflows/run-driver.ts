@@ -1,4 +1,5 @@
 import { getExternalWorkflowHandle, proxySinks, setCurrentDetails, upsertSearchAttributes, workflowInfo, type Sinks } from '@temporalio/workflow';
+import { AuditDecisionSchema } from '../audit/audit-decision';
 import type { AuditEntry } from '../audit/audit-record';
 import type { LifecycleEvent } from '../lifecycle/lifecycle-event';
 import { audit } from './activity-stubs';
@@ -29,7 +30,8 @@ function auditEntryOf(event: LifecycleEvent, before: RunState, after: RunState):
       ...base,
       kind: 'decision',
       arguments: call?.input ?? d.arguments,
-      decision: String(d.decision),
+      // Event data is untyped until the lifecycle events are; the audit enum is checked here meanwhile.
+      decision: AuditDecisionSchema.parse(d.decision),
       approver: typeof d.approver === 'string' ? d.approver : undefined,
       verified: typeof d.verified === 'boolean' ? d.verified : undefined,
       via: String(d.via),

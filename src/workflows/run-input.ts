@@ -37,6 +37,11 @@ export const AgentRunInputSchema = z.object({
   toolApproval: ToolApprovalSchema.optional(),
   /** How long one approval or question may wait before it is treated as rejected ("timed out"). */
   approvalTimeoutSeconds: z.number().positive().optional(),
+  /**
+   * What `agentctl resume` of a run that stopped at its cap (or ended blocked or partial) carries over;
+   * the rest of that run's input comes back whole beside it. A resumed failed or cancelled run uses
+   * `checkpoint` instead. Kept as it is for clients that build it themselves, and for old histories.
+   */
   resume: ResumeContextSchema.optional(),
   /** Who may decide this run's parked calls; narrows the agent's own list (a run cannot widen it). */
   approvers: z.array(z.string().min(1).max(200)).min(1).optional(),
@@ -72,4 +77,10 @@ export const AgentRunInputSchema = z.object({
 export type AgentRunInput = z.input<typeof AgentRunInputSchema>;
 export type ParsedRunInput = z.output<typeof AgentRunInputSchema>;
 
-export const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 7 * 24 * 60 * 60;
+const WEEK_SECONDS = 7 * 24 * 60 * 60;
+/** How long an approval or question waits before it counts as rejected, when the run sets nothing. */
+export const DEFAULT_APPROVAL_TIMEOUT_SECONDS = WEEK_SECONDS;
+/** How long a thread (followUps) waits for the next message before it closes, when the run sets nothing. */
+export const DEFAULT_IDLE_TIMEOUT_SECONDS = WEEK_SECONDS;
+/** The longest wait between model-call attempts while the API is unavailable, when the run sets nothing. */
+export const DEFAULT_MODEL_RETRY_MAX_SECONDS = 300;

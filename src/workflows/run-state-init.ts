@@ -1,4 +1,5 @@
 import { ApplicationFailure, workflowInfo } from '@temporalio/workflow';
+import { z } from 'zod';
 import { commandPatternsOf } from '../approvals/approval-policy';
 import { workflowIdProblem } from '../approvals/signatures/workflow-id';
 import { toRules } from '../approvals/preference-messages';
@@ -12,7 +13,13 @@ import { DEFAULT_HISTORY_BUDGET } from './history-budget';
 import { migrateState } from './migrations/migrate-state';
 import { agentV2ToV3, type RunStateV2 } from './migrations/run-state-v2';
 import { ResolvedAgentSchema, type ResolvedAgent, type RunState } from './run-machine/run-state';
-import { AgentRunInputSchema, DEFAULT_APPROVAL_TIMEOUT_SECONDS, type ParsedRunInput } from './run-input';
+import {
+  AgentRunInputSchema,
+  DEFAULT_APPROVAL_TIMEOUT_SECONDS,
+  DEFAULT_IDLE_TIMEOUT_SECONDS,
+  DEFAULT_MODEL_RETRY_MAX_SECONDS,
+  type ParsedRunInput,
+} from './run-input';
 
 /**
  * Validates the input. A bad input throws a non-retryable ApplicationFailure, which fails the run
@@ -35,11 +42,16 @@ export function parseInput(raw: unknown): ParsedRunInput {
   return parsed.data;
 }
 
-/** What `resolveAgent` and `loadPreferences` report about the worker itself, besides the agent or the person. */
-export interface WorkerFacts {
-  sandboxed?: boolean;
-  approverKeys?: Record<string, string>;
-}
+/**
+ * What `resolveAgent` and `loadPreferences` report about the worker itself, besides the agent or the
+ * person. Parsed, not cast: an activity result crosses a process boundary (and old histories replay
+ * old results), so its shape is checked where it enters the workflow.
+ */
+const WorkerFactsSchema = z.object({
+  sandboxed: z.boolean().optional(),
+  approverKeys: z.record(z.string(), z.string()).optional(),
+});
+export type WorkerFacts = z.infer<typeof WorkerFactsSchema>;
 
 /**
  * The agent as `resolveAgent` returned it. Histories of the first release carry its older shape (tools
@@ -54,7 +66,7 @@ function resolvedAgentOf(raw: unknown): ResolvedAgent {
 /** Preferences as `loadPreferences` returned them: rules now, the two tool lists in the first release. */
 export function preferencesOf(raw: unknown): { rules: PreferenceRule[]; facts: WorkerFacts } {
   const value = (raw ?? {}) as { rules?: unknown[]; alwaysApproved?: string[]; alwaysRejected?: string[] } & WorkerFacts;
-  if (Array.isArray(value.rules)) return { rules: toRules(value.rules), facts: value };
+  if (Array.isArray(value.rules)) return { rules: toRules(value.rules), facts: WorkerFactsSchema.parse(value) };
   const legacy = [
     ...(value.alwaysApproved ?? []).map((tool) => ({ tool, preference: 'always' })),
     ...(value.alwaysRejected ?? []).map((tool) => ({ tool, preference: 'never' })),
@@ -95,8 +107,9 @@ export async function stateFromCheckpoint(input: ParsedRunInput): Promise<{ stat
 /** The state of a new run. */
 export async function newRunState(input: ParsedRunInput): Promise<RunState> {
   const patterns = commandPatternsOf(input.toolApproval);
-  const resolved = (await setup.resolveAgent({ agent: input.agent, commandPatterns: patterns })) as unknown as WorkerFacts;
+  const resolved: unknown = await setup.resolveAgent({ agent: input.agent, commandPatterns: patterns });
   const agent = resolvedAgentOf(resolved);
+  const { approverKeys } = WorkerFactsSchema.parse(resolved);
   const user = input.user ?? 'default';
   const { rules } = preferencesOf(await setup.loadPreferences({ user }));
   const workflowId = workflowInfo().workflowId;
@@ -118,11 +131,11 @@ export async function newRunState(input: ParsedRunInput): Promise<RunState> {
       },
       approvers: input.approvers,
       network: input.network,
-      modelRetryMaxSeconds: input.modelRetryMaxSeconds ?? 300,
+      modelRetryMaxSeconds: input.modelRetryMaxSeconds ?? DEFAULT_MODEL_RETRY_MAX_SECONDS,
       outputSchema: input.outputSchema,
       subAgents: input.subAgents ?? [],
       followUps: input.followUps ?? false,
-      idleTimeoutSeconds: input.idleTimeoutSeconds ?? 7 * 24 * 60 * 60,
+      idleTimeoutSeconds: input.idleTimeoutSeconds ?? DEFAULT_IDLE_TIMEOUT_SECONDS,
     },
     lineage: input.parent
       ? { depth: input.parent.depth, parentWorkflowId: input.parent.workflowId, rootWorkflowId: input.parent.rootWorkflowId }
@@ -147,7 +160,7 @@ export async function newRunState(input: ParsedRunInput): Promise<RunState> {
     preferences: rules,
     choicesThisRun: [],
     unsavedPreferences: [],
-    approverKeys: resolved.approverKeys,
+    approverKeys,
     events: [],
     chain: { link: 0, resumedFrom: resume?.fromWorkflowId },
     startedAt: new Date().toISOString(),

@@ -1,11 +1,13 @@
 // docs/claims.md lists every promise the README and docs make, with the test that proves it. This
 // test keeps that list honest: every test it names must exist, as a file and as a title passed to
 // it(...) / test(...) / describe(...) (or their .each / .skipIf forms) in that file. A renamed or
-// deleted test fails here, naming the row, until the list is updated.
+// deleted test fails here, naming the row, until the list is updated. A test that may not run (a
+// skip/skipIf/runIf form, its own or a surrounding describe's) or that `npm test` does not include
+// (the cluster config) must carry the matching mark in its row, so nobody reads it as always checked.
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import * as ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { inNpmTest, testsIn, titlesIn } from './test-titles';
 
 const repoRoot = path.resolve(__dirname, '../..');
 const CLAIMS_FILE = path.join(repoRoot, 'docs/claims.md');
@@ -17,9 +19,14 @@ const MIN_ROWS_WITH_TESTS = 280;
 
 const NONE_YET = 'none yet';
 
+/** The marks a test reference may carry after its title: ` [can skip]`, ` [outside npm test]`. */
+const MARKS = ['can skip', 'outside npm test'] as const;
+type Mark = (typeof MARKS)[number];
+
 interface TestRef {
   file: string;
   title: string;
+  marks: Mark[];
 }
 
 interface ClaimRow {
@@ -37,7 +44,7 @@ function cells(line: string): string[] {
   return inner.split(/(?<!\\)\|/).map((cell) => cell.trim().replace(/\\\|/g, '|'));
 }
 
-const TEST_REF = /^`(test\/[^`]+\.test\.ts)` › (.+)$/;
+const TEST_REF = /^`(test\/[^`]+\.test\.ts)` › (.+?)((?: \[[^\]]+\])*)$/;
 
 /**
  * The rows of every table whose header is `| Promise | Where | Test |`. Throws, naming the line, for a
@@ -72,34 +79,34 @@ function parseClaims(markdown: string, source = 'docs/claims.md'): ClaimRow[] {
     const tests = test.split('<br>').map((ref) => {
       const match = TEST_REF.exec(ref.trim());
       if (!match) throw new Error(`${at}: the test column must be "${NONE_YET}" or \`test/….test.ts\` › title, found "${ref.trim()}"`);
-      return { file: match[1]!, title: match[2]!.trim() };
+      const marks = [...match[3]!.matchAll(/\[([^\]]+)\]/g)].map((m) => m[1]!);
+      const unknown = marks.find((mark) => !(MARKS as readonly string[]).includes(mark));
+      if (unknown) throw new Error(`${at}: unknown mark [${unknown}]; the marks are ${MARKS.map((m) => `[${m}]`).join(', ')}`);
+      return { file: match[1]!, title: match[2]!.trim(), marks: marks as Mark[] };
     });
     rows.push({ line, promise, where, tests });
   });
   return rows;
 }
 
-/** The name a call is made through: `it` for it(...), it.each(...)(...), it.skipIf(...)(...), ... */
-function calleeRoot(expression: ts.Expression): string | undefined {
-  if (ts.isIdentifier(expression)) return expression.text;
-  if (ts.isPropertyAccessExpression(expression)) return calleeRoot(expression.expression);
-  if (ts.isCallExpression(expression)) return calleeRoot(expression.expression);
-  return undefined;
-}
-
-/** Every title given as a string literal to it / test / describe (and their .each, .skipIf, ... forms). */
-function titlesIn(fileName: string, source: string): Set<string> {
-  const titles = new Set<string>();
-  const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
-  const visit = (node: ts.Node): void => {
-    if (ts.isCallExpression(node) && ['it', 'test', 'describe'].includes(calleeRoot(node.expression) ?? '')) {
-      const first = node.arguments[0];
-      if (first && (ts.isStringLiteral(first) || ts.isNoSubstitutionTemplateLiteral(first))) titles.add(first.text);
+/** One message per test reference whose marks differ from what its file shows. */
+function wrongMarks(rows: ClaimRow[], read: (file: string) => string | undefined, runs = (file: string) => inNpmTest(file)): string[] {
+  const problems: string[] = [];
+  for (const row of rows) {
+    if (row.tests === NONE_YET) continue;
+    for (const { file, title, marks } of row.tests) {
+      const source = read(file);
+      const test = source === undefined ? undefined : testsIn(file, source).get(title);
+      if (!test) continue; // missingTests reports it.
+      const at = `docs/claims.md line ${row.line} ("${row.promise}"), ${file} › ${title}`;
+      const expected: Record<Mark, boolean> = { 'can skip': test.skippable, 'outside npm test': !runs(file) };
+      for (const mark of MARKS) {
+        if (expected[mark] && !marks.includes(mark)) problems.push(`${at}: ${mark === 'can skip' ? 'may be skipped' : 'is not run by npm test'}; mark it [${mark}]`);
+        if (!expected[mark] && marks.includes(mark)) problems.push(`${at}: marked [${mark}], but it is not; remove the mark`);
+      }
     }
-    ts.forEachChild(node, visit);
-  };
-  visit(file);
-  return titles;
+  }
+  return problems;
 }
 
 /** One message per test a row names that does not exist; `read` returns a file's source, or undefined. */
@@ -140,6 +147,10 @@ describe('docs/claims.md', () => {
 
   it('names only tests that exist', () => {
     expect(missingTests(rows, readFromRepo)).toEqual([]);
+  });
+
+  it('marks every test that can be skipped or that npm test does not run, and no other', () => {
+    expect(wrongMarks(rows, readFromRepo)).toEqual([]);
   });
 
   it('repeats every "none yet" promise in the list of promises without a test', () => {
@@ -201,6 +212,53 @@ describe('the claims checker', () => {
     expect(() => parseClaims(table('| A promise | README.md#quick-start | test/x.test.ts › no backticks |'))).toThrow(/line 3: the test column must be/);
     expect(() => parseClaims(table('| A promise | README.md#quick-start |'))).toThrow(/line 3: expected 3 cells/);
     expect(() => parseClaims(table('| A promise | somewhere | none yet |'))).toThrow(/line 3: "where" must be file#section/);
+  });
+
+  it('knows which tests can be skipped: their own skip form, a surrounding describe\'s, a describe chosen by a condition', () => {
+    const source = [
+      "it('always', () => {});",
+      "it.skipIf(x)('own skipIf', () => {});",
+      "describe.runIf(root).each(['a'])('group %s', () => { it('inside runIf', () => {}); });",
+      "(linux ? describe : describe.skip)('chosen', () => { it('inside chosen', () => {}); });",
+      "describe('plain group', () => { it('inside plain', () => {}); });",
+    ].join('\n');
+    const skippable = Object.fromEntries([...testsIn('x.test.ts', source)].map(([title, t]) => [title, t.skippable]));
+    expect(skippable).toEqual({
+      always: false,
+      'own skipIf': true,
+      'group %s': true,
+      'inside runIf': true,
+      chosen: true,
+      'inside chosen': true,
+      'plain group': false,
+      'inside plain': false,
+    });
+  });
+
+  it('knows which files npm test runs, from vitest.config.ts', () => {
+    expect(inNpmTest('test/docs/claims.test.ts')).toBe(true);
+    expect(inNpmTest('test/cluster/host-failure.cluster.test.ts')).toBe(false);
+    expect(inNpmTest('bench/load.ts')).toBe(false);
+  });
+
+  it('reports a missing mark, a mark on a test that always runs, and an unknown mark, naming the row', () => {
+    const source = "it('always', () => {});\nit.skipIf(x)('sometimes', () => {});";
+    const read = (file: string) => (file.startsWith('test/x') || file.startsWith('test/cluster/') ? source : undefined);
+    const rows = parseClaims(
+      table(
+        '| Unmarked | README.md#quick-start | `test/x.test.ts` › sometimes |',
+        '| Marked | README.md#quick-start | `test/x.test.ts` › sometimes [can skip] |',
+        '| Stale | README.md#quick-start | `test/x.test.ts` › always [can skip] |',
+        '| Cluster | README.md#quick-start | `test/cluster/c.cluster.test.ts` › always<br>`test/cluster/c.cluster.test.ts` › sometimes [can skip] [outside npm test] |',
+      ),
+    );
+    expect(rows[1]!.tests).toEqual([{ file: 'test/x.test.ts', title: 'sometimes', marks: ['can skip'] }]);
+    expect(wrongMarks(rows, read)).toEqual([
+      'docs/claims.md line 3 ("Unmarked"), test/x.test.ts › sometimes: may be skipped; mark it [can skip]',
+      'docs/claims.md line 5 ("Stale"), test/x.test.ts › always: marked [can skip], but it is not; remove the mark',
+      'docs/claims.md line 6 ("Cluster"), test/cluster/c.cluster.test.ts › always: is not run by npm test; mark it [outside npm test]',
+    ]);
+    expect(() => parseClaims(table('| A promise | README.md#quick-start | `test/x.test.ts` › always [flaky] |'))).toThrow(/line 3: unknown mark \[flaky\]/);
   });
 
   it('keeps escaped pipes inside a cell and reads every test of a <br> list', () => {
