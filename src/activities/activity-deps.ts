@@ -2,6 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { Client } from '@temporalio/client';
 import type { AgentRegistry } from '../agents/agent-registry';
 import type { AuditChain } from '../audit/audit-chain';
+import type { WorkerSettings } from '../config/worker-settings';
 import type { ConversationStore } from '../conversation/conversation-store';
 import type { McpPool } from '../mcp/mcp-pool';
 import type { ProcessRunner } from '../tools/sandbox/process-runner';
@@ -16,6 +17,8 @@ export interface ActivityDeps {
   anthropic: () => Anthropic;
   /** Model ids per tier come from here (AGENT_MODEL_*), so `createAgentWorker({ env })` is honoured. */
   env: NodeJS.ProcessEnv;
+  /** The worker's settings, parsed once at start (config/worker-settings.ts); tuning knobs under `limits`. */
+  settings: Pick<WorkerSettings, 'limits'>;
   /** Used by the preference activities to reach the per-person preferences workflow. */
   temporal: () => Client;
   taskQueue: string;

@@ -5,7 +5,7 @@ import type { ConversationMessage, TokenUsage } from '../conversation/messages';
 import { modelIdForTier } from '../model/model-tiers';
 import { streamMessage } from '../model/stream-message';
 import { inModelSpan, recordModelResponse } from '../observability/genai-spans';
-import { idleMsFromEnv } from './call-model';
+import { idleMsOf } from './call-model';
 import { usageFrom } from '../model/usage';
 import type { ActivityDeps } from './activity-deps';
 import { materialize } from './conversation-sync';
@@ -67,7 +67,7 @@ export function createSummarizeConversation(deps: ActivityDeps) {
             },
           ],
         },
-        { progress: (p) => context.heartbeat(p), signal: context.cancellationSignal, idleMs: idleMsFromEnv(deps.env), attempt: context.info.attempt },
+        { progress: (p) => context.heartbeat(p), signal: context.cancellationSignal, idleMs: idleMsOf(deps), attempt: context.info.attempt },
       );
       recordModelResponse(span, { id: answer.id, model: answer.model, stopReason: answer.stop_reason, usage: usageFrom(answer.usage), toolCalls: 0 });
       return answer;
