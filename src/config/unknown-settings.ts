@@ -14,7 +14,7 @@ function distance(a: string, b: string): number {
 }
 
 /**
- * One warning per `AGENT_*` variable this project does not read: a typo such as AGENT_PROMPT_CAHCE
+ * One warning per `AGENT_*` variable this project does not read: a misspelt name (a letter swapped in AGENT_PROMPT_CACHE)
  * would otherwise be ignored in silence and the default used. The nearest known name is suggested
  * when it is close enough to be the one meant.
  */
