@@ -106,7 +106,7 @@ export function createCallModel(deps: ActivityDeps) {
       contract,
       extraTools: teamTools(deps, input.team),
       cache: deps.settings.limits.promptCache,
-      env: deps.env,
+      models: deps.settings.model.tiers,
     });
     const facts = { model: request.model, maxTokens: request.max_tokens, agent: agent.name, iteration: input.iteration, workflowId: context.info.workflowExecution?.workflowId };
     const response = await inModelSpan(facts, async (span) => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { auditHeadDirFromEnv, auditLogPathFromEnv } from '../audit/audit-path';
 import { metricsServerOptionsFromEnv } from '../lifecycle/metrics-server';
+import { modelIdForTier, ModelTierSchema, type ModelTier } from '../model/model-tiers';
 import { otlpTracesUrl } from '../observability/tracing';
 import { temporalSettings, type TemporalSettings } from './worker-config';
 
@@ -50,7 +51,9 @@ export const WorkerSettingsSchema = z.object({
 });
 type ParsedSettings = z.infer<typeof WorkerSettingsSchema>;
 
-export interface WorkerSettings extends ParsedSettings {
+export interface WorkerSettings extends Omit<ParsedSettings, 'model'> {
+  /** The model client's key and endpoint, and the model id of each tier (AGENT_MODEL_*, defaults applied). */
+  model: Omit<ParsedSettings['model'], 'tiers'> & { tiers: Record<ModelTier, string> };
   temporal: TemporalSettings;
   audit: { log?: string; headDir: string };
   observability: { metrics?: { port: number; host: string }; otlpTracesUrl?: string };
@@ -126,5 +129,6 @@ export function parseWorkerSettings(env: NodeJS.ProcessEnv): WorkerSettings {
   const audit = collect(problems, () => ({ log: auditLogPathFromEnv(env), headDir: auditHeadDirFromEnv(env) }));
   if (!parsed.success || !temporal || !audit || problems.length > 0) throw new WorkerSettingsError(problems);
   const observability = { metrics: metrics && { port: metrics.port, host: metrics.host ?? '127.0.0.1' }, otlpTracesUrl: otlpTracesUrl(env) };
-  return { ...parsed.data, temporal, audit, observability, env };
+  const tiers = Object.fromEntries(ModelTierSchema.options.map((tier) => [tier, modelIdForTier(tier, env)])) as Record<ModelTier, string>;
+  return { ...parsed.data, model: { ...parsed.data.model, tiers }, temporal, audit, observability, env };
 }
