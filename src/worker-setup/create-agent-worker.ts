@@ -43,7 +43,8 @@ export interface AgentWorkerOptions {
   lifecycleHandlers?: LifecycleHandler[];
   /**
    * The worker's settings (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, AGENT_MODEL_*, AGENT_SANDBOX,
-   * AGENT_APPROVERS_FILE, AGENT_TOOL_ENV, ...). Default: `process.env`. Tool processes never see it:
+   * AGENT_APPROVERS_FILE, AGENT_TOOL_ENV, ...; all listed in config/settings-catalog.ts), parsed once
+   * into `WorkerSettings` when the worker is built. Default: `process.env`. Tool processes never see it:
    * they get a clean environment (see tools/sandbox/tool-environment.ts).
    */
   env?: NodeJS.ProcessEnv;

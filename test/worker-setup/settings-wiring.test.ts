@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startRun } from '../../src/client/start-run';
+import { parseWorkerSettings } from '../../src/config/worker-settings';
 import { createAgentWorker } from '../../src/worker-setup/create-agent-worker';
 import { tempWorkspace, waitFor, withAgentWorker } from '../support/agent-run-harness';
 import { useAgentTestbed } from '../support/agent-testbed';
@@ -73,6 +74,26 @@ describe('settings wiring', () => {
         await built.worker.runUntil(Promise.resolve());
         await built.close();
       }
+    }
+  });
+
+  it('takes settings already parsed, and then does not read the environment again', async () => {
+    const settings = parseWorkerSettings({ ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: bed.fake.baseUrl, AGENT_MAX_CACHED_WORKFLOWS: '3' });
+    const built = await createAgentWorker({
+      address: temporalAddress(),
+      taskQueue: uniqueId('q-settings'),
+      workspaceRoot: await tempWorkspace(),
+      settings,
+      // Were this read, the worker would refuse to start.
+      env: { AGENT_MAX_CACHED_WORKFLOWS: 'not read' },
+      workflowBundle: bed.harness().workflowBundle,
+    });
+    try {
+      expect(built.settings).toBe(settings);
+      expect(built.worker.options.maxCachedWorkflows).toBe(3);
+    } finally {
+      await built.worker.runUntil(Promise.resolve());
+      await built.close();
     }
   });
 
