@@ -179,7 +179,7 @@ async function startWorker(
 
   // Opened before anything connects to Temporal: a log that was cut stops the worker here, and
   // there are no connections yet to leave open.
-  const audit = options.auditLog ? await AuditChain.open(options.auditLog).catch(async (error: unknown) => {
+  const audit = options.auditLog ? await AuditChain.open(options.auditLog, { headDir: workerSettings.audit.headDir }).catch(async (error: unknown) => {
     await mcp.close();
     throw error;
   }) : undefined;
