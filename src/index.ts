@@ -3,6 +3,8 @@
  * worker, and talk to runs. Everything not exported here is internal and may change.
  */
 export { createAgentWorker, type AgentWorker, type AgentWorkerOptions } from './worker-setup/create-agent-worker';
+export { parseWorkerSettings, WorkerSettingsError, type WorkerSettings } from './config/worker-settings';
+export { describeWorkerSettings } from './config/settings-banner';
 export { AgentDefinitionSchema, type AgentDefinition, type AgentDefinitionInput, type ContextBudget } from './agents/agent-definition';
 export { builtinAgents } from './agents/builtin-agents';
 export { createAgentRegistry, type AgentRegistry } from './agents/agent-registry';

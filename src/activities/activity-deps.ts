@@ -2,6 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { Client } from '@temporalio/client';
 import type { AgentRegistry } from '../agents/agent-registry';
 import type { AuditChain } from '../audit/audit-chain';
+import type { WorkerSettings } from '../config/worker-settings';
 import type { ConversationStore } from '../conversation/conversation-store';
 import type { McpPool } from '../mcp/mcp-pool';
 import type { ProcessRunner } from '../tools/sandbox/process-runner';
@@ -14,8 +15,11 @@ export interface ActivityDeps {
   conversations: ConversationStore;
   /** Built lazily: a worker without ANTHROPIC_API_KEY can still serve everything but model calls. */
   anthropic: () => Anthropic;
-  /** Model ids per tier come from here (AGENT_MODEL_*), so `createAgentWorker({ env })` is honoured. */
-  env: NodeJS.ProcessEnv;
+  /**
+   * The worker's settings, parsed once at start (config/worker-settings.ts) from `createAgentWorker`'s
+   * `env`: model ids per tier under `model.tiers`, tuning knobs under `limits`.
+   */
+  settings: Pick<WorkerSettings, 'limits' | 'model'>;
   /** Used by the preference activities to reach the per-person preferences workflow. */
   temporal: () => Client;
   taskQueue: string;

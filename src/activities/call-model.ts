@@ -8,7 +8,6 @@ import { ConversationRefSchema } from '../conversation/conversation-ref';
 import type { ContentBlock, ConversationMessage, TokenUsage } from '../conversation/messages';
 import { FailureType } from '../errors';
 import { buildModelRequest, outputContractFor } from '../model/model-request';
-import { promptCacheModeFromEnv } from '../model/prompt-cache';
 import { streamMessage } from '../model/stream-message';
 import { usageFrom } from '../model/usage';
 import { inModelSpan, recordModelResponse } from '../observability/genai-spans';
@@ -48,12 +47,9 @@ export interface CallModelResult {
   outputChecks?: Record<string, OutputCheck>;
 }
 
-/** A stream that sends nothing for this long is abandoned and the call retried (`AGENT_MODEL_IDLE_SECONDS`). */
-const DEFAULT_IDLE_SECONDS = 120;
-
-export function idleMsFromEnv(env: NodeJS.ProcessEnv): number {
-  const seconds = Number(env.AGENT_MODEL_IDLE_SECONDS);
-  return (Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_IDLE_SECONDS) * 1000;
+/** A stream that sends nothing for this long is abandoned and the call retried (`AGENT_MODEL_IDLE_SECONDS`, read at start). */
+export function idleMsOf(deps: Pick<ActivityDeps, 'settings'>): number {
+  return deps.settings.limits.modelIdleSeconds * 1000;
 }
 
 /** delegate_task and handoff for this run, with the targets' descriptions from this worker's registry. */
@@ -109,8 +105,8 @@ export function createCallModel(deps: ActivityDeps) {
       messages,
       contract,
       extraTools: teamTools(deps, input.team),
-      cache: promptCacheModeFromEnv(deps.env),
-      env: deps.env,
+      cache: deps.settings.limits.promptCache,
+      models: deps.settings.model.tiers,
     });
     const facts = { model: request.model, maxTokens: request.max_tokens, agent: agent.name, iteration: input.iteration, workflowId: context.info.workflowExecution?.workflowId };
     const response = await inModelSpan(facts, async (span) => {
@@ -118,7 +114,7 @@ export function createCallModel(deps: ActivityDeps) {
         // The iteration lets a follower tell this call's text from the previous one's (client/live-text.ts).
         progress: (p) => context.heartbeat({ ...p, iteration: input.iteration }),
         signal: context.cancellationSignal,
-        idleMs: idleMsFromEnv(deps.env),
+        idleMs: idleMsOf(deps),
         attempt: context.info.attempt,
       });
       const toolCalls = answer.content.filter((b) => b.type === 'tool_use').length;

@@ -2,10 +2,9 @@ import { Context } from '@temporalio/activity';
 import { z } from 'zod';
 import { ConversationRefSchema } from '../conversation/conversation-ref';
 import type { ConversationMessage, TokenUsage } from '../conversation/messages';
-import { modelIdForTier } from '../model/model-tiers';
 import { streamMessage } from '../model/stream-message';
 import { inModelSpan, recordModelResponse } from '../observability/genai-spans';
-import { idleMsFromEnv } from './call-model';
+import { idleMsOf } from './call-model';
 import { usageFrom } from '../model/usage';
 import type { ActivityDeps } from './activity-deps';
 import { materialize } from './conversation-sync';
@@ -51,7 +50,7 @@ export function createSummarizeConversation(deps: ActivityDeps) {
     const input = SummarizeInputSchema.parse(raw);
     const messages = (await materialize(deps.conversations, input.conversation)).slice(input.from, input.to);
     const context = Context.current();
-    const model = modelIdForTier('fast', deps.env);
+    const model = deps.settings.model.tiers.fast;
     const facts = { model, maxTokens: 2_048, purpose: 'compaction' as const, workflowId: context.info.workflowExecution?.workflowId };
     const response = await inModelSpan(facts, async (span) => {
       const answer = await streamMessage(
@@ -67,7 +66,7 @@ export function createSummarizeConversation(deps: ActivityDeps) {
             },
           ],
         },
-        { progress: (p) => context.heartbeat(p), signal: context.cancellationSignal, idleMs: idleMsFromEnv(deps.env), attempt: context.info.attempt },
+        { progress: (p) => context.heartbeat(p), signal: context.cancellationSignal, idleMs: idleMsOf(deps), attempt: context.info.attempt },
       );
       recordModelResponse(span, { id: answer.id, model: answer.model, stopReason: answer.stop_reason, usage: usageFrom(answer.usage), toolCalls: 0 });
       return answer;

@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { modelIdForTier } from '../model/model-tiers';
+import type { ModelTier } from '../model/model-tiers';
 import { usageFrom } from '../model/usage';
 import { inModelSpan, recordModelResponse } from '../observability/genai-spans';
 
@@ -10,10 +10,11 @@ import { inModelSpan, recordModelResponse } from '../observability/genai-spans';
  */
 export async function askModelJudge<W extends string>(
   client: Anthropic,
-  env: NodeJS.ProcessEnv,
+  /** The model id of each tier, from the worker's settings: judges use the fast one. */
+  models: Record<ModelTier, string>,
   args: { instructions: string; subject: unknown; words: readonly W[] },
 ): Promise<{ word: W; reason: string } | undefined> {
-  const model = modelIdForTier('fast', env);
+  const model = models.fast;
   const response = await inModelSpan({ model, maxTokens: 300, purpose: 'judge' }, async (span) => {
     const answer = await client.messages.create({
       model,

@@ -7,7 +7,7 @@ import type { ConversationMessage } from '../conversation/messages';
 import { FailureType } from '../errors';
 import { withOutputField } from '../structured-output/completion-output';
 import { outputContractOf, type OutputContract } from '../structured-output/output-contract';
-import { modelIdForTier } from './model-tiers';
+import type { ModelTier } from './model-tiers';
 import { withCacheBreakpoints, type PromptCacheMode } from './prompt-cache';
 
 /**
@@ -33,7 +33,8 @@ export interface ModelRequestInput {
   /** Tools this run has besides the agent's own (delegate_task, handoff). */
   extraTools?: ModelToolSpec[];
   cache: PromptCacheMode;
-  env: NodeJS.ProcessEnv;
+  /** The model id of each tier, from the worker's settings. */
+  models: Record<ModelTier, string>;
 }
 
 /**
@@ -47,5 +48,5 @@ export function buildModelRequest(input: ModelRequestInput): Anthropic.MessageCr
   const tools = (contract ? withOutputField(specs, agent.completionTools, contract) : specs) as Anthropic.Tool[];
   const system = buildSystemPrompt(agent.systemPrompt, { completionTools: agent.completionTools, typedOutput: contract !== undefined });
   const cached = withCacheBreakpoints({ system, tools, messages: input.messages as Anthropic.MessageParam[] }, input.cache);
-  return { model: modelIdForTier(agent.modelTier, input.env), max_tokens: agent.maxTokens, ...cached };
+  return { model: input.models[agent.modelTier], max_tokens: agent.maxTokens, ...cached };
 }

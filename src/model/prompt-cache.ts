@@ -3,15 +3,10 @@ import type Anthropic from '@anthropic-ai/sdk';
 /**
  * Prompt caching (`AGENT_PROMPT_CACHE`): `5m` (the default; `on` means the same) caches for five
  * minutes, refreshed on every hit; `1h` for an hour (writes cost 2× instead of 1.25×, worth it when
- * runs wait on people); `off` sends no breakpoints.
+ * runs wait on people); `off` sends no breakpoints. Parsed once at start with the other settings
+ * (config/worker-settings.ts, `limits.promptCache`), where a value that is none of these is refused.
  */
 export type PromptCacheMode = 'off' | '5m' | '1h';
-
-export function promptCacheModeFromEnv(env: NodeJS.ProcessEnv): PromptCacheMode {
-  const raw = (env.AGENT_PROMPT_CACHE ?? '').trim().toLowerCase();
-  if (raw === 'off' || raw === 'false' || raw === '0') return 'off';
-  return raw === '1h' ? '1h' : '5m';
-}
 
 export interface ModelRequestParts {
   system: string;

@@ -5,8 +5,8 @@ import { WorkspaceEscapeError } from '../errors';
 /** The folder of the workspace root that holds the per-run workspaces (`runs/<id>`). */
 export const RUNS_FOLDER = 'runs';
 
-/** The workspace root from `AGENT_WORKSPACE` (default `./workspace`), created and symlink-resolved. */
-export function resolveWorkspaceRoot(configured: string = process.env.AGENT_WORKSPACE ?? './workspace'): string {
+/** The workspace root (the `workspace.root` setting: AGENT_WORKSPACE, default `./workspace`), created and symlink-resolved. */
+export function resolveWorkspaceRoot(configured: string): string {
   const absolute = path.resolve(configured);
   mkdirSync(absolute, { recursive: true });
   return realpathSync(absolute);

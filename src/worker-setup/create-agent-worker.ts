@@ -6,10 +6,11 @@ import type { AgentRegistry } from '../agents/agent-registry';
 import type { AgentDefinitionInput } from '../agents/agent-definition';
 import { validateTeam } from '../agents/validate-team';
 import type { ApprovalHandlerFunction, GuardrailFunction } from '../guardrails/guardrail-types';
-import { approverRegistryFromEnv } from '../approvals/signatures/approver-registry';
+import { loadApproverRegistry } from '../approvals/signatures/approver-registry';
 import { AuditChain } from '../audit/audit-chain';
 import { assertOutsideWorkspace } from '../audit/audit-path';
-import { temporalSettings } from '../config/worker-config';
+import { unknownSettingWarnings } from '../config/unknown-settings';
+import { parseWorkerSettings, type WorkerSettings } from '../config/worker-settings';
 import { conversationStoreFromEnv, DirectoryConversationStore, type ConversationStore } from '../conversation/conversation-store';
 import type { LifecycleHandler } from '../lifecycle/lifecycle-handler';
 import { lifecycleSinks } from '../lifecycle/lifecycle-sink';
@@ -42,10 +43,16 @@ export interface AgentWorkerOptions {
   lifecycleHandlers?: LifecycleHandler[];
   /**
    * The worker's settings (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, AGENT_MODEL_*, AGENT_SANDBOX,
-   * AGENT_APPROVERS_FILE, AGENT_TOOL_ENV, ...). Default: `process.env`. Tool processes never see it:
+   * AGENT_APPROVERS_FILE, AGENT_TOOL_ENV, ...; all listed in config/settings-catalog.ts), parsed once
+   * into `WorkerSettings` when the worker is built. Default: `process.env`. Tool processes never see it:
    * they get a clean environment (see tools/sandbox/tool-environment.ts).
    */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Settings already parsed (`npm run worker` parses them once to print its banner); `env` is then
+   * not read again. Default: parsed from `env` here, with a warning for each unknown AGENT_* name.
+   */
+  settings?: WorkerSettings;
   /** Functions agents' guardrails may name (`guardrails: [{ check: { function: "name" } }]`). */
   guardrails?: Record<string, GuardrailFunction>;
   /** Functions agents' `approvalHandler` may name. */
@@ -75,6 +82,8 @@ export interface AgentWorker {
   processes: ProcessRunner;
   /** Whether AgentName/AgentStatus were there, registered, or refused (then a warning was printed). */
   searchAttributes: SearchAttributeCheck;
+  /** The settings this worker runs with (print them with `describeWorkerSettings`). */
+  settings: WorkerSettings;
   /** Closes the connections and the audit log; call after `worker.run()` has returned. */
   close(): Promise<void>;
 }
@@ -88,19 +97,19 @@ export const WORKFLOWS_PATH = path.join(__dirname, '..', 'workflows', 'index.ts'
  * history when it wakes.
  */
 export function maxCachedWorkflowsFromEnv(env: NodeJS.ProcessEnv): { maxCachedWorkflows?: number } {
-  const raw = env.AGENT_MAX_CACHED_WORKFLOWS?.trim();
-  if (!raw) return {};
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`AGENT_MAX_CACHED_WORKFLOWS must be a whole number (0 or more), not "${raw}".`);
-  return { maxCachedWorkflows: value };
+  return maxCachedWorkflowsOf(parseWorkerSettings(env));
 }
 
-/** Names of environment variables tool processes may see, from `AGENT_TOOL_ENV` (comma-separated). */
-function toolEnvAllowList(env: NodeJS.ProcessEnv): string[] {
-  return (env.AGENT_TOOL_ENV ?? '')
-    .split(',')
-    .map((name) => name.trim())
-    .filter(Boolean);
+function maxCachedWorkflowsOf(settings: WorkerSettings): { maxCachedWorkflows?: number } {
+  const value = settings.limits.maxCachedWorkflows;
+  return value === undefined ? {} : { maxCachedWorkflows: value };
+}
+
+/** Parses the settings from `env` once, warning about AGENT_* names nothing reads (likely typos). */
+export function workerSettingsFrom(env: NodeJS.ProcessEnv): WorkerSettings {
+  const settings = parseWorkerSettings(env);
+  for (const warning of unknownSettingWarnings(env)) console.warn(`WARNING: ${warning}`);
+  return settings;
 }
 
 /**
@@ -124,14 +133,17 @@ async function prepareConversationStore(store: ConversationStore, { owned }: { o
  * audit log lives. Then the search attributes are registered.
  */
 export async function createAgentWorker(options: AgentWorkerOptions = {}): Promise<AgentWorker> {
-  const env = options.env ?? process.env;
+  // Read once, before anything else: a bad value stops here, before any connection or process.
+  const settings = options.settings ?? workerSettingsFrom(options.env ?? process.env);
   // The sandbox is resolved before the agents are loaded: stdio MCP servers start inside it.
-  const workspaceRoot = resolveWorkspaceRoot(options.workspaceRoot);
-  const processes = toolProcessRunner(env);
+  const workspaceRoot = resolveWorkspaceRoot(options.workspaceRoot ?? settings.workspace.root);
+  const processes = toolProcessRunner(settings);
   const mcpHost = mcpHostFor(processes, workspaceRoot);
-  const agents = await loadWorkerAgents({ agents: options.agents, tools: options.tools, configFile: options.agentConfig ?? env.AGENT_CONFIG, env, mcpHost });
+  const configFile = options.agentConfig ?? settings.workspace.configFile;
+  // The configuration file's ${VAR}s and MCP servers' env may name any variable: they get the whole environment.
+  const agents = await loadWorkerAgents({ agents: options.agents, tools: options.tools, configFile, env: settings.env, mcpHost });
   try {
-    return await startWorker(options, env, agents, { workspaceRoot, processes });
+    return await startWorker(options, settings, agents, { workspaceRoot, processes });
   } catch (error) {
     await agents.mcp.close();
     throw error;
@@ -139,25 +151,26 @@ export async function createAgentWorker(options: AgentWorkerOptions = {}): Promi
 }
 
 /** How tool processes (and stdio MCP servers) run on this worker; warns when they are unsandboxed. */
-function toolProcessRunner(env: NodeJS.ProcessEnv): ProcessRunner {
+function toolProcessRunner({ sandbox, env }: WorkerSettings): ProcessRunner {
   // The sandbox needs PATH to find bwrap even when the caller's env is only the model settings.
-  const mode = resolveSandboxMode({ PATH: process.env.PATH, ...env });
+  const mode = resolveSandboxMode({ PATH: process.env.PATH, ...env, AGENT_SANDBOX: sandbox.mode });
   const warning = sandboxWarning(mode);
   if (warning) console.warn(`WARNING: ${warning}`);
   // A root worker runs commands as AGENT_SANDBOX_USER (default nobody), or refuses to start (SandboxUserError).
-  return createProcessRunner({ mode, envAllowList: toolEnvAllowList(env), sourceEnv: process.env, sandboxUser: env.AGENT_SANDBOX_USER });
+  // Allowed variables come from the worker's own process environment, where a deployment puts them.
+  return createProcessRunner({ mode, envAllowList: sandbox.toolEnv, sourceEnv: process.env, sandboxUser: sandbox.user });
 }
 
 async function startWorker(
   options: AgentWorkerOptions,
-  env: NodeJS.ProcessEnv,
+  workerSettings: WorkerSettings,
   { registry, mcp, configFile }: WorkerAgents,
   { workspaceRoot, processes }: { workspaceRoot: string; processes: ProcessRunner },
 ): Promise<AgentWorker> {
   const judges = { guardrails: options.guardrails ?? {}, approvalHandlers: options.approvalHandlers ?? {} };
   validateTeam(registry, judges);
-  const approverKeys = approverRegistryFromEnv(env);
-  const conversations = options.conversations ?? conversationStoreFromEnv(env.AGENT_CONVERSATION_STORE);
+  const approverKeys = workerSettings.approversFile ? loadApproverRegistry(workerSettings.approversFile) : undefined;
+  const conversations = options.conversations ?? conversationStoreFromEnv(workerSettings.conversationStore);
   const conversationsDir = conversations instanceof DirectoryConversationStore ? conversations.dir : undefined;
   if (conversationsDir) assertOutsideWorkspace(conversationsDir, workspaceRoot);
   if (options.auditLog) assertOutsideWorkspace(options.auditLog, workspaceRoot);
@@ -166,13 +179,13 @@ async function startWorker(
 
   // Opened before anything connects to Temporal: a log that was cut stops the worker here, and
   // there are no connections yet to leave open.
-  const audit = options.auditLog ? await AuditChain.open(options.auditLog).catch(async (error: unknown) => {
+  const audit = options.auditLog ? await AuditChain.open(options.auditLog, { headDir: workerSettings.audit.headDir }).catch(async (error: unknown) => {
     await mcp.close();
     throw error;
   }) : undefined;
 
-  const settings = temporalSettings(env);
-  const tracing = options.tracing ?? tracingFromEnv(env);
+  const settings = workerSettings.temporal;
+  const tracing = options.tracing ?? tracingFromEnv(workerSettings.env);
   const plugins = tracing ? [tracing.plugin] : [];
   const connectionOptions = { ...settings.connection, address: options.address ?? settings.address };
   const namespace = options.namespace ?? settings.namespace;
@@ -188,8 +201,8 @@ async function startWorker(
     registry,
     workspaceRoot,
     conversations,
-    anthropic: () => (anthropic ??= createAnthropicClient(env)),
-    env,
+    anthropic: () => (anthropic ??= createAnthropicClient(workerSettings.model)),
+    settings: workerSettings,
     temporal: () => client,
     taskQueue,
     processes,
@@ -212,7 +225,7 @@ async function startWorker(
     // Heartbeats of a streaming model call carry its text so far; sent this often, a client
     // watching the run sees it within about a second.
     maxHeartbeatThrottleInterval: '500 milliseconds',
-    ...maxCachedWorkflowsFromEnv(env),
+    ...maxCachedWorkflowsOf(workerSettings),
     ...options.workerOptions,
   });
 
@@ -223,6 +236,7 @@ async function startWorker(
     client,
     processes,
     searchAttributes: attributes,
+    settings: workerSettings,
     async close() {
       await connection.close();
       await clientConnection.close();

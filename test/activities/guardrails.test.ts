@@ -2,6 +2,7 @@
 // not let anything through, and an approval handler that fails hands the call to a person.
 import type Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
+import { parseWorkerSettings } from '../../src/config/worker-settings';
 import type { ActivityDeps } from '../../src/activities/activity-deps';
 import { createCheckGuardrails, createJudgeApprovals, type JudgeFunctions } from '../../src/activities/guardrails';
 import type { AgentDefinitionInput } from '../../src/agents/agent-definition';
@@ -31,7 +32,7 @@ function deps(agent: AgentDefinitionInput, judges: Partial<JudgeFunctions>, anth
     registry: createAgentRegistry([agent], builtinTools),
     judges: { guardrails: {}, approvalHandlers: {}, ...judges },
     anthropic: () => anthropic,
-    env: {},
+    settings: parseWorkerSettings({ AGENT_AUDIT_LOG: 'off' }),
   } as unknown as ActivityDeps;
 }
 

@@ -109,18 +109,14 @@ describe('a worker restart over a cut log', () => {
     const lines = await writeLog(3);
     await writeLines(lines.slice(0, 2));
     await rm(`${file}.head`);
-    const previous = process.env.AGENT_AUDIT_HEAD_DIR;
-    process.env.AGENT_AUDIT_HEAD_DIR = headDir;
+    const workspaceRoot = await mkdtemp(path.join(tmpdir(), 'audit-cut-ws-'));
     try {
-      const workspaceRoot = await mkdtemp(path.join(tmpdir(), 'audit-cut-ws-'));
-      const error = await createAgentWorker({ address: temporalAddress(), taskQueue: uniqueId('cut-q'), workspaceRoot, auditLog: file, env: { AGENT_SANDBOX: 'none' } }).catch(
-        (e: unknown) => e,
-      );
+      // The worker finds the head copies where its settings say (AGENT_AUDIT_HEAD_DIR in its env).
+      const env = { AGENT_SANDBOX: 'none', AGENT_AUDIT_HEAD_DIR: headDir };
+      const error = await createAgentWorker({ address: temporalAddress(), taskQueue: uniqueId('cut-q'), workspaceRoot, auditLog: file, env }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(AuditLogCorruptError);
-      await rm(workspaceRoot, { recursive: true, force: true });
     } finally {
-      if (previous === undefined) delete process.env.AGENT_AUDIT_HEAD_DIR;
-      else process.env.AGENT_AUDIT_HEAD_DIR = previous;
+      await rm(workspaceRoot, { recursive: true, force: true });
     }
     expect(await verify()).toMatchObject({ ok: false });
   });

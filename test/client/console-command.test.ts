@@ -2,6 +2,7 @@
 // clean stop on Ctrl-C; and `--hash-password` for the users file.
 import { describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../src/console/auth/password-hash';
+import { freePort } from '../../scripts/temporal-dev-server';
 import { temporalAddress } from '../support/temporal';
 import { agentctl, startAgentctl } from './agentctl-process';
 
@@ -22,6 +23,19 @@ describe('agentctl console', () => {
     const { code, stdout } = await cli.done;
     expect(code).toBe(0);
     expect(stdout).toContain('Console stopped.');
+  });
+
+  it('listens on the fixed port --port names', async () => {
+    const port = await freePort();
+    const cli = startAgentctl(['console', '--port', String(port), '--host', '127.0.0.1'], { TEMPORAL_ADDRESS: temporalAddress(), USER: 'dana' });
+    try {
+      await cli.waitFor(/Press Ctrl-C to stop\./, 60_000);
+      expect(cli.stdout()).toContain(`Approval console: http://127.0.0.1:${port}/`);
+      expect((await fetch(`http://127.0.0.1:${port}/login`)).status).toBe(200);
+    } finally {
+      cli.child.kill('SIGINT');
+    }
+    expect((await cli.done).code).toBe(0);
   });
 
   it('refuses a port that is not a number', async () => {

@@ -139,6 +139,9 @@ describe('npm start (scripts/start.js) against TEMPORAL_ADDRESS', () => {
     const first = spawnStart(env);
     try {
       await waitForPhaseText(first, 'Press Ctrl-C to stop the worker and the server.');
+      // START_UI_PORT moved the embedded server's Web UI: it answers there, and the start says so.
+      expect(first.stdout).toContain(`Web UI: http://localhost:${uiPort}`);
+      expect((await fetch(`http://127.0.0.1:${uiPort}/`)).status).toBe(200);
       // A run started from another client parks on its write: nobody follows it to approve.
       const { client, close } = await connectClient(temporalSettings({ TEMPORAL_ADDRESS: `127.0.0.1:${port}`, TEMPORAL_NAMESPACE: 'default', TEMPORAL_TASK_QUEUE: taskQueue }));
       const parked = await startRun(client, { agent: 'general', task: `${DEMO_LABEL} parked across starts` }, { taskQueue, workflowId: uniqueId('parked') });

@@ -68,7 +68,8 @@ export async function withAgentWorker<T>(options: HarnessOptions, body: (harness
     address: options.address ?? temporalAddress(),
     taskQueue,
     workspaceRoot: workspace,
-    env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: options.fake.baseUrl, ...options.env },
+    // The head copies go where the global setup put them for the whole run (the worker reads only `env`).
+    env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: options.fake.baseUrl, AGENT_AUDIT_HEAD_DIR: process.env.AGENT_AUDIT_HEAD_DIR, ...options.env },
     auditLog: options.auditLog,
     guardrails: options.guardrails,
     approvalHandlers: options.approvalHandlers,

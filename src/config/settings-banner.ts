@@ -1,0 +1,57 @@
+import { SETTINGS } from './settings-catalog';
+import type { WorkerSettings } from './worker-settings';
+
+/** A secret shows only that it is set and its last four characters, enough to tell two keys apart. */
+export function maskSecret(value: string): string {
+  return value.length > 12 ? `set (…${value.slice(-4)})` : 'set';
+}
+
+/** A connection URL shows its scheme and host, never its password. */
+function withoutPassword(value: string): string {
+  try {
+    const url = new URL(value);
+    if (url.password) url.password = '***';
+    return url.toString();
+  } catch {
+    return value;
+  }
+}
+
+/**
+ * The settings the worker started with, one `name: value` per line for the start banner, so an
+ * operator sees what this process actually uses. Secrets are masked (settings-catalog.ts marks them).
+ */
+export function describeWorkerSettings(settings: WorkerSettings): string[] {
+  const secret = (name: string) => SETTINGS.find((s) => s.name === name)?.secret === true;
+  const show = (name: string, value: string | number | undefined): string => {
+    if (value === undefined || value === '') return `${name}: (unset)`;
+    const text = String(value);
+    if (name === 'AGENT_CONVERSATION_STORE') return `${name}: ${withoutPassword(text)}`;
+    return `${name}: ${secret(name) ? maskSecret(text) : text}`;
+  };
+  const { model, limits, workspace, sandbox, temporal, audit, observability } = settings;
+  return [
+    show('TEMPORAL_ADDRESS', `${temporal.address} (namespace ${temporal.namespace}, from ${temporal.source})`),
+    show('TEMPORAL_TASK_QUEUE', temporal.taskQueue),
+    show('ANTHROPIC_API_KEY', model.apiKey),
+    show('ANTHROPIC_BASE_URL', model.baseUrl),
+    show('AGENT_MODEL_FAST', model.tiers.fast),
+    show('AGENT_MODEL_BALANCED', model.tiers.balanced),
+    show('AGENT_MODEL_POWERFUL', model.tiers.powerful),
+    show('AGENT_WORKSPACE', workspace.root),
+    show('AGENT_CONFIG', workspace.configFile),
+    show('AGENT_SANDBOX', sandbox.mode ?? 'bwrap when found'),
+    show('AGENT_SANDBOX_USER', sandbox.user),
+    show('AGENT_TOOL_ENV', sandbox.toolEnv.join(',')),
+    show('AGENT_CONVERSATION_STORE', settings.conversationStore),
+    show('AGENT_APPROVERS_FILE', settings.approversFile),
+    show('AGENT_AUDIT_LOG', audit.log ?? 'off'),
+    show('AGENT_AUDIT_HEAD_DIR', audit.headDir),
+    show('AGENT_METRICS_PORT', observability.metrics ? `${observability.metrics.host}:${observability.metrics.port}` : 'off'),
+    show('OTEL_EXPORTER_OTLP_ENDPOINT', observability.otlpTracesUrl ?? 'off'),
+    show('AGENT_ENCRYPTION_KEY', settings.env.AGENT_ENCRYPTION_KEY),
+    show('AGENT_MAX_CACHED_WORKFLOWS', limits.maxCachedWorkflows ?? "the SDK's default"),
+    show('AGENT_MODEL_IDLE_SECONDS', limits.modelIdleSeconds),
+    show('AGENT_PROMPT_CACHE', limits.promptCache),
+  ];
+}
