@@ -1,5 +1,5 @@
 // Every checkpoint shape a released worker wrote still becomes a valid current state (no server needed).
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CURRENT_STATE_VERSION, migrateState } from '../../../src/workflows/migrations/migrate-state';
@@ -7,11 +7,19 @@ import { permissionOf } from '../../../src/workflows/run-machine/call-records';
 import { pendingApprovalsOf } from '../../../src/workflows/run-machine/run-status';
 import { RunStateSchema } from '../../../src/workflows/run-machine/run-state';
 
-const fixture = (name: string) => JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'fixtures', name), 'utf8')) as Record<string, unknown>;
+const FIXTURES = path.join(__dirname, '..', '..', 'fixtures');
+const fixture = (name: string) => JSON.parse(readFileSync(path.join(FIXTURES, name), 'utf8')) as Record<string, unknown>;
+/** Every committed checkpoint, of every version: a new fixture is read here without editing this file. */
+const checkpointFixtures = readdirSync(FIXTURES).filter((name) => /^run-state-v\d+.*\.json$/.test(name)).sort();
 const NOW = '2026-11-23T12:00:00.000Z';
 
 describe('migrateState', () => {
-  it.each(['run-state-v1.json', 'run-state-v2.json', 'run-state-v2-parked.json', 'run-state-v3-before-permission.json'])('turns %s into a valid current state', (name) => {
+  it('finds the checkpoint fixtures, one or more for each version from 1 to the current one', () => {
+    const versions = new Set(checkpointFixtures.map((name) => Number(/^run-state-v(\d+)/.exec(name)![1])));
+    expect([...versions].sort((a, b) => a - b)).toEqual(Array.from({ length: CURRENT_STATE_VERSION }, (_, i) => i + 1));
+  });
+
+  it.each(checkpointFixtures)('turns %s into a valid current state', (name) => {
     const state = migrateState(fixture(name), NOW);
     expect(state.schemaVersion).toBe(CURRENT_STATE_VERSION);
     expect(RunStateSchema.safeParse(state).success).toBe(true);

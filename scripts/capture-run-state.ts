@@ -1,0 +1,70 @@
+// Captures a real checkpoint of the current state version as a fixture.
+//
+//   npx tsx scripts/capture-run-state.ts test/fixtures/run-state-v<N>.json
+//
+// A run on a private dev server with the scripted fake Messages API takes one step, then parks on a
+// write that needs a person; the `checkpoint` query's answer is written as the fixture. Parked there,
+// the state has most of what a checkpoint can hold: messages, usage, a turn with a call waiting,
+// decisions, lifecycle events, a thread (followUps) and a restricted approver list. The migration
+// test (test/workflows/migrations/migrate-state.test.ts) reads every run-state-v*.json through the
+// migration, and the drift test checks the current version's fixture fits the schema field for field.
+import { writeFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { startRun } from '../src/client/start-run';
+import { createAgentWorker } from '../src/worker-setup/create-agent-worker';
+import { checkpointQuery } from '../src/workflows/definitions';
+import { reply, toolCall, startFakeAnthropic } from '../test/support/fake-anthropic';
+import { stepTool } from '../test/support/step-script';
+import { fixtureAgents, fixtureApprovalHandlers, fixtureGuardrails } from './capture-histories/agents';
+import { pendingCall } from './capture-histories/support';
+import { startDevServer } from './temporal-dev-server';
+
+const TASK = 'fixture: checkpoint';
+
+async function run(): Promise<void> {
+  const [outFile] = process.argv.slice(2);
+  if (!outFile) throw new Error('usage: tsx scripts/capture-run-state.ts test/fixtures/run-state-v<N>.json');
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const server = await startDevServer({ headless: true });
+  const fake = await startFakeAnthropic();
+  fake.script(TASK, [reply(toolCall('step', { n: 1 })), reply(toolCall('write_file', { path: 'out.txt', content: 'x' }))]);
+  const taskQueue = `run-state-${Date.now()}`;
+  const agentWorker = await createAgentWorker({
+    address: server.address,
+    taskQueue,
+    workspaceRoot: await mkdtemp(path.join(tmpdir(), 'run-state-ws-')),
+    env: { ANTHROPIC_API_KEY: 'fixture', ANTHROPIC_BASE_URL: fake.baseUrl },
+    agents: fixtureAgents,
+    tools: [stepTool],
+    guardrails: fixtureGuardrails,
+    approvalHandlers: fixtureApprovalHandlers,
+  });
+  try {
+    await agentWorker.worker.runUntil(async () => {
+      const handle = await startRun(
+        agentWorker.client,
+        { agent: 'fixture', task: TASK, user: 'ana', approvers: ['ana'], followUps: true },
+        { taskQueue, workflowId: 'fixture-run-state' },
+      );
+      await pendingCall(handle);
+      const checkpoint = await handle.query(checkpointQuery);
+      writeFileSync(outFile, `${JSON.stringify(checkpoint, null, 2)}\n`);
+      console.log(`wrote ${outFile} (schemaVersion ${checkpoint.schemaVersion})`);
+      await handle.terminate('checkpoint captured');
+    });
+    // A request no script answered means the run went off its script: the checkpoint is not the one described.
+    if (fake.errors.length > 0) throw new Error(`the fake model refused ${fake.errors.length} request(s):\n${fake.errors.join('\n')}`);
+  } finally {
+    await agentWorker.close();
+    fake.close();
+    await server.stop();
+  }
+}
+
+run().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
