@@ -135,13 +135,12 @@ async function measure(scenario: Scenario, env: BenchEnv, client: Client, ctx: C
   const pid = child.pid!;
   await nextMessage(child, 'ready');
   const workflowTids = () => readFileSync(threadsFile, 'utf8').split('\n').filter(Boolean);
-  const snapshot = (): Snapshot => ({
-    worker: processCpuMs(pid),
-    main: threadCpuMs(pid, pid),
-    workflow: workflowTids().reduce((sum, tid) => sum + threadCpuMs(pid, tid), 0),
-    server: treeCpuMs(ctx.serverPid),
-    at: performance.now(),
-  });
+  // The threads before the process: its counters only grow, so the remainder ("other") is never below zero.
+  const snapshot = (): Snapshot => {
+    const main = threadCpuMs(pid, pid);
+    const workflow = workflowTids().reduce((sum, tid) => sum + threadCpuMs(pid, tid), 0);
+    return { main, workflow, worker: processCpuMs(pid), server: treeCpuMs(ctx.serverPid), at: performance.now() };
+  };
   let start: Snapshot | undefined;
   let end: Snapshot | undefined;
   active = { scenario, requests: 0, total, onRequest: (count) => void (count === WARMUP ? (start = snapshot()) : count === total && (end = snapshot())) };

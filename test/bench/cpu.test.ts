@@ -34,8 +34,10 @@ describe('bench:cpu', () => {
       const [workflowMs, threads] = /^([\d.]+) \((\d+) threads?\)$/.exec(workflow!)!.slice(1).map(Number);
       for (const value of [worker, main, workflowMs, server, wall]) expect(Number(value)).toBeGreaterThan(0);
       expect(threads).toBeGreaterThanOrEqual(1);
-      // The split adds up to the worker's whole (each figure rounded to 0.1 ms).
-      expect(Math.abs(Number(main) + workflowMs! + Number(other) - Number(worker))).toBeLessThanOrEqual(0.2);
+      // The rest of the worker (Rust core, V8 helpers) is what the process used beyond the threads named:
+      // below zero, a thread would be counted twice (the main thread among the workflow threads, say).
+      expect(Number(other)).toBeGreaterThanOrEqual(0);
+      expect(Number(main) + workflowMs!).toBeLessThanOrEqual(Number(worker) + 0.1);
     }
   }, 300_000);
 });
