@@ -1,0 +1,182 @@
+// CPU per iteration (issue 24): the worker's, split into its main thread, its workflow threads and
+// the rest (Temporal core's Rust threads, V8's helpers, libuv), and the dev server's. The worker runs
+// alone in a child process; CPU is read from /proc (see bench/cpu/proc-cpu.ts) over the steady
+// window only: from the model request that ends the warm-up to the last model request of the
+// scenario. An iteration is one model request (a tool call, or the completing turn).
+//
+//   npm run bench:cpu -- [--iterations 200] [--output-bytes 5000] [--runs 50] [--run-iterations 20] [--warmup 20]
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { startRun } from '../src/client/start-run';
+import { callId, stepOf } from '../test/support/step-script';
+import type { ChildMessage, ParentMessage } from './cpu/worker-process';
+import { assertProc, processCpuMs, threadCpuMs, treeCpuMs } from './cpu/proc-cpu';
+import { type BenchEnv, ms, report, sizeArg, startBenchEnv, table, uniqueId } from './support/bench-env';
+import { type FakeModel, startFakeModel, taskOf, type ReplyBlock } from './support/fake-model';
+
+const ITERATIONS = sizeArg('iterations', 200);
+const OUTPUT_BYTES = sizeArg('output-bytes', 5_000);
+const RUNS = sizeArg('runs', 50);
+const RUN_ITERATIONS = sizeArg('run-iterations', 20);
+/** Model requests of each scenario (over all its runs) left out of the measure: JIT, caches, pools. */
+const WARMUP = sizeArg('warmup', 20);
+
+interface Scenario {
+  label: string;
+  agent: 'cpu-small' | 'cpu-bulk';
+  runs: number;
+  iterations: number;
+  call(step: number): ReplyBlock;
+}
+
+const SCENARIOS: Scenario[] = [
+  { label: `${ITERATIONS} iterations, small read tool (list_files)`, agent: 'cpu-small', runs: 1, iterations: ITERATIONS, call: (n) => ({ type: 'tool_use', id: callId(n), name: 'list_files', input: {} }) },
+  { label: `${ITERATIONS} iterations, ${OUTPUT_BYTES}-byte tool outputs`, agent: 'cpu-bulk', runs: 1, iterations: ITERATIONS, call: (n) => ({ type: 'tool_use', id: callId(n), name: 'bulk', input: { n, size: OUTPUT_BYTES } }) },
+  { label: `${RUNS} runs × ${RUN_ITERATIONS} iterations side by side, small read tool`, agent: 'cpu-small', runs: RUNS, iterations: RUN_ITERATIONS, call: (n) => ({ type: 'tool_use', id: callId(n), name: 'list_files', input: {} }) },
+];
+
+interface Snapshot {
+  worker: number;
+  main: number;
+  workflow: number;
+  server: number;
+  at: number;
+}
+
+interface Measured {
+  scenario: Scenario;
+  iterations: number;
+  workflowThreads: number;
+  summarizer: number;
+  start: Snapshot;
+  end: Snapshot;
+}
+
+/** What the fake model is answering now: one scenario at a time. */
+let active: { scenario: Scenario; requests: number; total: number; onRequest(count: number): void } | undefined;
+
+async function run(): Promise<void> {
+  const model = await startFakeModel((body) => {
+    if (!active || !taskOf(body).startsWith('cpu bench')) throw new Error(`unexpected request: ${taskOf(body).slice(0, 80)}`);
+    active.requests += 1;
+    active.onRequest(active.requests);
+    const step = stepOf({ body });
+    return [step < active.scenario.iterations ? active.scenario.call(step) : { type: 'tool_use', id: callId(step), name: 'complete_task', input: { summary: 'done', status: 'success' } }];
+  });
+  const env = await startBenchEnv();
+  const serverPid = env.server.process.pid!;
+  assertProc(serverPid);
+  const scratch = mkdtempSync(path.join(tmpdir(), 'bench-cpu-'));
+  const bundlePath = path.join(scratch, 'workflows.js');
+  writeFileSync(bundlePath, env.bundle.code);
+  // A small workspace, so list_files answers a few short lines.
+  const workspace = path.join(scratch, 'ws');
+  mkdirSync(path.join(workspace, 'src'), { recursive: true });
+  for (const name of ['README.md', 'package.json', 'src/index.ts', 'src/util.ts']) writeFileSync(path.join(workspace, name), `${name}\n`);
+  const connection = await Connection.connect({ address: env.server.address });
+  const client = new Client({ connection });
+
+  const loadBefore = loadavg()[0]!;
+  const results: Measured[] = [];
+  for (const scenario of SCENARIOS) results.push(await measure(scenario, env, client, { bundlePath, workspace, modelUrl: model.baseUrl, serverPid, scratch, served: model.served }));
+  await connection.close();
+  await env.close();
+  await model.close();
+
+  const per = (m: Measured, key: keyof Omit<Snapshot, 'at'>) => ms((m.end[key] - m.start[key]) / m.iterations);
+  const other = (m: Measured) => ms((m.end.worker - m.end.main - m.end.workflow - (m.start.worker - m.start.main - m.start.workflow)) / m.iterations);
+  report(
+    'cpu',
+    `npm run bench:cpu -- --iterations ${ITERATIONS} --output-bytes ${OUTPUT_BYTES} --runs ${RUNS} --run-iterations ${RUN_ITERATIONS} --warmup ${WARMUP}`,
+    [
+      'One worker process (a child of the bench, with nothing else in it), the bench\'s own local dev server, a zero-latency fake Messages API',
+      'in the bench process. CPU is utime + stime from /proc: the worker process as a whole, its main thread (/proc/<pid>/task/<pid>), its',
+      'workflow threads (the Temporal SDK\'s worker threads, each of which records its thread id through a preloaded module), "other" being',
+      'the rest of the worker (Temporal core\'s Rust threads, V8 GC and compiler helpers, libuv), and the dev server process with its children.',
+      '',
+      `**Steady window only.** Each scenario runs on a fresh worker process; the first ${WARMUP} model requests of the scenario (over all its runs)`,
+      `are warm-up and not counted. Counting starts when request number ${WARMUP} arrives at the fake model and stops when the last one arrives; an iteration is one model request (a tool`,
+      'call or the completing turn), so the window holds (requests − warm-up) iterations. /proc counts in clock ticks (10 ms), hence the long windows.',
+      '',
+      // CPU time is less disturbed by other work than wall time, but not immune (caches, frequency, the server's timers).
+      `Load average (1 min) at the start and end: ${loadBefore.toFixed(1)} and ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores; above the core count, other work shared the machine while this was measured.`,
+      '',
+      table(
+        ['scenario', 'iterations measured', 'worker CPU ms / iteration', 'main thread', 'workflow threads', 'other threads', 'server CPU ms / iteration', 'wall ms / iteration', 'summarizer calls'],
+        results.map((m) => [m.scenario.label, m.iterations, per(m, 'worker'), per(m, 'main'), `${per(m, 'workflow')} (${m.workflowThreads} thread${m.workflowThreads === 1 ? '' : 's'})`, other(m), per(m, 'server'), ms((m.end.at - m.start.at) / m.iterations), m.summarizer]),
+      ),
+    ].join('\n'),
+  );
+}
+
+interface Context {
+  bundlePath: string;
+  workspace: string;
+  modelUrl: string;
+  serverPid: number;
+  scratch: string;
+  /** The fake model's counters: compaction's summarizer calls are answered apart from the script. */
+  served: FakeModel['served'];
+}
+
+async function measure(scenario: Scenario, env: BenchEnv, client: Client, ctx: Context): Promise<Measured> {
+  const total = scenario.runs * (scenario.iterations + 1);
+  if (WARMUP >= total) throw new Error(`--warmup ${WARMUP} leaves nothing to measure in "${scenario.label}" (${total} model requests): lower it`);
+  const taskQueue = uniqueId('cpu');
+  const threadsFile = path.join(ctx.scratch, `${taskQueue}.tids`);
+  writeFileSync(threadsFile, '');
+  const child = fork(path.join(__dirname, 'cpu', 'worker-process.ts'), [], {
+    execArgv: ['--import', 'tsx', '--import', path.join(__dirname, 'cpu', 'tag-workflow-thread.mjs')],
+    env: { ...process.env, BENCH_ADDRESS: env.server.address, BENCH_TASK_QUEUE: taskQueue, BENCH_MODEL_URL: ctx.modelUrl, BENCH_BUNDLE: ctx.bundlePath, BENCH_WORKSPACE: ctx.workspace, BENCH_WORKFLOW_THREADS: threadsFile },
+  });
+  const pid = child.pid!;
+  await nextMessage(child, 'ready');
+  const workflowTids = () => readFileSync(threadsFile, 'utf8').split('\n').filter(Boolean);
+  // The threads before the process: its counters only grow, so the remainder ("other") is never below zero.
+  const snapshot = (): Snapshot => {
+    const main = threadCpuMs(pid, pid);
+    const workflow = workflowTids().reduce((sum, tid) => sum + threadCpuMs(pid, tid), 0);
+    return { main, workflow, worker: processCpuMs(pid), server: treeCpuMs(ctx.serverPid), at: performance.now() };
+  };
+  let start: Snapshot | undefined;
+  let end: Snapshot | undefined;
+  active = { scenario, requests: 0, total, onRequest: (count) => void (count === WARMUP ? (start = snapshot()) : count === total && (end = snapshot())) };
+  const summarizerBefore = ctx.served.summarizer;
+  const results = await Promise.all(
+    Array.from({ length: scenario.runs }, async (_, n) => {
+      const handle = await startRun(client, { agent: scenario.agent, task: `cpu bench ${taskQueue} run ${n}` }, { taskQueue, workflowId: `${taskQueue}-${n}` });
+      return handle.result();
+    }),
+  );
+  const served = active.requests;
+  active = undefined;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.send({ type: 'stop' } satisfies ParentMessage);
+  await exited;
+  const short = results.find((r) => r.iterations !== scenario.iterations + 1);
+  if (short) throw new Error(`a run of "${scenario.label}" ended after ${short.iterations} iterations, not ${scenario.iterations + 1}`);
+  if (!start || !end || served !== total) throw new Error(`"${scenario.label}": the fake model served ${served} requests, expected ${total}; the window is not the one described`);
+  console.error(`cpu: ${scenario.label}: done`);
+  return { scenario, iterations: total - WARMUP, workflowThreads: workflowTids().length, summarizer: ctx.served.summarizer - summarizerBefore, start, end };
+}
+
+function nextMessage(child: ChildProcess, type: ChildMessage['type']): Promise<ChildMessage> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: ChildMessage) => {
+      if (message.type !== type) return;
+      child.off('exit', onExit);
+      resolve(message);
+    };
+    const onExit = (code: number | null) => reject(new Error(`worker process exited (${code}) before sending "${type}"`));
+    child.once('message', onMessage);
+    child.once('exit', onExit);
+  });
+}
+
+run().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,36 @@
+// The worker bench:cpu measures, alone in its own process so that only its CPU counts: the bench's
+// clients and fake model run in the parent. IPC: "ready" once polling, "stop" to shut down.
+import { createAgentWorker } from '../../src/worker-setup/create-agent-worker';
+import { quietRuntime } from '../support/bench-env';
+import { benchAgent, bulkTool } from '../support/bench-tools';
+
+export type ParentMessage = { type: 'stop' };
+export type ChildMessage = { type: 'ready' };
+
+async function run(): Promise<void> {
+  quietRuntime();
+  const env = process.env;
+  const agentWorker = await createAgentWorker({
+    address: env.BENCH_ADDRESS,
+    taskQueue: env.BENCH_TASK_QUEUE,
+    workspaceRoot: env.BENCH_WORKSPACE,
+    env: { ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: env.BENCH_MODEL_URL },
+    workflowBundle: { codePath: env.BENCH_BUNDLE! },
+    // list_files is a built-in tool: the small read tool of issue 24's measurements.
+    agents: [benchAgent('cpu-small', ['list_files']), benchAgent('cpu-bulk', ['bulk'])],
+    tools: [bulkTool],
+  });
+  const { worker } = agentWorker;
+  process.on('message', (message: ParentMessage) => {
+    if (message.type === 'stop') worker.shutdown();
+  });
+  process.send!({ type: 'ready' } satisfies ChildMessage);
+  await worker.run();
+  await agentWorker.close();
+  process.disconnect();
+}
+
+run().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
