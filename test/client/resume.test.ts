@@ -8,7 +8,7 @@ import { withAgentWorker } from '../support/agent-run-harness';
 import { reply, text, toolCall, type FakeRequest } from '../support/fake-anthropic';
 import { useFakeModel } from '../support/agent-testbed';
 import { newClient, temporalAddress } from '../support/temporal';
-import { callId, firstUserText, gatedStepTool, stepOf, stepScript, stepTool } from '../support/step-script';
+import { callId, firstUserText, gatedStepTool, stepOf, stepScript, stepTool, userText } from '../support/step-script';
 import { NoWorkerAnsweredError, RunNotResumableError } from '../../src/client/errors';
 
 const agent: AgentDefinitionInput = {
@@ -23,14 +23,6 @@ const agent: AgentDefinitionInput = {
 const task = (id: string, status: 'pending' | 'in_progress' | 'completed') => ({ id, description: `Part ${id}`, status });
 /** The note a resumed run finds at the end of the conversation it continues. */
 const RESUMED = 'This run continues an earlier run';
-
-/** Every text block of the request's user messages: where the resume note lands. */
-function userText(request: FakeRequest): string {
-  return request.body.messages
-    .filter((m) => m.role === 'user')
-    .flatMap((m) => (typeof m.content === 'string' ? [m.content] : m.content.map((b) => (b.type === 'text' ? b.text : ''))))
-    .join('\n');
-}
 
 /** The messages as the model read them; cache breakpoints move from request to request, so they are left out. */
 const plain = (messages: FakeRequest['body']['messages']) => JSON.parse(JSON.stringify(messages, (key, value: unknown) => (key === 'cache_control' ? undefined : value))) as unknown[];
