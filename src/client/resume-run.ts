@@ -26,6 +26,7 @@ export function nextResumeId(workflowId: string): string {
 function finished(result: AgentRunResult): string | undefined {
   if (result.status === 'max_iterations') return undefined;
   if (result.completion?.status === 'blocked' || result.completion?.status === 'partial') return undefined;
+  if (result.status === 'guardrail_tripped') return 'was stopped by a guardrail; resuming it would meet the same guardrail (start a new run instead)';
   return 'completed with success; there is nothing to resume (start a new run for new work)';
 }
 
