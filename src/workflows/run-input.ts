@@ -3,7 +3,12 @@ import { ToolApprovalSchema } from '../approvals/approval-policy';
 import { SavedSummarySchema, TaskSchema } from '../control-tools';
 import { JsonSchemaObjectSchema } from '../structured-output/output-check';
 
-/** What a resumed run carries over from the run it continues (`agentctl resume`). */
+/**
+ * The `resume` input: what a run resumed by an earlier release carried over (a new conversation seeded
+ * with a summary of the run it continued). An alias path kept for compatibility only: clients of older
+ * releases may still send it and histories of those runs must replay, so the workflow still accepts it,
+ * but no code of ours sends it any more; `agentctl resume` sends `checkpoint` + `resumedFrom`.
+ */
 export const ResumeContextSchema = z.object({
   fromWorkflowId: z.string().min(1),
   fromRunId: z.string().optional(),
@@ -31,17 +36,17 @@ export type ResumeContext = z.infer<typeof ResumeContextSchema>;
 export const AgentRunInputSchema = z.object({
   agent: z.string().min(1, 'agent must name an agent in the worker registry, e.g. "general"'),
   task: z.string().min(1, 'task must describe the work to do'),
+  /**
+   * The iteration cap. With `resumedFrom`: how many more iterations the resumed run may use (left out,
+   * the earlier cap applies again once it was reached, or the run goes on up to it).
+   */
   maxIterations: z.number().int().positive().max(100_000).optional(),
   /** Whose remembered approval preferences apply (defaults to "default"). */
   user: z.string().min(1).max(200).optional(),
   toolApproval: ToolApprovalSchema.optional(),
   /** How long one approval or question may wait before it is treated as rejected ("timed out"). */
   approvalTimeoutSeconds: z.number().positive().optional(),
-  /**
-   * What `agentctl resume` of a run that stopped at its cap (or ended blocked or partial) carries over;
-   * the rest of that run's input comes back whole beside it. A resumed failed or cancelled run uses
-   * `checkpoint` instead. Kept as it is for clients that build it themselves, and for old histories.
-   */
+  /** Compatibility alias of resuming (see ResumeContextSchema): accepted, never sent by our code. */
   resume: ResumeContextSchema.optional(),
   /** Who may decide this run's parked calls; narrows the agent's own list (a run cannot widen it). */
   approvers: z.array(z.string().min(1).max(200)).min(1).optional(),
@@ -68,8 +73,10 @@ export const AgentRunInputSchema = z.object({
    */
   outputSchema: JsonSchemaObjectSchema.optional(),
   /**
-   * Internal: the state a run hands to its next link when it continues as new, or the state of a
-   * failed or cancelled run that `agentctl resume` continues (then `resumedFrom` names that run).
+   * Internal: the state a run hands to its next link when it continues as new, or the state of an
+   * ended run (completed, at its cap, failed or cancelled) that `agentctl resume` continues: the one
+   * resume path, read with the `checkpoint` query; then `resumedFrom` names that run and the rest of
+   * the input is the earlier run's own, whole.
    */
   checkpoint: z.unknown().optional(),
   resumedFrom: z.string().optional(),

@@ -2,13 +2,14 @@ import { describe, expect, it, vi } from 'vitest';
 import type { AgentDefinitionInput } from '../../src/agents/agent-definition';
 import { main } from '../../src/client/cli';
 import { planResume, resumeRun } from '../../src/client/resume-run';
-import { statusQuery } from '../../src/workflows/definitions';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { checkpointQuery, statusQuery } from '../../src/workflows/definitions';
 import { withAgentWorker } from '../support/agent-run-harness';
 import { reply, text, toolCall, type FakeRequest } from '../support/fake-anthropic';
 import { useFakeModel } from '../support/agent-testbed';
-import { temporalAddress } from '../support/temporal';
-import { callId, firstUserText, gatedStepTool, stepScript, stepTool } from '../support/step-script';
-import { RunNotResumableError } from '../../src/client/errors';
+import { newClient, temporalAddress } from '../support/temporal';
+import { callId, firstUserText, gatedStepTool, stepOf, stepScript, stepTool, userText } from '../support/step-script';
+import { NoWorkerAnsweredError, RunNotResumableError } from '../../src/client/errors';
 
 const agent: AgentDefinitionInput = {
   name: 'capped',
@@ -20,15 +21,33 @@ const agent: AgentDefinitionInput = {
 };
 
 const task = (id: string, status: 'pending' | 'in_progress' | 'completed') => ({ id, description: `Part ${id}`, status });
+/** The note a resumed run finds at the end of the conversation it continues. */
 const RESUMED = 'This run continues an earlier run';
+
+/** The messages as the model read them; cache breakpoints move from request to request, so they are left out. */
+const plain = (messages: FakeRequest['body']['messages']) => JSON.parse(JSON.stringify(messages, (key, value: unknown) => (key === 'cache_control' ? undefined : value))) as unknown[];
+
+/**
+ * The resumed run's first request carries the earlier run's whole conversation: the last request the
+ * earlier run made, then its reply and the results of that turn (with the note).
+ */
+function expectWholeConversation(requests: FakeRequest[]): FakeRequest {
+  const resumedAt = requests.findIndex((r) => userText(r).includes(RESUMED));
+  expect(resumedAt).toBeGreaterThan(0);
+  const earlier = plain(requests[resumedAt - 1]!.body.messages);
+  const resumed = plain(requests[resumedAt]!.body.messages);
+  expect(resumed.length).toBe(earlier.length + 2);
+  expect(resumed.slice(0, earlier.length)).toEqual(earlier);
+  return requests[resumedAt]!;
+}
 
 /**
  * The first run plans three parts, saves a key point and finishes part a, then hits its cap of two
- * iterations. A resumed run (its first message says so) finishes b and c and completes.
+ * iterations. The resumed run (the note at the end of its conversation says so) finishes b and c.
  */
 function plan(step: number, request: FakeRequest) {
-  if (firstUserText(request).includes(RESUMED)) {
-    if (step === 0) return reply(toolCall('update_tasks', { tasks: [task('a', 'completed'), task('b', 'completed'), task('c', 'completed')] }, callId(50)));
+  if (userText(request).includes(RESUMED)) {
+    if (step === 2) return reply(toolCall('update_tasks', { tasks: [task('a', 'completed'), task('b', 'completed'), task('c', 'completed')] }, callId(2)));
     return reply(toolCall('complete_task', { summary: 'parts a, b and c done', status: 'success' }, callId(step)));
   }
   if (step === 0) return reply(toolCall('update_tasks', { tasks: [task('a', 'in_progress'), task('b', 'pending'), task('c', 'pending')] }, callId(0)));
@@ -46,7 +65,7 @@ describe('resume', () => {
   const harness = (body: Parameters<typeof withAgentWorker>[1]) =>
     withAgentWorker({ ...bed.harness(), agents: [agent], tools: [stepTool, gatedStepTool] }, body);
 
-  it('finishes the work of a run that hit its iteration cap, carrying tasks, outcome and usage', async () => {
+  it('continues a run that hit its iteration cap from its checkpoint: the whole conversation, tasks, key points and usage', async () => {
     const TASK = 'Resume drill: three parts';
     fake.script(TASK, stepScript(plan));
     await harness(async ({ client, start, taskQueue }) => {
@@ -56,21 +75,23 @@ describe('resume', () => {
 
       const { plan: resumePlan, handle } = await resumeRun(client, first.workflowId, { taskQueue, maxIterations: 5 });
       expect(handle.workflowId).toBe(`${first.workflowId}-r2`);
-      expect(resumePlan.input.resume).toMatchObject({ fromWorkflowId: first.workflowId, iterationsBefore: 2, usage: capped.usage });
+      // One path: the checkpoint, never the old `resume` summary.
+      expect(resumePlan.input).toMatchObject({ agent: 'capped', task: TASK, maxIterations: 5, resumedFrom: first.workflowId });
+      expect(resumePlan.input.resume).toBeUndefined();
+      expect(resumePlan.input.checkpoint).toMatchObject({ iteration: 2, outcome: { kind: 'max_iterations' } });
       const result = await handle.result();
-      expect(result).toMatchObject({ status: 'completed', completion: { status: 'success' }, iterations: 2 });
+      // Iterations count on from the earlier run's two.
+      expect(result).toMatchObject({ status: 'completed', completion: { status: 'success' }, iterations: 4 });
       expect(result.tasks.every((t) => t.status === 'completed')).toBe(true);
       // Usage goes on from where the first run stopped.
       expect(result.usage.inputTokens).toBe(capped.usage.inputTokens + 200);
+      expect((await handle.query(checkpointQuery)).input.maxIterations).toBe(7);
 
-      const opening = firstUserText(fake.requestsFor(TASK).find((r) => firstUserText(r).includes(RESUMED))!);
-      expect(opening.startsWith(TASK)).toBe(true);
-      expect(opening).toContain(`${RESUMED} (${first.workflowId})`);
-      expect(opening).toContain('stopped at its iteration cap after 2 iteration(s)');
-      expect(opening).toContain('Part a is done; b is next.');
-      expect(opening).toContain('## Task list');
-      expect(opening).toMatch(/\[b\] Part b/);
-      expect(opening).toContain('KP-RESUME: part a lives in a.txt');
+      const opening = expectWholeConversation(fake.requestsFor(TASK));
+      expect(firstUserText(opening).startsWith(TASK)).toBe(true);
+      expect(JSON.stringify(opening.body.messages)).toContain('Part a is done; b is next.');
+      expect(userText(opening)).toContain(`${RESUMED} (${first.workflowId}), which stopped at its iteration cap after 2 iteration(s) in all`);
+      expect(stepOf(opening)).toBe(2);
 
       const described = await handle.describe();
       expect(described.memo).toEqual({ resumedFrom: first.workflowId, resumedFromRunId: (await first.describe()).runId });
@@ -83,12 +104,12 @@ describe('resume', () => {
     expect(fake.errors).toEqual([]);
   });
 
-  it.each(['partial', 'blocked'] as const)('continues a run that ended %s, telling the model how it ended and its next steps', async (ending) => {
+  it.each(['partial', 'blocked'] as const)('continues a run that ended %s from its checkpoint, telling the model how it ended and its next steps', async (ending) => {
     const TASK = `Resume drill: ended ${ending}`;
     fake.script(
       TASK,
       stepScript((step, request) =>
-        firstUserText(request).includes(RESUMED)
+        userText(request).includes(RESUMED)
           ? reply(toolCall('complete_task', { summary: 'the rest is done', status: 'success' }, callId(step)))
           : reply(toolCall('complete_task', { summary: `stopped ${ending} at part b`, status: ending, next_steps: 'finish part b' }, callId(step))),
       ),
@@ -97,15 +118,40 @@ describe('resume', () => {
       const first = await start({ agent: 'capped', task: TASK });
       expect(await first.result()).toMatchObject({ status: 'completed', completion: { status: ending } });
 
-      const { handle } = await resumeRun(client, first.workflowId, { taskQueue });
+      const { plan: resumePlan, handle } = await resumeRun(client, first.workflowId, { taskQueue });
       expect(handle.workflowId).toBe(`${first.workflowId}-r2`);
-      expect(await handle.result()).toMatchObject({ status: 'completed', completion: { status: 'success', summary: 'the rest is done' } });
+      expect(resumePlan.input.resume).toBeUndefined();
+      expect(resumePlan.input.maxIterations).toBeUndefined();
+      expect(await handle.result()).toMatchObject({ status: 'completed', completion: { status: 'success', summary: 'the rest is done' }, iterations: 2 });
+      // No cap asked for: the agent's 10 still holds, one of them spent by the earlier run.
+      expect((await handle.query(checkpointQuery)).input.maxIterations).toBe(10);
       expect(await planResume(client, handle.workflowId).catch((e: unknown) => e)).toBeInstanceOf(RunNotResumableError);
     });
-    const opening = firstUserText(fake.requestsFor(TASK).find((r) => firstUserText(r).includes(RESUMED))!);
-    expect(opening).toContain(`The earlier run ended ${ending} after 1 iteration(s): stopped ${ending} at part b`);
-    expect(opening).toContain('Its next steps: finish part b');
+    const opening = expectWholeConversation(fake.requestsFor(TASK));
+    expect(userText(opening)).toContain(`which ended ${ending} after 1 iteration(s): stopped ${ending} at part b`);
+    expect(userText(opening)).toContain('Its next steps: finish part b');
     expect(fake.errors).toEqual([]);
+  });
+
+  it('starts nothing and says to start a worker when no worker answers the checkpoint query', async () => {
+    const TASK = 'Resume drill: no worker';
+    fake.script(TASK, stepScript((step) => reply(toolCall('step', { n: step }, callId(step)))));
+    let workflowId = '';
+    await harness(async ({ start }) => {
+      const run = await start({ agent: 'capped', task: TASK, maxIterations: 1 });
+      expect(await run.result()).toMatchObject({ status: 'max_iterations' });
+      workflowId = run.workflowId;
+    });
+    // The worker has stopped: nobody can replay the ended run to answer the query.
+    const client = await newClient();
+    try {
+      const refused = await planResume(client, workflowId, { workerTimeoutMs: 2_000 }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(NoWorkerAnsweredError);
+      expect((refused as Error).message).toMatch(/No worker answered the checkpoint query within 2s.*nothing was started: start one with npm run worker, then retry/);
+      await expect(client.workflow.getHandle(`${workflowId}-r2`).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+    } finally {
+      await client.connection.close();
+    }
   });
 
   it('refuses a run that is still running', async () => {
@@ -152,7 +198,8 @@ describe('resume', () => {
       }
       expect(code).toBe(0);
       const printed = JSON.parse(output.join(''));
-      expect(printed).toMatchObject({ workflowId: `${first.workflowId}-r2`, resumedFrom: first.workflowId, result: { status: 'completed' } });
+      // Followed like `agentctl run --json`: the outcome of the resumed run.
+      expect(printed).toMatchObject({ kind: 'completed', workflowId: `${first.workflowId}-r2`, result: { status: 'completed', iterations: 4 } });
       const described = await client.workflow.getHandle(printed.workflowId).describe();
       expect(described.memo).toMatchObject({ resumedFrom: first.workflowId });
     });

@@ -45,6 +45,14 @@ export function firstUserText(request: FakeRequest): string {
   return (first.content as ContentBlock[]).map((b) => (b.type === 'text' ? b.text : '')).join('\n');
 }
 
+/** Every text block of a request's user messages: where a resumed run's note lands, at the end of the earlier conversation. */
+export function userText(request: FakeRequest): string {
+  return request.body.messages
+    .filter((m) => m.role === 'user')
+    .flatMap((m) => (typeof m.content === 'string' ? [m.content] : (m.content as ContentBlock[]).map((b) => (b.type === 'text' ? b.text : ''))))
+    .join('\n');
+}
+
 /** `step { n }`: a read tool whose output is `size` characters, so tests can fill a context on purpose. */
 export const stepTool = defineTool({
   name: 'step',

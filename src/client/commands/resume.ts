@@ -2,12 +2,11 @@ import { type Command } from '../cli-context';
 import { followFromCli } from '../follow-cli';
 import { resumeRun } from '../resume-run';
 import { UsageError } from '../errors';
-import { terminalSafe } from '../terminal-safe';
 
 /**
- * `agentctl resume <workflowId>`: continues a run as a new run (`<id>-r2`). A run that stopped at its
- * iteration cap or ended blocked or partial is continued with its task list, saved key points, summary
- * and usage; a run that failed or was cancelled is continued with its whole state, conversation included.
+ * `agentctl resume <workflowId>`: continues an ended run as a new run (`<id>-r2`), whichever way it
+ * ended (at its iteration cap, blocked or partial, failed, cancelled): from its whole state, the
+ * conversation included, read from its checkpoint (a worker must be running to read it).
  */
 export const resumeCommand: Command = {
   name: 'resume',
@@ -30,19 +29,7 @@ export const resumeCommand: Command = {
       return 0;
     }
     if (!ctx.json) ctx.out(`Resumed ${workflowId} as ${handle.workflowId}; following it.`);
-    // A continued run may park again on what it was waiting for: follow it like `run` does.
-    if (plan.input.checkpoint !== undefined) return followFromCli(ctx, handle);
-    const result = await handle.result();
-    ctx.print({ ...started, result }, () =>
-      [
-        `Run ${handle.workflowId}: ${result.status} after ${result.iterations} more iteration(s) (${(plan.input.resume?.iterationsBefore ?? 0) + result.iterations} in all)`,
-        result.completion ? `${result.completion.status}: ${terminalSafe(result.completion.summary)}` : '(no completion)',
-        result.status === 'max_iterations' ? `Still not done: agentctl resume ${handle.workflowId}` : '',
-        `Tokens so far: ${result.usage.inputTokens} in / ${result.usage.outputTokens} out`,
-      ]
-        .filter(Boolean)
-        .join('\n'),
-    );
-    return 0;
+    // The resumed run may park again on what it was waiting for: follow it like `run` does.
+    return followFromCli(ctx, handle);
   },
 };

@@ -70,7 +70,10 @@ function Steer({ detail }) {
   const [iterations, setIterations] = useState('');
   const [message, setMessage] = useState('');
   const id = encodeURIComponent(detail.workflowId);
-  const resumable = detail.execution === 'COMPLETED' && (detail.status?.phase === 'max_iterations' || ['partial', 'blocked'].includes(detail.status?.completion?.status));
+  // Every ended run resumes from its checkpoint (agentctl resume); one that succeeded has nothing left to do.
+  const resumable =
+    ['FAILED', 'CANCELLED', 'TERMINATED', 'TIMED_OUT'].includes(detail.execution) ||
+    (detail.execution === 'COMPLETED' && (detail.status?.phase === 'max_iterations' || ['partial', 'blocked'].includes(detail.status?.completion?.status)));
   const resume = async () => {
     const result = await act(`/api/runs/${id}/resume`, { maxIterations: iterations ? Number(iterations) : undefined }, (d) => d.message);
     if (result.ok) window.location.hash = `#/runs/${encodeURIComponent(result.data.workflowId)}`;
