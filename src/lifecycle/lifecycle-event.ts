@@ -1,3 +1,5 @@
+import type { Sinks } from '@temporalio/workflow';
+
 /**
  * The lifecycle events a run emits (names are a contract). The workflow hands them to worker-side
  * handlers through a Temporal sink, which does not re-fire them when the workflow is replayed.
@@ -28,4 +30,9 @@ export interface LifecycleEvent {
   /** A stable key (workflow id + step) so handlers can drop the duplicates a retried task may cause. */
   key: string;
   data: Record<string, unknown>;
+}
+
+/** The sink the workflow calls and the worker implements (see src/lifecycle/lifecycle-sink.ts). */
+export interface LifecycleSinks extends Sinks {
+  lifecycle: { emit(event: LifecycleEvent): void };
 }
