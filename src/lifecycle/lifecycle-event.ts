@@ -1,4 +1,5 @@
 import type { Sinks } from '@temporalio/workflow';
+import { z } from 'zod';
 
 /**
  * The lifecycle events a run emits (names are a contract). The workflow hands them to worker-side
@@ -36,3 +37,15 @@ export interface LifecycleEvent {
 export interface LifecycleSinks extends Sinks {
   lifecycle: { emit(event: LifecycleEvent): void };
 }
+
+/** A lifecycle event as the checkpoint stores it (the status shows the recent ones). */
+export const LifecycleEventSchema = z.object({
+  name: z.string(),
+  at: z.string(),
+  workflowId: z.string(),
+  runId: z.string(),
+  agent: z.string(),
+  iteration: z.number(),
+  key: z.string(),
+  data: z.record(z.string(), z.unknown()),
+});
