@@ -1,6 +1,6 @@
-import { getExternalWorkflowHandle, proxySinks, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { getExternalWorkflowHandle, proxySinks, setCurrentDetails, upsertSearchAttributes, workflowInfo, type Sinks } from '@temporalio/workflow';
 import type { AuditEntry } from '../audit/audit-record';
-import type { LifecycleEvent, LifecycleSinks } from '../lifecycle/lifecycle-event';
+import type { LifecycleEvent } from '../lifecycle/lifecycle-event';
 import { audit } from './activity-stubs';
 import type { RunEvent } from './run-machine/run-events';
 import type { RunState } from './run-machine/run-state';
@@ -11,7 +11,10 @@ import { pendingQuestionsOf, pendingApprovalsOf } from './run-machine/run-status
 import type { ChildWaiting } from './run-machine/run-state';
 import { AgentNameKey, AgentStatusKey } from './search-attributes';
 
-export type { LifecycleSinks } from '../lifecycle/lifecycle-event';
+/** The sink the worker implements (see src/lifecycle/lifecycle-sink.ts). */
+export interface LifecycleSinks extends Sinks {
+  lifecycle: { emit(event: LifecycleEvent): void };
+}
 
 const { lifecycle } = proxySinks<LifecycleSinks>();
 
