@@ -23,6 +23,9 @@ export default tseslint.config(
     // signature check): all of it must be deterministic.
     files: [
       'src/workflows/**/*.ts',
+      // The contract and the run state machine are bundled into every workflow.
+      'src/contract/**/*.ts',
+      'src/core/machine/**/*.ts',
       'src/approvals/approval-policy.ts',
       'src/approvals/approval-decision.ts',
       'src/approvals/preference-rules.ts',

@@ -6,7 +6,7 @@ import type { WorkerSettings } from '../config/worker-settings';
 import type { ConversationStore } from '../conversation/conversation-store';
 import type { McpPool } from '../mcp/mcp-pool';
 import type { ProcessRunner } from '../tools/sandbox/process-runner';
-import type { JudgeFunctions } from './guardrails';
+import type { JudgeFunctions } from '../guardrails/guardrail-types';
 
 /** What activities need from the worker process; built once in `createActivities`. */
 export interface ActivityDeps {

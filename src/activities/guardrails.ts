@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import { CompletionSchema } from '../control-tools';
 import { FailureType } from '../errors';
-import type { ApprovalHandlerFunction, GuardrailFunction, GuardrailSubject } from '../guardrails/guardrail-types';
+import type { GuardrailSubject } from '../guardrails/guardrail-types';
 import { askModelJudge } from '../guardrails/model-judge';
 import type { ActivityDeps } from './activity-deps';
 
@@ -22,11 +22,8 @@ export const JudgeApprovalsInputSchema = z.object({
 });
 export type JudgeApprovalsInput = z.input<typeof JudgeApprovalsInputSchema>;
 
-/** The functions guardrails and approval handlers of agent definitions name. */
-export interface JudgeFunctions {
-  guardrails: Readonly<Record<string, GuardrailFunction>>;
-  approvalHandlers: Readonly<Record<string, ApprovalHandlerFunction>>;
-}
+// JudgeFunctions lives beside the function types, so activity-deps.ts need not import this file back.
+export type { JudgeFunctions } from '../guardrails/guardrail-types';
 
 function agentOf(deps: ActivityDeps, name: string) {
   const agent = deps.registry.agents.get(name);

@@ -1,83 +1,8 @@
-import { z } from 'zod';
+import { ApprovalRuleSchema, ScopeActionSchema, ScopePolicySchema, ToolApprovalSchema, type ApprovalRule, type ScopeAction, type ScopePolicy, type ToolApproval } from '../contract/approval-rules';
 import { ToolScopeSchema, type ToolScope } from '../tools/tool-scope';
 import { preferenceMatches, type PreferenceRule } from './preference-rules';
 import type { CommandPattern, ShellAnalysis, SimpleCommand } from './shell/shell-analysis';
 import { commandMatches } from './shell/match-command';
-
-/** An object rule's problems in one line, for the rule schema: a failed union otherwise only says "Invalid input". */
-const objectRuleProblems = (issues: readonly { path: PropertyKey[]; message: string }[] | undefined): string | undefined =>
-  issues && issues.length > 0 ? issues.map((i) => `${i.path.map(String).join('.') || 'rule'}: ${i.message}`).join('; ') : undefined;
-
-/**
- * One approval rule. A bare string names a tool (or "*" for every tool). The object form can also
- * match the call:
- * - `command` (shell only): words compared with each simple command the worker's shell parser found
- *   in the call, so chaining, extra flags or spacing cannot slip past (see src/approvals/shell/);
- * - `argumentsMatch`: a regular expression tested against one argument (`argument`, e.g. "command")
- *   or, without it, against the JSON of all arguments. For `shell` it is tested against each simple
- *   command's own text as well, so an allow regex cannot approve a chained command either;
- * - `writes` (allow rules only): the calls it lets run may change the workspace. Without it they run
- *   with the workspace read-only, so an allow rule that a hostile command slips past can at worst read.
- */
-export const ApprovalRuleSchema = z.union([
-  z.string().min(1),
-  z
-    .object({
-      tool: z.string().min(1),
-      argument: z.string().min(1).optional(),
-      argumentsMatch: z.string().min(1).optional(),
-      command: z.string().min(1).optional(),
-      writes: z.boolean({ error: 'must be true or false (true lets the calls this allow rule lets through change the workspace)' }).optional(),
-    })
-    .superRefine((rule, ctx) => {
-      if (rule.argumentsMatch !== undefined) {
-        try {
-          new RegExp(rule.argumentsMatch);
-        } catch (error) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['argumentsMatch'],
-            message: `rule for ${rule.tool}: /${rule.argumentsMatch}/ is not a valid regular expression (${(error as Error).message}); fix or remove it`,
-          });
-        }
-      }
-      if (rule.command !== undefined && rule.tool !== 'shell') {
-        ctx.addIssue({ code: 'custom', path: ['command'], message: `rule for ${rule.tool}: "command" only applies to rules whose tool is "shell"` });
-      }
-      if (rule.command !== undefined && rule.argumentsMatch !== undefined) {
-        ctx.addIssue({ code: 'custom', path: ['command'], message: `rule for ${rule.tool}: use either "command" or "argumentsMatch", not both` });
-      }
-    }),
-], { error: (issue) => (issue.code === 'invalid_union' && typeof issue.input === 'object' && issue.input !== null ? objectRuleProblems(issue.errors[1]) : undefined) });
-export type ApprovalRule = z.infer<typeof ApprovalRuleSchema>;
-
-export const ScopeActionSchema = z.enum(['allow', 'approve', 'reject']);
-export type ScopeAction = z.infer<typeof ScopeActionSchema>;
-
-export const ScopePolicySchema = z.object({
-  read: ScopeActionSchema.optional(),
-  write: ScopeActionSchema.optional(),
-  execute: ScopeActionSchema.optional(),
-});
-export type ScopePolicy = z.infer<typeof ScopePolicySchema>;
-
-/** The run input field `toolApproval`, and an agent's `approval` default, have this shape. */
-export const ToolApprovalSchema = z.object({
-  requiresApproval: z.array(ApprovalRuleSchema).optional(),
-  alwaysApproved: z.array(ApprovalRuleSchema).optional(),
-  alwaysRejected: z.array(ApprovalRuleSchema).optional(),
-  scopes: ScopePolicySchema.optional(),
-}).superRefine((approval, ctx) => {
-  // `writes` grants something; on a rule that asks or rejects it would read as a grant that is never given.
-  for (const list of ['requiresApproval', 'alwaysRejected'] as const) {
-    approval[list]?.forEach((rule, index) => {
-      if (typeof rule === 'object' && rule.writes !== undefined) {
-        ctx.addIssue({ code: 'custom', path: [list, index, 'writes'], message: `rule for ${rule.tool}: "writes" only applies to alwaysApproved rules; remove it here` });
-      }
-    });
-  }
-});
-export type ToolApproval = z.infer<typeof ToolApprovalSchema>;
 
 /** Read tools run; tools that write or execute ask a person. */
 export const DEFAULT_SCOPE_POLICY: Required<ScopePolicy> = { read: 'allow', write: 'approve', execute: 'approve' };
@@ -92,6 +17,8 @@ export type PolicyVerdict = { action: 'allow'; reason: string; writes: boolean }
 const grantsWrites = (rule: ApprovalRule): boolean => typeof rule === 'object' && rule.writes === true;
 
 export { ToolScopeSchema, type ToolScope };
+// The rule schemas are part of the run input and the agent definition, so they live in the contract.
+export { ApprovalRuleSchema, ScopeActionSchema, ScopePolicySchema, ToolApprovalSchema, type ApprovalRule, type ScopeAction, type ScopePolicy, type ToolApproval };
 
 /** Every `command` pattern in a set of rules, for the worker to split into words. */
 export function commandPatternsOf(...approvals: (ToolApproval | undefined)[]): string[] {

@@ -5,9 +5,10 @@ import { AgentNameKey, AgentStatusKey } from '../workflows/search-attributes';
 import { describeZodError } from '../describe-zod-error';
 import { compileJsonSchema } from '../json-schema/json-schema-check';
 import { InvalidRunRequestError } from './errors';
+import { AGENT_RUN_WORKFLOW_TYPE } from '../contract/agent-run-api';
 import { workflowIdProblem } from '../approvals/signatures/workflow-id';
 
-export const AGENT_RUN_WORKFLOW_TYPE = 'agentRun';
+export { AGENT_RUN_WORKFLOW_TYPE };
 
 /** A readable, unique workflow id: agent name plus time and a random suffix. */
 export function newRunId(agent: string): string {

@@ -1,7 +1,7 @@
 import { Pool, type PoolConfig } from 'pg';
 import { z } from 'zod';
 import { ConversationStoreUnavailableError } from '../errors';
-import type { ConversationStore, StoredConversation } from './conversation-store';
+import type { ConversationStore, StoredConversation } from './conversation-store-types';
 import { ConversationMessageSchema } from './conversation-ref';
 
 /**

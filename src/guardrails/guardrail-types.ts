@@ -32,3 +32,9 @@ export interface ApprovalHandlerVerdict {
 
 /** An approval handler registered on the worker: `createAgentWorker({ approvalHandlers: { name: fn } })`. */
 export type ApprovalHandlerFunction = (request: ApprovalRequest) => ApprovalHandlerVerdict | Promise<ApprovalHandlerVerdict>;
+
+/** The functions guardrails and approval handlers of agent definitions name. */
+export interface JudgeFunctions {
+  guardrails: Readonly<Record<string, GuardrailFunction>>;
+  approvalHandlers: Readonly<Record<string, ApprovalHandlerFunction>>;
+}

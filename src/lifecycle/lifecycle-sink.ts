@@ -1,7 +1,6 @@
 import type { InjectedSinks } from '@temporalio/worker';
-import type { LifecycleSinks } from '../workflows/run-driver';
 import { EventDeduper } from './event-dedupe';
-import type { LifecycleEvent } from './lifecycle-event';
+import type { LifecycleEvent, LifecycleSinks } from './lifecycle-event';
 import type { LifecycleHandler } from './lifecycle-handler';
 
 export interface LifecycleSinkOptions {

@@ -1,53 +1,11 @@
-import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { ApprovalDecision, DecisionOutcome, FollowUp, UserReply } from '../approvals/approval-decision';
-import type { ChildWaiting } from './run-machine/run-state';
+import { defineQuery } from '@temporalio/workflow';
 import type { RunState } from './run-machine/run-state';
-import type { RunStatus } from './run-machine/run-status';
 
-/**
- * Every message into or out of `agentRun`, defined once. Clients, tests and the CLI use these
- * objects, never the name strings; the names themselves are a contract with plain Temporal tooling.
- */
-
-/** Read-only view of a run; also answers for closed runs, because the worker replays the history. */
-export const statusQuery = defineQuery<RunStatus>('status');
+// Every public message of `agentRun` is defined in the contract; the workflow and old importers use it from here.
+export * from '../contract/agent-run-api';
 
 /**
  * The whole state of a run, for `agentctl resume` to continue a failed or cancelled run with its
  * conversation. Internal: its shape is the versioned checkpoint, not a contract.
  */
 export const checkpointQuery = defineQuery<RunState>('checkpoint');
-
-/**
- * A person's decision on a parked tool call. A signal because approvals must work from any Temporal
- * client (the `temporal` CLI, the Web UI) and while no worker is running: the server stores it.
- * The payload is validated inside the workflow; a malformed one is recorded and ignored.
- */
-export const approvalSignal = defineSignal<[ApprovalDecision]>('approval');
-
-/** The same decision for callers that need an answer: an update, so bad input is refused up front. */
-export const decideApprovalUpdate = defineUpdate<DecisionOutcome, [ApprovalDecision]>('decideApproval');
-
-/** The user's answer to a `need_more_information` question. */
-export const userReplySignal = defineSignal<[UserReply]>('userReply');
-
-/** The same answer, acknowledged: rejected when no question is waiting. */
-export const submitReplyUpdate = defineUpdate<DecisionOutcome, [UserReply]>('submitReply');
-
-/** A follow-up message for a thread (a run started with `followUps: true`). Stored by the server while no worker runs. */
-export const userMessageSignal = defineSignal<[FollowUp]>('userMessage');
-
-/** The same message, acknowledged: answers when the agent's next turn starts; refused if the run takes no follow-ups. */
-export const sendMessageUpdate = defineUpdate<DecisionOutcome, [FollowUp]>('sendMessage');
-
-/** Ends a thread: at once when it is idle, else when the agent next completes. */
-export const closeSignal = defineSignal<[]>('close');
-
-/** The same, acknowledged (`agentctl close`). */
-export const closeThreadUpdate = defineUpdate<DecisionOutcome, []>('closeThread');
-
-/**
- * Internal: a sub-agent's run tells its parent what it (and its own sub-agents) wait for, so the
- * parent's status, and the root's, show every waiting call of the tree.
- */
-export const childStatusSignal = defineSignal<[{ workflowId: string; waiting: ChildWaiting }]>('childStatus');

@@ -71,7 +71,7 @@ function parseClaims(markdown: string, source = 'docs/claims.md'): ClaimRow[] {
     if (row.length !== 3) throw new Error(`${at}: expected 3 cells (promise | where | test), found ${row.length}: ${text}`);
     const [promise, where, test] = row as [string, string, string];
     if (!promise) throw new Error(`${at}: the promise is empty`);
-    if (!/^(README\.md|docs\/[\w-]+\.md)#[\w-]+$/.test(where)) throw new Error(`${at}: "where" must be file#section, found "${where}"`);
+    if (!/^(README\.md|docs\/[\w/-]+\.md)#[\w-]+$/.test(where)) throw new Error(`${at}: "where" must be file#section, found "${where}"`);
     if (test === NONE_YET) {
       rows.push({ line, promise, where, tests: NONE_YET });
       return;

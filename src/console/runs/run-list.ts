@@ -1,7 +1,7 @@
 // The runs the console shows, straight from Temporal visibility: the same `AgentName` / `AgentStatus`
 // search attributes `agentctl list` filters on, plus where each run sits in a tree of sub-agents.
 import type { Client } from '@temporalio/client';
-import { listQuery, toListed, type ListedRun } from '../../client/commands/list';
+import { listQuery, toListed, type ListedRun } from '../../client/list-runs';
 
 export interface RunRow extends ListedRun {
   taskQueue: string;

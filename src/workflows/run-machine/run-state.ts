@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { ContextBudgetSchema } from '../../agents/agent-definition';
+import { RunPhaseSchema, TokenUsageSchema, DecisionRecordSchema, IgnoredMessageSchema, ToolCallRecordSchema, PendingQuestionSchema, ChildWaitingSchema } from '../../contract/run-records';
+import { ResolvedAgentSchema } from '../../contract/resolved-agent';
+import { LifecycleEventSchema } from '../../lifecycle/lifecycle-event';
 import { ToolApprovalSchema } from '../../approvals/approval-policy';
 import { PreferenceRuleSchema } from '../../approvals/preference-rules';
-import { CommandPatternSchema, ShellAnalysisSchema } from '../../approvals/shell/shell-analysis';
-import { CompletionSchema, CompletionToolNameSchema, SavedSummarySchema, TaskSchema } from '../../control-tools';
+import { ShellAnalysisSchema } from '../../approvals/shell/shell-analysis';
+import { CompletionSchema, SavedSummarySchema, TaskSchema } from '../../control-tools';
 import { ConversationMessageSchema, ToolResultBlockSchema } from '../../conversation/conversation-ref';
-import { ModelTierSchema } from '../../model/model-tiers';
 import { JsonSchemaObjectSchema, OutputCheckSchema } from '../../structured-output/output-check';
 import { ToolPermissionSchema } from '../../tools/tool-permission';
-import { ToolScopeSchema } from '../../tools/tool-scope';
 
 /**
  * Everything a run knows, as one zod schema: the type is derived from it, a checkpoint handed to the
@@ -16,73 +16,11 @@ import { ToolScopeSchema } from '../../tools/tool-scope';
  * migrated to it (see migrations/). Only the transition functions in this folder change it.
  */
 
-export const RunPhaseSchema = z.enum([
-  'starting',
-  'running',
-  'compacting',
-  'waiting_for_model',
-  'waiting_approval',
-  'waiting_input',
-  'idle',
-  'completed',
-  'max_iterations',
-  'guardrail_tripped',
-  'failed',
-  'cancelled',
-]);
-export type RunPhase = z.infer<typeof RunPhaseSchema>;
-
-export const TokenUsageSchema = z.object({
-  inputTokens: z.number(),
-  outputTokens: z.number(),
-  cacheReadInputTokens: z.number(),
-  cacheCreationInputTokens: z.number(),
-});
-
-/** What the workflow knows of one of the agent's tools; the code and schema stay on the worker. */
-export const ResolvedToolSchema = z.object({
-  scope: ToolScopeSchema,
-  /** Safe to run again after a worker died mid-call. Non-idempotent calls run at most once. */
-  idempotent: z.boolean(),
-  /** Finishes within seconds; with `idempotent`, runs as a local activity (absent in states of earlier releases). */
-  quick: z.boolean().optional(),
-  /** The argument that identifies what a call touches, for scoped "always"/"never" (e.g. `path`). */
-  subjectArgument: z.string().optional(),
-  /** How long one attempt may take (the activity's start-to-close timeout); 15 minutes when absent. */
-  timeoutSeconds: z.number().positive().optional(),
-});
-export type ResolvedTool = z.infer<typeof ResolvedToolSchema>;
-
-/** The agent as the workflow needs it, handed over by the `resolveAgent` activity. */
-export const ResolvedAgentSchema = z.object({
-  name: z.string(),
-  description: z.string(),
-  modelTier: ModelTierSchema,
-  maxIterations: z.number().int().positive(),
-  tools: z.record(z.string(), ResolvedToolSchema),
-  approval: ToolApprovalSchema.optional(),
-  context: ContextBudgetSchema,
-  /** Who may decide this agent's parked calls; absent means anyone who reaches the namespace. */
-  approvers: z.array(z.string()).optional(),
-  workspace: z.enum(['shared', 'per-run']).default('shared'),
-  network: z.boolean().default(false),
-  /** Whether the worker runs tool commands in a sandbox (shown in status). */
-  sandboxed: z.boolean().default(false),
-  /** Command patterns of the agent's and the run's shell rules, split into words by the worker's parser. */
-  commandPatterns: z.record(z.string(), CommandPatternSchema).default({}),
-  /** The tools that end a run for this agent (histories before `completionTools` had only complete_task). */
-  completionTools: z.array(CompletionToolNameSchema).default(() => ['complete_task' as const]),
-  subAgents: z.array(z.string()).default([]),
-  handoffs: z.array(z.string()).default([]),
-  delegation: z.object({ maxDepth: z.number().int(), maxPerTurn: z.number().int() }).default({ maxDepth: 2, maxPerTurn: 4 }),
-  /** The agent's guardrails, as the workflow needs them (the checks themselves run on the worker). */
-  guardrails: z
-    .array(z.object({ name: z.string(), on: z.enum(['input', 'output', 'tool']), onTrip: z.enum(['end_run', 'reject_call']), tools: z.array(z.string()).optional() }))
-    .default([]),
-  /** Calls that would park are first handed to the agent's approval handler. */
-  approvalHandler: z.boolean().default(false),
-});
-export type ResolvedAgent = z.infer<typeof ResolvedAgentSchema>;
+// The contract's records (the status carries them) and the agent the worker resolves live in
+// src/contract; they are re-exported here for the machine's own files.
+export { RunPhaseSchema, TokenUsageSchema, DecisionRecordSchema, IgnoredMessageSchema, ToolCallRecordSchema, PendingQuestionSchema, ChildWaitingSchema } from '../../contract/run-records';
+export type { RunPhase, DecisionRecord, IgnoredMessage, ToolCallRecord, PendingQuestion, ChildWaiting } from '../../contract/run-records';
+export { ResolvedToolSchema, ResolvedAgentSchema, type ResolvedTool, type ResolvedAgent } from '../../contract/resolved-agent';
 
 /** The run's own settings, fixed at start (agent defaults applied). */
 export const RunSettingsSchema = z.object({
@@ -156,46 +94,6 @@ export const TurnSchema = z.object({
 });
 export type Turn = z.infer<typeof TurnSchema>;
 
-export const DecisionRecordSchema = z.object({
-  callId: z.string(),
-  tool: z.string(),
-  decision: z.string(),
-  reason: z.string().optional(),
-  approver: z.string().optional(),
-  /** True when the approver's signature was checked against the worker's approver registry. */
-  verified: z.boolean().optional(),
-  decidedAt: z.string(),
-  via: z.string(),
-});
-export type DecisionRecord = z.infer<typeof DecisionRecordSchema>;
-
-export const IgnoredMessageSchema = z.object({ at: z.string(), kind: z.string(), reason: z.string(), payload: z.string() });
-export type IgnoredMessage = z.infer<typeof IgnoredMessageSchema>;
-
-export const ToolCallRecordSchema = z.object({
-  iteration: z.number(),
-  callId: z.string(),
-  tool: z.string(),
-  summary: z.string(),
-  outcome: z.enum(['success', 'error', 'rejected', 'waiting', 'running', 'unknown']),
-  durationMs: z.number().optional(),
-});
-export type ToolCallRecord = z.infer<typeof ToolCallRecordSchema>;
-
-export const PendingQuestionSchema = z.object({ callId: z.string(), question: z.string(), context: z.string().optional(), askedAt: z.string() });
-export type PendingQuestion = z.infer<typeof PendingQuestionSchema>;
-
-export const LifecycleEventSchema = z.object({
-  name: z.string(),
-  at: z.string(),
-  workflowId: z.string(),
-  runId: z.string(),
-  agent: z.string(),
-  iteration: z.number(),
-  key: z.string(),
-  data: z.record(z.string(), z.unknown()),
-});
-
 /** A model call that has been asked for and has not answered yet (retries included). */
 export const ModelCallSchema = z.object({
   attempt: z.number().int().min(1),
@@ -211,26 +109,6 @@ export const OutcomeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('guardrail_tripped'), guardrail: z.string(), reason: z.string(), step: z.string() }),
   z.object({ kind: z.literal('failed'), type: z.string(), message: z.string() }),
 ]);
-
-/** What a sub-agent's run waits for, as it last told its parent (its own sub-agents' included). */
-export const ChildWaitingSchema = z.object({
-  approvals: z.array(
-    z.object({
-      callId: z.string(),
-      tool: z.string(),
-      input: z.unknown(),
-      requestedAt: z.string(),
-      iteration: z.number(),
-      reason: z.string(),
-      context: z.string().optional(),
-      workflowId: z.string(),
-      commands: z.array(z.string()).optional(),
-      approvers: z.array(z.string()).optional(),
-    }),
-  ),
-  questions: z.array(z.object({ callId: z.string(), question: z.string(), context: z.string().optional(), askedAt: z.string(), workflowId: z.string() })),
-});
-export type ChildWaiting = z.infer<typeof ChildWaitingSchema>;
 
 export const RunStateSchema = z.object({
   schemaVersion: z.literal(3),

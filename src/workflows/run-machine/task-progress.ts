@@ -1,13 +1,7 @@
 import type { Task, TaskStatus } from '../../control-tools';
+import type { TaskProgress } from '../../contract/run-status';
 
-export interface TaskProgress {
-  completed: number;
-  total: number;
-  percent: number;
-  /** "Progress: 3/5 tasks (60%)", as the seeds show it. */
-  text: string;
-  lines: string[];
-}
+export type { TaskProgress };
 
 const MARKS: Record<TaskStatus, string> = {
   completed: '✅',

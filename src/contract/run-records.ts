@@ -1,0 +1,79 @@
+import { z } from 'zod';
+
+/**
+ * The records a run keeps and its status shows: the phase, token usage, decisions, ignored messages,
+ * recent tool calls, the open question, and what a sub-agent waits for. They are part of the
+ * checkpoint too, so a change here is a change of the checkpoint schema (bump its version).
+ */
+
+export const RunPhaseSchema = z.enum([
+  'starting',
+  'running',
+  'compacting',
+  'waiting_for_model',
+  'waiting_approval',
+  'waiting_input',
+  'idle',
+  'completed',
+  'max_iterations',
+  'guardrail_tripped',
+  'failed',
+  'cancelled',
+]);
+export type RunPhase = z.infer<typeof RunPhaseSchema>;
+
+export const TokenUsageSchema = z.object({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cacheReadInputTokens: z.number(),
+  cacheCreationInputTokens: z.number(),
+});
+
+export const DecisionRecordSchema = z.object({
+  callId: z.string(),
+  tool: z.string(),
+  decision: z.string(),
+  reason: z.string().optional(),
+  approver: z.string().optional(),
+  /** True when the approver's signature was checked against the worker's approver registry. */
+  verified: z.boolean().optional(),
+  decidedAt: z.string(),
+  via: z.string(),
+});
+export type DecisionRecord = z.infer<typeof DecisionRecordSchema>;
+
+export const IgnoredMessageSchema = z.object({ at: z.string(), kind: z.string(), reason: z.string(), payload: z.string() });
+export type IgnoredMessage = z.infer<typeof IgnoredMessageSchema>;
+
+export const ToolCallRecordSchema = z.object({
+  iteration: z.number(),
+  callId: z.string(),
+  tool: z.string(),
+  summary: z.string(),
+  outcome: z.enum(['success', 'error', 'rejected', 'waiting', 'running', 'unknown']),
+  durationMs: z.number().optional(),
+});
+export type ToolCallRecord = z.infer<typeof ToolCallRecordSchema>;
+
+export const PendingQuestionSchema = z.object({ callId: z.string(), question: z.string(), context: z.string().optional(), askedAt: z.string() });
+export type PendingQuestion = z.infer<typeof PendingQuestionSchema>;
+
+/** What a sub-agent's run waits for, as it last told its parent (its own sub-agents' included). */
+export const ChildWaitingSchema = z.object({
+  approvals: z.array(
+    z.object({
+      callId: z.string(),
+      tool: z.string(),
+      input: z.unknown(),
+      requestedAt: z.string(),
+      iteration: z.number(),
+      reason: z.string(),
+      context: z.string().optional(),
+      workflowId: z.string(),
+      commands: z.array(z.string()).optional(),
+      approvers: z.array(z.string()).optional(),
+    }),
+  ),
+  questions: z.array(z.object({ callId: z.string(), question: z.string(), context: z.string().optional(), askedAt: z.string(), workflowId: z.string() })),
+});
+export type ChildWaiting = z.infer<typeof ChildWaitingSchema>;
