@@ -15,7 +15,7 @@ import { conversationStoreFromEnv, DirectoryConversationStore, type Conversation
 import type { LifecycleHandler } from '../lifecycle/lifecycle-handler';
 import { lifecycleSinks } from '../lifecycle/lifecycle-sink';
 import { createAnthropicClient } from '../model/anthropic-client';
-import { tracingFromEnv, type Tracing } from '../observability/tracing';
+import { startConfiguredTracing, type Tracing } from '../observability/tracing';
 import { createProcessRunner, type ProcessRunner } from '../tools/sandbox/process-runner';
 import { resolveSandboxMode, sandboxWarning } from '../tools/sandbox/sandbox-mode';
 import type { Tool } from '../tools/tool-definition';
@@ -185,7 +185,7 @@ async function startWorker(
   }) : undefined;
 
   const settings = workerSettings.temporal;
-  const tracing = options.tracing ?? tracingFromEnv(workerSettings.env);
+  const tracing = options.tracing ?? startConfiguredTracing(workerSettings.observability.tracing);
   const plugins = tracing ? [tracing.plugin] : [];
   const connectionOptions = { ...settings.connection, address: options.address ?? settings.address };
   const namespace = options.namespace ?? settings.namespace;
