@@ -51,7 +51,9 @@ export const WorkerSettingsSchema = z.object({
 });
 type ParsedSettings = z.infer<typeof WorkerSettingsSchema>;
 
-export interface WorkerSettings extends Omit<ParsedSettings, 'model'> {
+export interface WorkerSettings extends Omit<ParsedSettings, 'model' | 'sandbox'> {
+  /** The sandbox settings, and PATH, where it looks for bwrap (undefined when the env has none; a system variable, not in the catalog). */
+  sandbox: ParsedSettings['sandbox'] & { path?: string };
   /** The model client's key and endpoint, and the model id of each tier (AGENT_MODEL_*, defaults applied). */
   model: Omit<ParsedSettings['model'], 'tiers'> & { tiers: Record<ModelTier, string> };
   temporal: TemporalSettings;
@@ -143,5 +145,6 @@ export function parseWorkerSettings(env: NodeJS.ProcessEnv): WorkerSettings {
     tracing,
   };
   const tiers = Object.fromEntries(ModelTierSchema.options.map((tier) => [tier, modelIdForTier(tier, env)])) as Record<ModelTier, string>;
-  return { ...parsed.data, model: { ...parsed.data.model, tiers }, temporal, audit, observability, env };
+  const sandbox = { ...parsed.data.sandbox, path: env.PATH || undefined };
+  return { ...parsed.data, model: { ...parsed.data.model, tiers }, sandbox, temporal, audit, observability, env };
 }

@@ -151,13 +151,16 @@ export async function createAgentWorker(options: AgentWorkerOptions = {}): Promi
 }
 
 /** How tool processes (and stdio MCP servers) run on this worker; warns when they are unsandboxed. */
-function toolProcessRunner({ sandbox, env }: WorkerSettings): ProcessRunner {
-  // The sandbox needs PATH to find bwrap even when the caller's env is only the model settings.
-  const mode = resolveSandboxMode({ PATH: process.env.PATH, ...env, AGENT_SANDBOX: sandbox.mode });
+function toolProcessRunner({ sandbox }: WorkerSettings): ProcessRunner {
+  // The sandbox needs PATH to find bwrap even when the caller's env is only the model settings
+  // (createAgentWorker({ env })): then the worker process's own PATH.
+  const mode = resolveSandboxMode({ PATH: sandbox.path ?? process.env.PATH, AGENT_SANDBOX: sandbox.mode });
   const warning = sandboxWarning(mode);
   if (warning) console.warn(`WARNING: ${warning}`);
   // A root worker runs commands as AGENT_SANDBOX_USER (default nobody), or refuses to start (SandboxUserError).
   // Allowed variables come from the worker's own process environment, where a deployment puts them.
+  // Raw on purpose: besides AGENT_TOOL_ENV's names, each agent's `env` list (configuration file) may
+  // name any variable, so no typed field can hold them all.
   return createProcessRunner({ mode, envAllowList: sandbox.toolEnv, sourceEnv: process.env, sandboxUser: sandbox.user });
 }
 
