@@ -21,11 +21,12 @@ import { startRun } from '../src/client/start-run';
 import { temporalSettings } from '../src/config/worker-config';
 import { DEMO_LABEL, startDemoModelServer } from '../src/demo/demo-model-server';
 import { SAMPLE_TASK } from '../src/demo/sample-task';
-import { auditLogPathFromEnv } from '../src/audit/audit-path';
+import { describeWorkerSettings } from '../src/config/settings-banner';
+import { parseWorkerSettings } from '../src/config/worker-settings';
 import { createBuiltinHandlers } from '../src/lifecycle/builtin-handlers';
 import { ConsoleLifecycleLogger } from '../src/lifecycle/console-logger';
 import { installWorkerRuntime } from '../src/observability/runtime';
-import { createAgentWorker } from '../src/worker-setup/create-agent-worker';
+import { createAgentWorker, workerSettingsFrom } from '../src/worker-setup/create-agent-worker';
 import { consoleOptions } from '../src/console/console-options';
 import { ConsoleConfigError } from '../src/console/errors';
 import { startConsole } from '../src/console/start-console';
@@ -128,7 +129,10 @@ function terminalLogger(): DefaultLogger {
 }
 
 export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const { temporalMetricsUrl } = await installWorkerRuntime(env, terminalLogger());
+  // Parsed as `npm run worker` parses them, before anything starts: a bad value stops here, and each
+  // unknown AGENT_* name gets its "did you mean" once.
+  const { temporal, observability } = workerSettingsFrom(env);
+  const { temporalMetricsUrl } = await installWorkerRuntime(observability, terminalLogger());
   const cleanups: (() => Promise<unknown>)[] = [];
   const cleanUp = async () => {
     for (const fn of cleanups.reverse()) await fn().catch((error: unknown) => say(`(cleanup: ${String(error)})`));
@@ -139,11 +143,11 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
   process.on('SIGTERM', onSignal);
   try {
     // A server named by TEMPORAL_ADDRESS or a profile (TEMPORAL_PROFILE) is used as it is.
-    let address = env.TEMPORAL_ADDRESS || env.TEMPORAL_PROFILE ? temporalSettings(env).address : undefined;
+    let address = env.TEMPORAL_ADDRESS || env.TEMPORAL_PROFILE ? temporal.address : undefined;
     if (address) {
       // Fails with "cannot reach Temporal at ...; start it with ..." rather than a gRPC stack.
-      await (await connectClient(temporalSettings(env))).close();
-      const source = temporalSettings(env).source;
+      await (await connectClient(temporal)).close();
+      const source = temporal.source;
       say(`Using the Temporal server at ${address} (${source === 'environment' ? 'TEMPORAL_ADDRESS' : source}).`);
     } else {
       const embedded = embeddedServer(env);
@@ -174,18 +178,21 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
     // started from another terminal, an earlier parked one) is printed as it happens.
     let followed: string | undefined;
     const logger = new ConsoleLifecycleLogger({ includeTimestamps: true, write: (line) => say(`[worker] ${line}`) });
-    const builtins = await createBuiltinHandlers(workerEnv, [{ handle: (e) => (e.workflowId === followed ? undefined : logger.handle(e)) }], temporalMetricsUrl);
+    // The worker's own settings: those above plus the server and model chosen here; the same banner as `npm run worker`.
+    const settings = parseWorkerSettings(workerEnv);
+    say(`Settings:\n${describeWorkerSettings(settings).map((line) => `  ${line}`).join('\n')}`);
+    const builtins = await createBuiltinHandlers(settings.observability.metrics, [{ handle: (e) => (e.workflowId === followed ? undefined : logger.handle(e)) }], temporalMetricsUrl);
     cleanups.push(() => builtins.close());
     say('Starting the worker (bundling the workflow code takes a few seconds)...');
-    const auditFile = auditLogPathFromEnv(workerEnv);
-    const { worker, client, close } = await createAgentWorker({ address, env: workerEnv, lifecycleHandlers: builtins.handlers, auditLog: auditFile });
+    const auditFile = settings.audit.log;
+    const { worker, client, close } = await createAgentWorker({ address, settings, lifecycleHandlers: builtins.handlers, auditLog: auditFile });
     const running = worker.run();
     cleanups.push(async () => {
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
       await close();
     });
-    const { taskQueue } = temporalSettings(workerEnv);
+    const { taskQueue } = settings.temporal;
     say(`Worker running in this process on task queue "${taskQueue}".${auditFile ? ` Audit log: ${auditFile}` : ''}`);
     await startApprovalConsole(client, env, address !== env.TEMPORAL_ADDRESS, cleanups);
     await reportWaitingRuns(client);

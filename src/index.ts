@@ -4,6 +4,7 @@
  */
 export { createAgentWorker, type AgentWorker, type AgentWorkerOptions } from './worker-setup/create-agent-worker';
 export { parseWorkerSettings, WorkerSettingsError, type WorkerSettings } from './config/worker-settings';
+export { parseClientSettings, ClientSettingsError, type ClientSettings } from './config/client-settings';
 export { describeWorkerSettings } from './config/settings-banner';
 export { AgentDefinitionSchema, type AgentDefinition, type AgentDefinitionInput, type ContextBudget } from './agents/agent-definition';
 export { builtinAgents } from './agents/builtin-agents';

@@ -2,7 +2,7 @@ import { describeWorkerSettings } from './config/settings-banner';
 import { createBuiltinHandlers } from './lifecycle/builtin-handlers';
 import { ConsoleLifecycleLogger } from './lifecycle/console-logger';
 import { installWorkerRuntime } from './observability/runtime';
-import { tracingFromEnv } from './observability/tracing';
+import { startConfiguredTracing } from './observability/tracing';
 import { createAgentWorker, workerSettingsFrom } from './worker-setup/create-agent-worker';
 
 /**
@@ -16,9 +16,9 @@ import { createAgentWorker, workerSettingsFrom } from './worker-setup/create-age
 async function run(): Promise<void> {
   const settings = workerSettingsFrom(process.env);
   console.log(`Settings:\n${describeWorkerSettings(settings).map((line) => `  ${line}`).join('\n')}`);
-  const { temporalMetricsUrl } = await installWorkerRuntime(settings.env);
-  const tracing = tracingFromEnv(settings.env);
-  const builtins = await createBuiltinHandlers(settings.env, [new ConsoleLifecycleLogger({ includeTimestamps: true })], temporalMetricsUrl);
+  const { temporalMetricsUrl } = await installWorkerRuntime(settings.observability);
+  const tracing = startConfiguredTracing(settings.observability.tracing);
+  const builtins = await createBuiltinHandlers(settings.observability.metrics, [new ConsoleLifecycleLogger({ includeTimestamps: true })], temporalMetricsUrl);
   try {
     const auditFile = settings.audit.log;
     const { worker, registry, close } = await createAgentWorker({ settings, lifecycleHandlers: builtins.handlers, auditLog: auditFile, tracing });

@@ -5,7 +5,7 @@ import { AuditLogCorruptError, AuditLogUnavailableError, InvalidAuditRecordError
 import { auditArguments } from './audit-arguments';
 import { headCopyPathOf, headPathOf, readHead, readHeadCopy, writeHead, type AuditHead, type HeadRead } from './audit-head';
 import { acquireAuditLock } from './audit-lock';
-import { assertHeadDirApart, auditHeadDirFromEnv } from './audit-path';
+import { assertHeadDirApart, defaultHeadDir } from './audit-path';
 import { AUDIT_RECORD_VERSION, AuditRecordSchema, GENESIS_HASH, hashLine, parseAuditLine, type AuditEntry, type AuditRecord } from './audit-record';
 import { readLastLine } from './last-line';
 
@@ -49,7 +49,7 @@ export class AuditChain {
    */
   static async open(file: string, options: { headDir?: string } = {}): Promise<AuditChain> {
     const resolved = path.resolve(file);
-    const headDir = path.resolve(options.headDir ?? auditHeadDirFromEnv());
+    const headDir = path.resolve(options.headDir ?? defaultHeadDir());
     assertHeadDirApart(resolved, headDir);
     await mkdir(path.dirname(resolved), { recursive: true });
     const releaseLock = await acquireAuditLock(resolved);

@@ -15,7 +15,7 @@ export const AUDIT_HEAD_DIR_ENV = 'AGENT_AUDIT_HEAD_DIR';
 const safePart = (text: string) => text.replace(/[^A-Za-z0-9._-]/g, '_') || 'host';
 
 /** The folder of per-process logs: AGENT_AUDIT_DIR, default ./.agent-audit. */
-export function auditDirFromEnv(env: NodeJS.ProcessEnv = process.env): string {
+export function auditDirFromEnv(env: NodeJS.ProcessEnv): string {
   return path.resolve(env[AUDIT_DIR_ENV]?.trim() || DEFAULT_AUDIT_DIR);
 }
 
@@ -24,7 +24,7 @@ export function auditDirFromEnv(env: NodeJS.ProcessEnv = process.env): string {
  * only); unset, each process gets `<AGENT_AUDIT_DIR>/<host>-<pid>.log`, so several workers started in
  * one folder each have their own.
  */
-export function auditLogPathFromEnv(env: NodeJS.ProcessEnv = process.env, pid: number = process.pid): string | undefined {
+export function auditLogPathFromEnv(env: NodeJS.ProcessEnv, pid: number = process.pid): string | undefined {
   const configured = env[AUDIT_LOG_ENV]?.trim();
   if (configured === 'off') return undefined;
   if (configured) return path.resolve(configured);
@@ -36,7 +36,7 @@ export function auditLogPathFromEnv(env: NodeJS.ProcessEnv = process.env, pid: n
  * `$XDG_STATE_HOME/durable-agent/audit-heads` (`~/.local/state/...`), outside the log's folder. Someone
  * who can cut the log and its `.head` must also reach this folder to go unseen.
  */
-export function auditHeadDirFromEnv(env: NodeJS.ProcessEnv = process.env): string {
+export function auditHeadDirFromEnv(env: NodeJS.ProcessEnv): string {
   const configured = env[AUDIT_HEAD_DIR_ENV]?.trim();
   if (configured) return path.resolve(configured);
   const state = env.XDG_STATE_HOME?.trim() || path.join(env.HOME?.trim() || homedir(), '.local', 'state');
@@ -67,4 +67,13 @@ export function assertHeadDirApart(file: string, headDir: string): void {
       `The audit head copies (${headDir}) are inside the audit log's folder ${path.dirname(file)}; whoever can cut the log could delete them too. Set ${AUDIT_HEAD_DIR_ENV} to a folder elsewhere.`,
     );
   }
+}
+
+/**
+ * The head folder for a library caller that names none (tests, scripts): the environment's. The
+ * worker and agentctl always name one, from their settings, so this is the one deliberate read of
+ * process.env here.
+ */
+export function defaultHeadDir(): string {
+  return auditHeadDirFromEnv(process.env);
 }

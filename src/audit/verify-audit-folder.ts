@@ -5,14 +5,14 @@ import { readdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import { AuditLogMissingError } from '../errors';
 import { logsWithHeadCopies } from './audit-head';
-import { auditHeadDirFromEnv } from './audit-path';
+import { defaultHeadDir } from './audit-path';
 import { verifyAuditFile, type AuditVerification } from './verify-audit';
 
 export type FolderEntry = { file: string } & AuditVerification;
 
 export async function verifyAuditFolder(folder: string, options: { headDir?: string } = {}): Promise<FolderEntry[]> {
   const dir = path.resolve(folder);
-  const headDir = path.resolve(options.headDir ?? auditHeadDirFromEnv());
+  const headDir = path.resolve(options.headDir ?? defaultHeadDir());
   const present = (await readdir(dir).catch(() => [] as string[])).filter((name) => name.endsWith('.log')).map((name) => path.join(dir, name));
   const known = (await logsWithHeadCopies(headDir)).filter((log) => path.dirname(log) === dir);
   const logs = [...new Set([...present, ...known])].sort();

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { AuditLogMissingError } from '../errors';
 import { headCopyPathOf, headPathOf, readHead, readHeadCopy, type HeadRead } from './audit-head';
-import { auditHeadDirFromEnv } from './audit-path';
+import { defaultHeadDir } from './audit-path';
 import { GENESIS_HASH, hashLine, parseAuditLine } from './audit-record';
 
 export type AuditVerification =
@@ -80,7 +80,7 @@ async function readChain(file: string, keepFrom: number): Promise<{ lines: numbe
  * copy; the hashes carry no key, so someone who can write both folders can rewrite the log unseen.
  */
 export async function verifyAuditFile(file: string, options: { headDir?: string } = {}): Promise<AuditVerification> {
-  const headDir = path.resolve(options.headDir ?? auditHeadDirFromEnv());
+  const headDir = path.resolve(options.headDir ?? defaultHeadDir());
   const readHeads = async (): Promise<[string, HeadRead][]> => [
     [headPathOf(file), await readHead(file)],
     [headCopyPathOf(file, headDir), await readHeadCopy(file, headDir)],

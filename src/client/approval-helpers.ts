@@ -178,7 +178,7 @@ export async function decideFromCli(ctx: CliContext, decision: ApprovalDecision[
   const callId = named ?? resolveCallId(status!);
   // A sub-agent's call is decided here and forwarded; its signature covers the run that waits for it.
   const pending = status?.pendingApprovals.find((p) => p.callId === callId);
-  const payload: ApprovalDecision = { callId, decision, approver: stringFlag(ctx, 'approver') ?? defaultApprover() };
+  const payload: ApprovalDecision = { callId, decision, approver: stringFlag(ctx, 'approver') ?? ctx.clientSettings.approver };
   const reason = stringFlag(ctx, 'reason');
   if (reason) payload.reason = reason;
   if (toolWide) payload.scope = 'tool';

@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
-import { temporalSettings, type TemporalSettings } from '../config/worker-config';
+import type { ClientSettings } from '../config/client-settings';
+import type { TemporalSettings } from '../config/worker-config';
 import { connectClient } from './connect';
 import { UsageError } from './errors';
 import { terminalSafe } from './terminal-safe';
@@ -32,7 +33,10 @@ export function parseArgs(argv: string[]): ParsedArgs {
 
 export interface CliContext {
   args: ParsedArgs;
+  /** The Temporal part of `clientSettings` (where, which namespace and task queue, the codec). */
   settings: TemporalSettings;
+  /** Every client setting, parsed once from the environment by the CLI entry (cli.ts). */
+  clientSettings: ClientSettings;
   json: boolean;
   /** Connects on first use, so `agentctl help` works without a server. */
   client(): Promise<Client>;
@@ -44,17 +48,18 @@ export interface CliContext {
   stdout: NodeJS.WriteStream;
 }
 
-export function createContext(args: ParsedArgs, env: NodeJS.ProcessEnv = process.env): CliContext {
-  const settings = temporalSettings(env);
+export function createContext(args: ParsedArgs, clientSettings: ClientSettings): CliContext {
+  const settings = clientSettings.temporal;
   let connection: Awaited<ReturnType<typeof connectClient>> | undefined;
   const json = args.flags.json === true;
   const out = (text: string) => process.stdout.write(`${text}\n`);
   return {
     args,
     settings,
+    clientSettings,
     json,
     async client() {
-      connection ??= await connectClient(settings);
+      connection ??= await connectClient(settings, clientSettings.tracing);
       return connection.client;
     },
     out,

@@ -1,4 +1,5 @@
 import { WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
+import { ClientSettingsError, parseClientSettings, type ClientSettings } from '../config/client-settings';
 import { createContext, parseArgs } from './cli-context';
 import { commands } from './commands';
 import { UsageError } from './errors';
@@ -30,11 +31,21 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`Unknown command "${verb}".\n\n${help()}\n`);
     return 2;
   }
-  const ctx = createContext(parseArgs(rest));
-  if (ctx.args.flags.help) {
+  const args = parseArgs(rest);
+  if (args.flags.help) {
     process.stdout.write(`${command.usage}\n`);
     return 0;
   }
+  // The environment is read here, once, for every command; a bad value stops before anything connects.
+  let settings: ClientSettings;
+  try {
+    settings = parseClientSettings(process.env);
+  } catch (error) {
+    if (!(error instanceof ClientSettingsError)) throw error;
+    process.stderr.write(`${terminalSafe(error.message)}\n`);
+    return 2;
+  }
+  const ctx = createContext(args, settings);
   try {
     return (await command.run(ctx)) ?? 0;
   } catch (error) {

@@ -1,10 +1,13 @@
 import { Client, Connection } from '@temporalio/client';
-import { temporalSettings, type TemporalSettings } from '../config/worker-config';
-import { tracingFromEnv } from '../observability/tracing';
+import type { TemporalSettings } from '../config/worker-config';
+import { startConfiguredTracing, type TracingSettings } from '../observability/tracing';
 import { TemporalUnreachableError } from './errors';
 
-/** Connects to Temporal, turning a refused connection into an error a person can act on. */
-export async function connectClient(settings: TemporalSettings = temporalSettings()): Promise<{ client: Client; close(): Promise<void> }> {
+/**
+ * Connects to Temporal, turning a refused connection into an error a person can act on. `tracing` is
+ * the client settings' OpenTelemetry export (off when undefined).
+ */
+export async function connectClient(settings: TemporalSettings, tracing?: TracingSettings): Promise<{ client: Client; close(): Promise<void> }> {
   let connection: Connection;
   try {
     connection = await Connection.connect({ ...settings.connection, connectTimeout: '5s' });
@@ -16,12 +19,12 @@ export async function connectClient(settings: TemporalSettings = temporalSetting
     );
   }
   // With tracing on, a run started here is the root of its trace (the start span's context travels in headers).
-  const tracing = tracingFromEnv(process.env, 'agentctl');
+  const traced = startConfiguredTracing(tracing, 'agentctl');
   return {
-    client: new Client({ connection, namespace: settings.namespace, dataConverter: settings.dataConverter, plugins: tracing ? [tracing.plugin] : [] }),
+    client: new Client({ connection, namespace: settings.namespace, dataConverter: settings.dataConverter, plugins: traced ? [traced.plugin] : [] }),
     // A short-lived CLI must flush its spans (the start span roots the run's trace) before it exits.
     close: async () => {
-      await tracing?.forceFlush();
+      await traced?.forceFlush();
       await connection.close();
     },
   };

@@ -21,7 +21,7 @@ export async function followFromCli(ctx: CliContext, handle: WorkflowHandle): Pr
   const out = (line: string) => void stream.write(`${line}\n`);
   const interactive = ctx.args.flags.interactive === true || (Boolean(ctx.stdin.isTTY) && !ctx.json);
   // The person answering is the run's user unless named: "always"/"never" are remembered under this name.
-  const approver = stringFlag(ctx, 'approver') ?? stringFlag(ctx, 'user');
+  const approver = stringFlag(ctx, 'approver') ?? stringFlag(ctx, 'user') ?? ctx.clientSettings.approver;
   const parked = interactive ? promptOnPark(handle, { input: ctx.stdin, output: stream, approver }, out) : hintOnPark(handle.workflowId, out);
   const stop = new AbortController();
   const onSigint = () => stop.abort();

@@ -7,7 +7,7 @@ import { encryptionKeysFromEnv } from './encryption-keys';
  * when AGENT_ENCRYPTION_KEY is set, plain JSON otherwise. Codecs run outside the workflow sandbox,
  * so the workflow code and its bundle are the same either way.
  */
-export function dataConverterFromEnv(env: NodeJS.ProcessEnv = process.env): DataConverter {
+export function dataConverterFromEnv(env: NodeJS.ProcessEnv): DataConverter {
   const keys = encryptionKeysFromEnv(env);
   return keys ? { payloadCodecs: [new AesGcmPayloadCodec(keys)] } : {};
 }

@@ -46,7 +46,7 @@ function parseKey(variable: string, spec: string): { id: string; key: Buffer } {
 }
 
 /** The keys from the environment, or undefined when AGENT_ENCRYPTION_KEY is not set (payloads stay plain). */
-export function encryptionKeysFromEnv(env: NodeJS.ProcessEnv = process.env): EncryptionKeys | undefined {
+export function encryptionKeysFromEnv(env: NodeJS.ProcessEnv): EncryptionKeys | undefined {
   const spec = env.AGENT_ENCRYPTION_KEY?.trim();
   const old = (env.AGENT_ENCRYPTION_OLD_KEYS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   if (!spec) {

@@ -36,7 +36,7 @@ function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
   return out;
 }
 
-export function temporalConnection(env: NodeJS.ProcessEnv = process.env): TemporalConnection {
+export function temporalConnection(env: NodeJS.ProcessEnv): TemporalConnection {
   const vars = definedOnly(env);
   let loaded: ReturnType<typeof loadClientConnectConfig>;
   try {

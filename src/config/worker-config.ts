@@ -21,7 +21,7 @@ export interface TemporalSettings {
 
 export const DEFAULT_TASK_QUEUE = 'agents';
 
-export function temporalSettings(env: NodeJS.ProcessEnv = process.env): TemporalSettings {
+export function temporalSettings(env: NodeJS.ProcessEnv): TemporalSettings {
   const connection = temporalConnection(env);
   return {
     address: connection.address,

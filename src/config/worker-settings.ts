@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { auditHeadDirFromEnv, auditLogPathFromEnv } from '../audit/audit-path';
 import { metricsServerOptionsFromEnv } from '../lifecycle/metrics-server';
 import { modelIdForTier, ModelTierSchema, type ModelTier } from '../model/model-tiers';
-import { otlpTracesUrl } from '../observability/tracing';
+import { tracingSettings, type TracingSettings } from '../observability/tracing';
 import { temporalSettings, type TemporalSettings } from './worker-config';
 
 /**
@@ -51,16 +51,25 @@ export const WorkerSettingsSchema = z.object({
 });
 type ParsedSettings = z.infer<typeof WorkerSettingsSchema>;
 
-export interface WorkerSettings extends Omit<ParsedSettings, 'model'> {
+export interface WorkerSettings extends Omit<ParsedSettings, 'model' | 'sandbox'> {
+  /** The sandbox settings, and PATH, where it looks for bwrap (undefined when the env has none; a system variable, not in the catalog). */
+  sandbox: ParsedSettings['sandbox'] & { path?: string };
   /** The model client's key and endpoint, and the model id of each tier (AGENT_MODEL_*, defaults applied). */
   model: Omit<ParsedSettings['model'], 'tiers'> & { tiers: Record<ModelTier, string> };
   temporal: TemporalSettings;
   audit: { log?: string; headDir: string };
-  observability: { metrics?: { port: number; host: string }; otlpTracesUrl?: string };
+  observability: {
+    metrics?: { port: number; host: string };
+    /** AGENT_TEMPORAL_METRICS_ADDRESS: where the Temporal runtime's own exporter listens (with metrics on). */
+    temporalMetricsAddress?: string;
+    /** The OTLP traces URL, kept apart from `tracing` for the banner. */
+    otlpTracesUrl?: string;
+    tracing?: TracingSettings;
+  };
   /**
-   * The environment the settings were read from, kept for what must see variables by any name: the
-   * `${VAR}` expansion of the configuration file, MCP servers' env, AGENT_TOOL_ENV's allow-list and
-   * the OpenTelemetry exporter. Never printed.
+   * The environment the settings were read from, kept only for what must see variables by any name:
+   * the `${VAR}` expansion of the configuration file and MCP servers' env (a configuration may name
+   * any variable, so no typed field can hold them). Never printed.
    */
   env: NodeJS.ProcessEnv;
 }
@@ -128,7 +137,14 @@ export function parseWorkerSettings(env: NodeJS.ProcessEnv): WorkerSettings {
   const metrics = collect(problems, () => metricsServerOptionsFromEnv(env));
   const audit = collect(problems, () => ({ log: auditLogPathFromEnv(env), headDir: auditHeadDirFromEnv(env) }));
   if (!parsed.success || !temporal || !audit || problems.length > 0) throw new WorkerSettingsError(problems);
-  const observability = { metrics: metrics && { port: metrics.port, host: metrics.host ?? '127.0.0.1' }, otlpTracesUrl: otlpTracesUrl(env) };
+  const tracing = tracingSettings(env);
+  const observability = {
+    metrics: metrics && { port: metrics.port, host: metrics.host ?? '127.0.0.1' },
+    temporalMetricsAddress: env.AGENT_TEMPORAL_METRICS_ADDRESS?.trim() || undefined,
+    otlpTracesUrl: tracing?.url,
+    tracing,
+  };
   const tiers = Object.fromEntries(ModelTierSchema.options.map((tier) => [tier, modelIdForTier(tier, env)])) as Record<ModelTier, string>;
-  return { ...parsed.data, model: { ...parsed.data.model, tiers }, temporal, audit, observability, env };
+  const sandbox = { ...parsed.data.sandbox, path: env.PATH || undefined };
+  return { ...parsed.data, model: { ...parsed.data.model, tiers }, sandbox, temporal, audit, observability, env };
 }

@@ -51,10 +51,17 @@ export const ConsoleOptionsSchema = z.object({
 export type ConsoleOptions = z.output<typeof ConsoleOptionsSchema>;
 export type ConsoleOptionsInput = z.input<typeof ConsoleOptionsSchema>;
 
-/** The options from the environment, overridden by what the caller gives. */
-export function consoleOptions(given: Partial<ConsoleOptionsInput>, env: NodeJS.ProcessEnv = process.env): ConsoleOptions {
-  const port = env[PORT_ENV] ? Number(env[PORT_ENV]) : undefined;
-  const parsed = ConsoleOptionsSchema.safeParse({
+/** The console's options that come from the environment, read once with the client settings (config/client-settings.ts). */
+export type ConsoleEnvSettings = Partial<ConsoleOptionsInput>;
+
+/** Reads the console's variables; a port that is not one is refused here, naming the variable. */
+export function consoleSettingsFromEnv(env: NodeJS.ProcessEnv): ConsoleEnvSettings {
+  const rawPort = env[PORT_ENV]?.trim();
+  const port = rawPort ? Number(rawPort) : undefined;
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65_535)) {
+    throw new ConsoleConfigError(`${PORT_ENV}="${rawPort}" is not a TCP port: use a number from 0 to 65535 (0 picks a free one), or unset it for ${DEFAULT_CONSOLE_PORT}.`);
+  }
+  return {
     host: env[HOST_ENV] || undefined,
     hostNames: env[HOST_NAMES_ENV] ? env[HOST_NAMES_ENV].split(',').map((n) => n.trim()).filter(Boolean) : undefined,
     port,
@@ -65,10 +72,22 @@ export function consoleOptions(given: Partial<ConsoleOptionsInput>, env: NodeJS.
     taskQueue: temporalSettings(env).taskQueue,
     modelPricesFile: env[MODEL_PRICES_FILE_ENV] || undefined,
     models: Object.fromEntries(ModelTierSchema.options.map((tier) => [tier, modelIdForTier(tier, env)])),
+  };
+}
+
+/** The options from the environment's settings (`consoleSettingsFromEnv`), overridden by what the caller gives. */
+export function consoleOptionsFrom(given: Partial<ConsoleOptionsInput>, fromEnv: ConsoleEnvSettings): ConsoleOptions {
+  const parsed = ConsoleOptionsSchema.safeParse({
+    ...fromEnv,
     ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)),
   });
   if (!parsed.success) throw new ConsoleConfigError(`Invalid console settings:\n${describeZodError(parsed.error)}`);
   return parsed.data;
+}
+
+/** `consoleSettingsFromEnv` then `consoleOptionsFrom`, for callers holding an environment (npm start, tests). */
+export function consoleOptions(given: Partial<ConsoleOptionsInput>, env: NodeJS.ProcessEnv): ConsoleOptions {
+  return consoleOptionsFrom(given, consoleSettingsFromEnv(env));
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);

@@ -4,9 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Client } from '@temporalio/client';
 import type { Hono } from 'hono';
-import { connectClient } from '../client/connect';
 import { loadModelPrices, ModelPricesError } from '../model/model-prices';
-import { temporalSettings } from '../config/worker-config';
 import { createAuthenticator, newLoginToken } from './auth/authenticator';
 import { SessionStore } from './auth/sessions';
 import { loadUsersFile } from './auth/users-file';
@@ -93,9 +91,9 @@ function listen(server: ServerType): Promise<AddressInfo> {
   });
 }
 
-export async function startConsole(options: ConsoleOptions, given: { client?: Client; followUp?: FollowUpChannel } = {}): Promise<RunningConsole> {
-  const connection = given.client ? undefined : await connectClient(temporalSettings());
-  const client = given.client ?? connection!.client;
+/** `given.client` is the caller's (agentctl's, connected with its settings); the console reads no environment of its own. */
+export async function startConsole(options: ConsoleOptions, given: { client: Client; followUp?: FollowUpChannel }): Promise<RunningConsole> {
+  const { client } = given;
   // The Host check needs the port actually bound (0 means "any free one"), so the app is built after listening.
   let built: BuiltConsole | undefined;
   const server = serve({ fetch: (request) => (built ? built.app.fetch(request) : new Response('Starting', { status: 503 })), port: options.port, hostname: options.host });
@@ -105,7 +103,6 @@ export async function startConsole(options: ConsoleOptions, given: { client?: Cl
     built = buildConsole(options, { client, followUp: given.followUp, port: address.port });
   } catch (error) {
     server.close();
-    await connection?.close();
     if (error instanceof ConsoleConfigError) throw error;
     throw new ConsoleConfigError(`The console cannot listen on ${options.host}:${options.port}: ${(error as Error).message}. Pick another --port or --host.`);
   }
@@ -120,7 +117,6 @@ export async function startConsole(options: ConsoleOptions, given: { client?: Cl
         server.close(() => resolve());
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
-      await connection?.close();
-    },
+      },
   };
 }

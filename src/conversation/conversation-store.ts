@@ -78,7 +78,7 @@ export class DirectoryConversationStore implements ConversationStore {
  * connection URL (`postgres://user:password@host:5432/database`). Anything else is refused with what
  * is accepted, rather than silently falling back to memory.
  */
-export function conversationStoreFromEnv(value = process.env.AGENT_CONVERSATION_STORE): ConversationStore {
+export function conversationStoreFromEnv(value: string | undefined): ConversationStore {
   const setting = value?.trim() ?? '';
   if (setting === '' || setting === 'memory') return new MemoryConversationStore();
   if (setting.startsWith('dir:') && setting.length > 4) return new DirectoryConversationStore(path.resolve(setting.slice(4)));

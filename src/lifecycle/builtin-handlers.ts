@@ -1,6 +1,6 @@
 import type { LifecycleHandler } from './lifecycle-handler';
 import { MetricsCollector } from './metrics-collector';
-import { metricsServerOptionsFromEnv, startMetricsServer, type MetricsServer } from './metrics-server';
+import { startMetricsServer, type MetricsServer } from './metrics-server';
 
 export interface BuiltinHandlers {
   /** Pass these to `createAgentWorker({ lifecycleHandlers })`. */
@@ -13,20 +13,20 @@ export interface BuiltinHandlers {
 }
 
 /**
- * The metrics collector (and its endpoint, if `AGENT_METRICS_PORT` is set), configured from the
- * environment, plus any handlers the caller adds (such as the console logger). Shared by
+ * The metrics collector (and its endpoint, when the worker settings' `observability.metrics` is set,
+ * from AGENT_METRICS_PORT/HOST), plus any handlers the caller adds (such as the console logger). Shared by
  * `npm run worker` and `npm start` so both behave the same. The audit log is not a lifecycle handler:
  * it is written by the activities themselves, before each decision or call is acknowledged (see
  * src/audit/).
  */
 export async function createBuiltinHandlers(
-  env: NodeJS.ProcessEnv = process.env,
+  /** `settings.observability.metrics`: where to serve the endpoint; off when undefined. */
+  endpoint: { port: number; host: string } | undefined,
   extra: LifecycleHandler[] = [],
   /** Where the Temporal runtime serves its own metrics, forwarded on our endpoint (see observability/runtime.ts). */
   temporalMetricsUrl?: string,
 ): Promise<BuiltinHandlers> {
   const metrics = new MetricsCollector();
-  const endpoint = metricsServerOptionsFromEnv(env);
   const metricsServer = endpoint ? await startMetricsServer(metrics, { ...endpoint, temporalMetricsUrl }) : undefined;
   return {
     handlers: [...extra, metrics],

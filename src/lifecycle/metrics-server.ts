@@ -28,9 +28,9 @@ export interface MetricsServer {
 
 /**
  * Reads `AGENT_METRICS_PORT` and `AGENT_METRICS_HOST`. The endpoint is off unless a port is set, so a
- * worker never opens a port nobody asked for.
+ * worker never opens a port nobody asked for. Called by parseWorkerSettings, once.
  */
-export function metricsServerOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): MetricsServerOptions | undefined {
+export function metricsServerOptionsFromEnv(env: NodeJS.ProcessEnv): MetricsServerOptions | undefined {
   const raw = env.AGENT_METRICS_PORT?.trim();
   if (!raw) return undefined;
   const port = Number(raw);

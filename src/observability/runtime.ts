@@ -18,14 +18,18 @@ function freeLoopbackPort(): Promise<number> {
  * agent's metrics endpoint is on (AGENT_METRICS_PORT), the runtime's own Prometheus exporter (task
  * latencies, slots, poll results, cache size; all `temporal_*`) listens on loopback, at
  * AGENT_TEMPORAL_METRICS_ADDRESS or a free port, and our endpoint forwards it: one scrape, both sets.
- * Returns the URL to forward, if any.
+ * Takes the worker settings' `observability` (parsed once, see config/worker-settings.ts). Returns the URL
+ * to forward, if any.
  */
-export async function installWorkerRuntime(env: NodeJS.ProcessEnv = process.env, logger: Logger = new DefaultLogger('INFO')): Promise<{ temporalMetricsUrl?: string }> {
-  if (!env.AGENT_METRICS_PORT?.trim()) {
+export async function installWorkerRuntime(
+  observability: { metrics?: unknown; temporalMetricsAddress?: string },
+  logger: Logger = new DefaultLogger('INFO'),
+): Promise<{ temporalMetricsUrl?: string }> {
+  if (!observability.metrics) {
     Runtime.install({ logger });
     return {};
   }
-  const bindAddress = env.AGENT_TEMPORAL_METRICS_ADDRESS?.trim() || `127.0.0.1:${await freeLoopbackPort()}`;
+  const bindAddress = observability.temporalMetricsAddress || `127.0.0.1:${await freeLoopbackPort()}`;
   Runtime.install({ logger, telemetryOptions: { metrics: { prometheus: { bindAddress } } } });
   return { temporalMetricsUrl: `http://${bindAddress}/metrics` };
 }

@@ -49,16 +49,34 @@ export function startTracing(spanProcessor: SpanProcessor, serviceName = 'durabl
   return registered;
 }
 
+/** Where and how spans are exported: read from the standard OpenTelemetry variables once, with the other settings. */
+export interface TracingSettings {
+  url: string;
+  headers: Record<string, string>;
+  serviceName?: string;
+}
+
 /**
- * Tracing as configured by the standard OpenTelemetry variables: on when OTEL_EXPORTER_OTLP_ENDPOINT
- * (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set, exporting OTLP over HTTP in batches;
- * OTEL_SERVICE_NAME names the service. Off (undefined) otherwise.
+ * The standard OpenTelemetry variables: tracing is on when OTEL_EXPORTER_OTLP_ENDPOINT (or
+ * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set, exporting OTLP over HTTP in batches; OTEL_SERVICE_NAME
+ * names the service. Undefined (off) otherwise. Called by the settings parsers, not at use.
  */
-export function tracingFromEnv(env: NodeJS.ProcessEnv = process.env, serviceName?: string): Tracing | undefined {
+export function tracingSettings(env: NodeJS.ProcessEnv): TracingSettings | undefined {
   const url = otlpTracesUrl(env);
   if (!url) return undefined;
-  // Read from `env` here (the exporter itself would read process.env); timeouts and the rest still come from the standard variables.
-  return startTracing(new BatchSpanProcessor(new OTLPTraceExporter({ url, headers: otlpHeaders(env) })), env.OTEL_SERVICE_NAME || serviceName);
+  return { url, headers: otlpHeaders(env), serviceName: env.OTEL_SERVICE_NAME?.trim() || undefined };
+}
+
+/** Turns tracing on as `settings` say (off when undefined); `serviceName` is used when OTEL_SERVICE_NAME was not set. */
+export function startConfiguredTracing(settings: TracingSettings | undefined, serviceName?: string): Tracing | undefined {
+  if (!settings) return undefined;
+  // The URL and headers are passed explicitly (the exporter itself would read process.env); timeouts and the rest still come from the standard variables.
+  return startTracing(new BatchSpanProcessor(new OTLPTraceExporter({ url: settings.url, headers: settings.headers })), settings.serviceName ?? serviceName);
+}
+
+/** `tracingSettings` then `startConfiguredTracing`, for callers holding an environment (tests). */
+export function tracingFromEnv(env: NodeJS.ProcessEnv, serviceName?: string): Tracing | undefined {
+  return startConfiguredTracing(tracingSettings(env), serviceName);
 }
 
 /** The traces URL as the OTLP spec derives it: the signal-specific variable as is, or the base endpoint plus `/v1/traces`. */

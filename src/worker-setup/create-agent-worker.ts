@@ -15,7 +15,7 @@ import { conversationStoreFromEnv, DirectoryConversationStore, type Conversation
 import type { LifecycleHandler } from '../lifecycle/lifecycle-handler';
 import { lifecycleSinks } from '../lifecycle/lifecycle-sink';
 import { createAnthropicClient } from '../model/anthropic-client';
-import { tracingFromEnv, type Tracing } from '../observability/tracing';
+import { startConfiguredTracing, type Tracing } from '../observability/tracing';
 import { createProcessRunner, type ProcessRunner } from '../tools/sandbox/process-runner';
 import { resolveSandboxMode, sandboxWarning } from '../tools/sandbox/sandbox-mode';
 import type { Tool } from '../tools/tool-definition';
@@ -151,13 +151,16 @@ export async function createAgentWorker(options: AgentWorkerOptions = {}): Promi
 }
 
 /** How tool processes (and stdio MCP servers) run on this worker; warns when they are unsandboxed. */
-function toolProcessRunner({ sandbox, env }: WorkerSettings): ProcessRunner {
-  // The sandbox needs PATH to find bwrap even when the caller's env is only the model settings.
-  const mode = resolveSandboxMode({ PATH: process.env.PATH, ...env, AGENT_SANDBOX: sandbox.mode });
+function toolProcessRunner({ sandbox }: WorkerSettings): ProcessRunner {
+  // The sandbox needs PATH to find bwrap even when the caller's env is only the model settings
+  // (createAgentWorker({ env })): then the worker process's own PATH.
+  const mode = resolveSandboxMode({ PATH: sandbox.path ?? process.env.PATH, AGENT_SANDBOX: sandbox.mode });
   const warning = sandboxWarning(mode);
   if (warning) console.warn(`WARNING: ${warning}`);
   // A root worker runs commands as AGENT_SANDBOX_USER (default nobody), or refuses to start (SandboxUserError).
   // Allowed variables come from the worker's own process environment, where a deployment puts them.
+  // Raw on purpose: besides AGENT_TOOL_ENV's names, each agent's `env` list (configuration file) may
+  // name any variable, so no typed field can hold them all.
   return createProcessRunner({ mode, envAllowList: sandbox.toolEnv, sourceEnv: process.env, sandboxUser: sandbox.user });
 }
 
@@ -185,7 +188,7 @@ async function startWorker(
   }) : undefined;
 
   const settings = workerSettings.temporal;
-  const tracing = options.tracing ?? tracingFromEnv(workerSettings.env);
+  const tracing = options.tracing ?? startConfiguredTracing(workerSettings.observability.tracing);
   const plugins = tracing ? [tracing.plugin] : [];
   const connectionOptions = { ...settings.connection, address: options.address ?? settings.address };
   const namespace = options.namespace ?? settings.namespace;

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { parseWorkerSettings } from '../../src/config/worker-settings';
 import { createBuiltinHandlers } from '../../src/lifecycle/builtin-handlers';
 
 describe('createBuiltinHandlers', () => {
   it('serves the metrics on a free port for AGENT_METRICS_PORT=0, with the URL the worker prints', async () => {
-    const builtins = await createBuiltinHandlers({ AGENT_METRICS_PORT: '0' });
+    const builtins = await createBuiltinHandlers(parseWorkerSettings({ AGENT_METRICS_PORT: '0' }).observability.metrics);
     try {
       const server = builtins.metricsServer!;
       expect(server.port).toBeGreaterThan(0);

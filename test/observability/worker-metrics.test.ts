@@ -11,19 +11,20 @@ import { stepTool } from '../support/step-script';
 import { uniqueId } from '../support/temporal';
 
 const agent: AgentDefinitionInput = { name: 'metered', description: 'One step.', modelTier: 'balanced', tools: ['step'], systemPrompt: 'You work in steps.', maxIterations: 10 };
-const env = { AGENT_METRICS_PORT: '0' };
+// As parseWorkerSettings reads AGENT_METRICS_PORT=0: the endpoint on a free loopback port.
+const observability = { metrics: { port: 0, host: '127.0.0.1' } };
 
 describe('the worker metrics endpoint', () => {
   let temporalMetricsUrl: string | undefined;
   // Before anything touches Temporal's runtime in this process (each test file is its own process).
   beforeAll(async () => {
-    ({ temporalMetricsUrl } = await installWorkerRuntime(env));
+    ({ temporalMetricsUrl } = await installWorkerRuntime(observability));
   });
   const bed = useAgentTestbed();
 
   it('serves durable_agent_* from prom-client and temporal_* from the Temporal worker, on one endpoint', async () => {
     expect(temporalMetricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
-    const builtins = await createBuiltinHandlers(env, [], temporalMetricsUrl);
+    const builtins = await createBuiltinHandlers(observability.metrics, [], temporalMetricsUrl);
     try {
       const task = uniqueId('metered');
       bed.fake.script(task, [reply(toolCall('step', { n: 1 })), reply(toolCall('complete_task', { summary: 'done', status: 'success' }))]);
@@ -49,7 +50,7 @@ describe('the worker metrics endpoint', () => {
   });
 
   it('still answers, with a comment, when the Temporal metrics cannot be fetched', async () => {
-    const builtins = await createBuiltinHandlers(env, [], 'http://127.0.0.1:9/metrics');
+    const builtins = await createBuiltinHandlers(observability.metrics, [], 'http://127.0.0.1:9/metrics');
     try {
       const text = await (await fetch(builtins.metricsServer!.url)).text();
       expect(text).toContain('# TYPE durable_agent_runs_started_total counter');

@@ -105,6 +105,10 @@ describe('npm start (scripts/start.js) against TEMPORAL_ADDRESS', () => {
       expect(code, stderr).toBe(0);
       expect(stdout).toContain(`Using the Temporal server at ${temporalAddress()} (TEMPORAL_ADDRESS).`);
       expect(stdout).toContain(`${DEMO_LABEL} ANTHROPIC_API_KEY is not set`);
+      // The same settings banner as `npm run worker`, once, with the server and the demo model chosen here.
+      expect(stdout.match(/^Settings:$/gm)).toHaveLength(1);
+      expect(stdout).toContain(`  TEMPORAL_ADDRESS: ${temporalAddress()} (namespace default, from environment)`);
+      expect(stdout).toMatch(/^ {2}ANTHROPIC_BASE_URL: http:\/\/127\.0\.0\.1:\d+/m);
       expect(stdout).toMatch(/Approval console: http:\/\/127\.0\.0\.1:\d+\/ {2}\(log in with the start token [\w-]{43}\)/);
       expect(stdout).toMatch(new RegExp(`${waiting.workflowId}: waiting_approval \\(write_file\\)\\n +Approve: npx agentctl approve ${waiting.workflowId}`));
       expect(stdout).toContain('stdin is not a terminal: auto-approving write_file for the demo');

@@ -45,7 +45,7 @@ export function loadApproverRegistry(file: string): Record<string, string> {
 }
 
 /** The registry named by AGENT_APPROVERS_FILE, or undefined when it is unset or empty (signatures off). */
-export function approverRegistryFromEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> | undefined {
+export function approverRegistryFromEnv(env: NodeJS.ProcessEnv): Record<string, string> | undefined {
   const file = env[APPROVERS_FILE_ENV];
   return file ? loadApproverRegistry(file) : undefined;
 }

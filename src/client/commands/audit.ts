@@ -4,7 +4,6 @@ import { UsageError } from '../errors';
 import { terminalSafe } from '../terminal-safe';
 import { verifyAuditFile, type AuditVerification } from '../../audit/verify-audit';
 import { verifyAuditFolder } from '../../audit/verify-audit-folder';
-import { auditDirFromEnv, AUDIT_LOG_ENV } from '../../audit/audit-path';
 
 const isFolder = (target: string) => stat(target).then((s) => s.isDirectory(), () => false);
 
@@ -28,11 +27,11 @@ export const auditCommand: Command = {
   async run(ctx) {
     const [action, named, ...extra] = ctx.args.positionals;
     if (action !== 'verify' || extra.length > 0) throw new UsageError('audit takes one action, verify, and at most one file or folder');
+    const { audit } = ctx.clientSettings;
     const heads = ctx.args.flags.heads;
     if (heads === true) throw new UsageError('--heads names the folder of head copies');
-    const headDir = typeof heads === 'string' ? heads : undefined;
-    const configured = process.env[AUDIT_LOG_ENV]?.trim();
-    const target = named ?? (configured && configured !== 'off' ? configured : auditDirFromEnv());
+    const headDir = typeof heads === 'string' ? heads : audit.headDir;
+    const target = named ?? audit.log ?? audit.dir;
     if (await isFolder(target)) {
       const logs = await verifyAuditFolder(target, { headDir });
       const ok = logs.every((log) => log.ok);

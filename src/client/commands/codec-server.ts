@@ -1,6 +1,5 @@
 import { AesGcmPayloadCodec } from '../../codec/aes-gcm-codec';
 import { newCodecToken, startCodecServer } from '../../codec/codec-server';
-import { encryptionKeysFromEnv } from '../../codec/encryption-keys';
 import type { Command } from '../cli-context';
 import { UsageError } from '../errors';
 
@@ -27,12 +26,12 @@ export const codecServerCommand: Command = {
     '(keys from AGENT_ENCRYPTION_KEY / AGENT_ENCRYPTION_OLD_KEYS; token also from AGENT_CODEC_TOKEN)',
   summary: 'serve /encode and /decode for the Temporal Web UI (--ui-codec-endpoint), with the encryption keys',
   async run(ctx) {
-    const keys = encryptionKeysFromEnv();
+    const { keys, token: configuredToken } = ctx.clientSettings.codec;
     if (!keys) throw new UsageError('codec-server needs AGENT_ENCRYPTION_KEY (and AGENT_ENCRYPTION_OLD_KEYS for older keys) to be set');
     const flags = ctx.args.flags;
     const origins = typeof flags['ui-origin'] === 'string' ? flags['ui-origin'].split(',').map((o) => o.trim()).filter(Boolean) : DEFAULT_UI_ORIGINS;
     // A token always: without one named, a fresh one is printed with the endpoint that carries it.
-    const given = typeof flags.token === 'string' ? flags.token : process.env.AGENT_CODEC_TOKEN || undefined;
+    const given = typeof flags.token === 'string' ? flags.token : configuredToken;
     const token = given ?? newCodecToken();
     const server = await startCodecServer({
       codec: new AesGcmPayloadCodec(keys),

@@ -4,7 +4,7 @@ import { type Command } from '../cli-context';
 import { stringFlag } from '../approval-helpers';
 import { UsageError } from '../errors';
 import { hashPassword } from '../../console/auth/password-hash';
-import { consoleOptions } from '../../console/console-options';
+import { consoleOptionsFrom } from '../../console/console-options';
 import { startConsole } from '../../console/start-console';
 
 function portFlag(value: string | undefined): number | undefined {
@@ -40,14 +40,14 @@ export const consoleCommand: Command = {
       ctx.out(await hashPassword(password));
       return 0;
     }
-    const options = consoleOptions({
+    const options = consoleOptionsFrom({
       host: stringFlag(ctx, 'host'),
       port: portFlag(stringFlag(ctx, 'port')),
       usersFile: stringFlag(ctx, 'users'),
       workspace: stringFlag(ctx, 'workspace'),
       uiBaseUrl: stringFlag(ctx, 'ui-url'),
       filter: stringFlag(ctx, 'filter'),
-    });
+    }, ctx.clientSettings.console);
     const running = await startConsole(options, { client: await ctx.client() });
     ctx.out(`Approval console: ${running.url}`);
     ctx.out(`Start token (logs in as ${running.localUser}): ${running.token}`);

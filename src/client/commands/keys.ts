@@ -25,7 +25,7 @@ export const keysCommand: Command = {
       throw new UsageError(subcommand ? `Unknown keys subcommand "${subcommand}"; the only one is "create".` : 'keys needs a subcommand: create');
     }
     if (!name || extra.length > 0) throw new UsageError('keys create needs exactly one approver name');
-    const key = createApproverKey(name, { force: ctx.args.flags.force === true });
+    const key = createApproverKey(name, { dir: ctx.clientSettings.keysDir, force: ctx.args.flags.force === true });
     ctx.print(key, () => render(key));
     return 0;
   },

@@ -1,5 +1,5 @@
 import { type Command } from '../cli-context';
-import { defaultApprover, stringFlag } from '../approval-helpers';
+import { stringFlag } from '../approval-helpers';
 import { changePreferenceSignal, preferencesWorkflowId } from '../../approvals/preference-messages';
 import { describeScope, scopeKey, type PreferenceRule } from '../../approvals/preference-rules';
 import { readPreferences } from '../../approvals/read-preferences';
@@ -56,7 +56,7 @@ export const preferencesCommand: Command = {
       throw new NoSuchPreferenceError(`${user} has no remembered choice matching "${what}" (remembered: ${known}).`);
     }
     for (const rule of revoked) {
-      await handle.signal(changePreferenceSignal, { tool: rule.tool, preference: 'revoke', match: rule.match, by: defaultApprover(), at: new Date().toISOString() });
+      await handle.signal(changePreferenceSignal, { tool: rule.tool, preference: 'revoke', match: rule.match, by: ctx.clientSettings.approver, at: new Date().toISOString() });
     }
     const remaining = rules.filter((r) => !revoked.includes(r));
     ctx.print(

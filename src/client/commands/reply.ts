@@ -1,5 +1,5 @@
 import { type Command } from '../cli-context';
-import { defaultApprover, queryStatus, sendReply, stringFlag } from '../approval-helpers';
+import { queryStatus, sendReply, stringFlag } from '../approval-helpers';
 import { signReply } from '../sign-messages';
 import { userReplySignal } from '../../workflows/definitions';
 import { UsageError } from '../errors';
@@ -15,7 +15,7 @@ export const replyCommand: Command = {
     const text = words.join(' ');
     const handle = (await ctx.client()).workflow.getHandle(workflowId);
     // Named, so a run with approvers can tell whether an approver answers (signed when they have a key).
-    const reply = { text, sender: stringFlag(ctx, 'approver') ?? defaultApprover() };
+    const reply = { text, sender: stringFlag(ctx, 'approver') ?? ctx.clientSettings.approver };
     if (ctx.args.flags.signal) {
       await handle.signal(userReplySignal, await signReply(handle, reply, async () => (await queryStatus(handle)).pendingQuestions));
       ctx.print({ workflowId, text, via: 'signal', applied: null }, () => `Sent the reply to ${workflowId} as a signal (not confirmed).`);

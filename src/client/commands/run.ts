@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { type Command } from '../cli-context';
-import { defaultApprover, stringFlag } from '../approval-helpers';
+import { stringFlag } from '../approval-helpers';
 import { followFromCli } from '../follow-cli';
 import { startRun } from '../start-run';
 import { UsageError } from '../errors';
@@ -53,7 +53,7 @@ export const runCommand: Command = {
       task: words.join(' '),
       maxIterations: positiveInt('max-iterations', stringFlag(ctx, 'max-iterations')),
       // The same identity `approve --always` records under, so a person's choices apply to their runs.
-      user: stringFlag(ctx, 'user') ?? defaultApprover(),
+      user: stringFlag(ctx, 'user') ?? ctx.clientSettings.approver,
       approvalTimeoutSeconds: timeout === undefined ? undefined : parseDuration('approval-timeout', timeout),
       outputSchema: outputSchemaFlag(stringFlag(ctx, 'output-schema')),
       followUps: ctx.args.flags['follow-ups'] === true ? true : undefined,

@@ -1,5 +1,5 @@
 import { type Command } from '../cli-context';
-import { defaultApprover, queryStatus, stringFlag, withWorkerDeadline } from '../approval-helpers';
+import { queryStatus, stringFlag, withWorkerDeadline } from '../approval-helpers';
 import { signFollowUp } from '../sign-messages';
 import { renderToolCall } from '../render-status';
 import { terminalSafe } from '../terminal-safe';
@@ -26,7 +26,7 @@ export const sendCommand: Command = {
     const handle = (await ctx.client()).workflow.getHandle(workflowId);
     // Named (and signed when the sender has a key): a run with approvers takes messages only from them,
     // and the audit log names the sender on the calls the message leads to.
-    const message = await signFollowUp(handle, { text, sender: stringFlag(ctx, 'approver') ?? defaultApprover() });
+    const message = await signFollowUp(handle, { text, sender: stringFlag(ctx, 'approver') ?? ctx.clientSettings.approver });
     if (ctx.args.flags.signal) {
       await handle.signal(userMessageSignal, message);
       ctx.print({ workflowId, text, via: 'signal', applied: null }, () => `Sent the message to ${workflowId} as a signal (not confirmed).`);

@@ -49,7 +49,7 @@ async function run(): Promise<void> {
   const { worker, close } = await createAgentWorker({
     agents: [{ ...general, tools: [...general.tools, 'slow_step', 'quick_probe'] }],
     tools: [slowStep, quickProbe],
-    auditLog: auditLogPathFromEnv(),
+    auditLog: auditLogPathFromEnv(process.env),
   });
   console.log('crash worker polling');
   try {
