@@ -98,7 +98,7 @@ export async function compactStep(driver: RunDriver, plan: CompactionPlan, featu
  * worker dies, the model is told the outcome is unknown instead of the command running twice. A call
  * that is safe to repeat that still fails after its attempts becomes an error result.
  */
-export async function runToolStep(driver: RunDriver, call: TurnCall, features: Pick<Features, 'localQuickTools'>): Promise<void> {
+export async function runToolStep(driver: RunDriver, call: TurnCall, features: Pick<Features, 'localQuickTools' | 'toolResultEndsRun'>): Promise<void> {
   const state = driver.state;
   const tool = state.agent.tools[call.name]!;
   const stub = tool.idempotent ? tools : onceTools;
@@ -122,7 +122,8 @@ export async function runToolStep(driver: RunDriver, call: TurnCall, features: P
     const local = features.localQuickTools && tool.idempotent && tool.quick === true && (tool.timeoutSeconds ?? 0) <= 10;
     const result =
       (local ? await runLocally(input) : undefined) ?? (await stub.runTool.executeWithOptions({ summary: callSummary(call.name, call.input), ...timeout }, [input]));
-    driver.dispatch({ type: 'tool_finished', callId: call.id, result, durationMs: Date.now() - started });
+    const legacy = features.toolResultEndsRun ? {} : { legacy: true };
+    driver.dispatch({ type: 'tool_finished', callId: call.id, result, durationMs: Date.now() - started, ...legacy });
   } catch (error) {
     if (isCancellation(error) || !(error instanceof ActivityFailure)) throw error;
     const cause = error.cause?.message ?? error.message;

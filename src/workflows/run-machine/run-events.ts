@@ -39,7 +39,14 @@ export type RunEvent =
   /** Older turns were summarized (`summary`), or only oversized outputs were cut (no summary). */
   | { type: 'compacted'; summary?: string; usage?: TokenUsage; split?: number; estimate: number; fit: boolean }
   | { type: 'tool_started'; callId: string }
-  | { type: 'tool_finished'; callId: string; result: ToolResult; durationMs: number }
+  | {
+      type: 'tool_finished';
+      callId: string;
+      result: ToolResult;
+      durationMs: number;
+      /** The execution started before a tool's `shouldContinue: false` could end the run (see patches.ts): it is ignored. */
+      legacy?: boolean;
+    }
   /** A call that must not run twice stopped without an answer: it may or may not have taken effect. */
   | { type: 'tool_outcome_unknown'; callId: string; cause: string; durationMs: number }
   | {

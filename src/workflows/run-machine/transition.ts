@@ -38,7 +38,7 @@ function apply(state: RunState, event: RunEvent, ctx: TransitionContext): void {
     case 'tool_started':
       return onToolStarted(state, event.callId, ctx);
     case 'tool_finished':
-      return onToolFinished(state, event.callId, event.result, event.durationMs, ctx);
+      return onToolFinished(state, event.callId, event.result, event.durationMs, ctx, event.legacy);
     case 'tool_outcome_unknown':
       return onToolOutcomeUnknown(state, event.callId, event.cause, event.durationMs, ctx);
     case 'decision':
