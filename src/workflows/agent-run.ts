@@ -17,7 +17,7 @@ import { historyIsFull } from './history-budget';
 import { installMessageHandlers } from './message-handlers';
 import { currentFeatures, type Features } from './patches';
 import { RunDriver } from './run-driver';
-import { nextStep } from './run-machine/next-step';
+import { nextStep, stepKey } from './run-machine/next-step';
 import type { RunState } from './run-machine/run-state';
 import { toStatus } from './run-machine/run-status';
 import type { AgentRunInput, ParsedRunInput } from './run-input';
@@ -87,9 +87,10 @@ async function start(input: ParsedRunInput, features: Features): Promise<RunDriv
 
 async function drive(driver: RunDriver, input: ParsedRunInput, features: Features): Promise<AgentRunResult> {
   const running = new Map<string, Promise<void>>();
+  const next = () => nextStep(driver.state, { now: Date.now(), historyFull: historyIsFull(driver.state.input.historyBudget), features });
   for (;;) {
     driver.publish();
-    const step = nextStep(driver.state, { now: Date.now(), historyFull: historyIsFull(driver.state.input.historyBudget), features });
+    const step = next();
     switch (step.kind) {
       case 'finish':
         return finish(driver.state, features);
@@ -100,7 +101,7 @@ async function drive(driver: RunDriver, input: ParsedRunInput, features: Feature
         break;
       case 'run_tools':
         for (const call of step.calls) {
-          const work = call.name === 'delegate_task' ? runChildStep(driver, call) : runToolStep(driver, call, features);
+          const work = call.lane === 'child' ? runChildStep(driver, call) : runToolStep(driver, call, step.endsRun);
           running.set(call.id, work.finally(() => running.delete(call.id)));
         }
         break;
@@ -117,13 +118,13 @@ async function drive(driver: RunDriver, input: ParsedRunInput, features: Feature
         await Promise.race(running.values());
         break;
       case 'wait':
-        await waitStep(driver, step, features);
+        await waitStep(driver, step, () => stepKey(next()) !== stepKey(step));
         break;
       case 'compact':
-        await compactStep(driver, step.plan, features);
+        await compactStep(driver, step);
         break;
       case 'call_model':
-        await callModelStep(driver, features);
+        await callModelStep(driver, step);
         break;
     }
     // Decisions the step made (a policy refusal, a timeout, an unknown outcome) are on disk before the next one.

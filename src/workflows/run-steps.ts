@@ -2,18 +2,14 @@ import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, condition, i
 import type { PreferenceRule } from '../approvals/preference-rules';
 import { FailureType } from '../errors';
 import { localTools, model, onceTools, setup, summarizer, tools } from './activity-stubs';
-import { historyIsFull } from './history-budget';
-import type { Features } from './patches';
 import type { RunDriver } from './run-driver';
 import { approvalOf, callSummary, permissionOf } from './run-machine/call-records';
-import type { CompactionPlan } from './run-machine/compaction-plan';
-import { nextStep, type NextStep } from './run-machine/next-step';
-import type { ResolvedAgent, RunState, TurnCall } from './run-machine/run-state';
+import type { NextStep, ToolRun } from './run-machine/next-step';
+import { ResolvedAgentSchema, type RunState, type TurnCall } from './run-machine/run-state';
 import { allowedSubAgents, childWorkflowId, type ChildOutcome } from './run-machine/on-team';
 import { effectiveApprovers } from './run-machine/decision-rules';
 import { commandPatternsOf } from '../approvals/approval-policy';
-import type { agentRun } from './agent-run';
-import type { AgentRunResult } from './run-result';
+import type { AgentRunResult, AgentRunWorkflow } from './run-result';
 
 /** The conversation as the activity should rebuild it: what it already keeps, plus what is new. */
 export function conversationRef(state: RunState) {
@@ -42,7 +38,7 @@ function teamOffer(state: RunState) {
 }
 
 /** One attempt of the iteration's model call; every outcome goes back through the driver. */
-export async function callModelStep(driver: RunDriver, features: Features): Promise<void> {
+export async function callModelStep(driver: RunDriver, step: Extract<NextStep, { kind: 'call_model' }>): Promise<void> {
   driver.dispatch({ type: 'model_call_started' });
   const state = driver.state;
   try {
@@ -63,7 +59,7 @@ export async function callModelStep(driver: RunDriver, features: Features): Prom
     const failure = applicationCause(error);
     if (!failure) throw error;
     // Histories from before the outage wait (see patches.ts) failed the run here; they still do.
-    const retryable = failure.type === FailureType.ModelUnavailable && features.waitOutModelOutage;
+    const retryable = failure.type === FailureType.ModelUnavailable && step.waitOutOutage;
     driver.dispatch({
       type: 'model_failed',
       retryable,
@@ -75,7 +71,7 @@ export async function callModelStep(driver: RunDriver, features: Features): Prom
 }
 
 /** Summarizes the turns before the plan's split (or only cuts oversized outputs, without a model call). */
-export async function compactStep(driver: RunDriver, plan: CompactionPlan, features: Features): Promise<void> {
+export async function compactStep(driver: RunDriver, { plan, byBudget }: Extract<NextStep, { kind: 'compact' }>): Promise<void> {
   if (plan.split === undefined) return driver.dispatch({ type: 'compacted', estimate: plan.estimate, fit: true });
   driver.dispatch({ type: 'compaction_started' });
   for (;;) {
@@ -85,7 +81,7 @@ export async function compactStep(driver: RunDriver, plan: CompactionPlan, featu
         // From 0: the first message carries the previous summary, so the new one replaces it.
         { conversation: conversationRef(state), from: 0, to: plan.split, task: state.input.task },
       ]);
-      return driver.dispatch({ type: 'compacted', ...result, split: plan.split, estimate: plan.estimate, fit: features.compactionByBudget });
+      return driver.dispatch({ type: 'compacted', ...result, split: plan.split, estimate: plan.estimate, fit: byBudget });
     } catch (error) {
       if (!isStoreMiss(error)) throw error;
       driver.dispatch({ type: 'conversation_resent' });
@@ -98,10 +94,10 @@ export async function compactStep(driver: RunDriver, plan: CompactionPlan, featu
  * worker dies, the model is told the outcome is unknown instead of the command running twice. A call
  * that is safe to repeat that still fails after its attempts becomes an error result.
  */
-export async function runToolStep(driver: RunDriver, call: TurnCall, features: Pick<Features, 'localQuickTools' | 'toolResultEndsRun'>): Promise<void> {
+export async function runToolStep(driver: RunDriver, call: ToolRun, endsRun: boolean): Promise<void> {
   const state = driver.state;
   const tool = state.agent.tools[call.name]!;
-  const stub = tool.idempotent ? tools : onceTools;
+  const stub = call.lane === 'once' ? onceTools : tools;
   driver.dispatch({ type: 'tool_started', callId: call.id });
   const started = Date.now();
   const input = {
@@ -118,17 +114,16 @@ export async function runToolStep(driver: RunDriver, call: TurnCall, features: P
   };
   try {
     const timeout = tool.timeoutSeconds ? { startToCloseTimeout: `${tool.timeoutSeconds} seconds` } : {};
-    // A tool that says one attempt may take longer than a local activity's 10 s is not quick.
-    const local = features.localQuickTools && tool.idempotent && tool.quick === true && (tool.timeoutSeconds ?? 0) <= 10;
     const result =
-      (local ? await runLocally(input) : undefined) ?? (await stub.runTool.executeWithOptions({ summary: callSummary(call.name, call.input), ...timeout }, [input]));
-    const legacy = features.toolResultEndsRun ? {} : { legacy: true };
+      (call.lane === 'local' ? await runLocally(input) : undefined) ??
+      (await stub.runTool.executeWithOptions({ summary: callSummary(call.name, call.input), ...timeout }, [input]));
+    const legacy = endsRun ? {} : { legacy: true };
     driver.dispatch({ type: 'tool_finished', callId: call.id, result, durationMs: Date.now() - started, ...legacy });
   } catch (error) {
     if (isCancellation(error) || !(error instanceof ActivityFailure)) throw error;
     const cause = error.cause?.message ?? error.message;
     const durationMs = Date.now() - started;
-    if (!tool.idempotent) return driver.dispatch({ type: 'tool_outcome_unknown', callId: call.id, cause, durationMs });
+    if (call.lane === 'once') return driver.dispatch({ type: 'tool_outcome_unknown', callId: call.id, cause, durationMs });
     driver.dispatch({
       type: 'tool_finished',
       callId: call.id,
@@ -159,16 +154,12 @@ export async function savePreferenceStep(driver: RunDriver, rule: PreferenceRule
   }
 }
 
-const stepKey = (step: NextStep) => (step.kind === 'wait' ? `wait:${step.for}` : step.kind);
-
 /**
- * Waits until a message changes what the run would do next (a decision, a reply, the history filling
- * up) or the deadline passes; a passed deadline is told to the state machine as `time_passed`.
+ * Waits until a message changes what the run would do next (`moved`: a decision, a reply, the history
+ * filling up) or the deadline passes; a passed deadline is told to the state machine as `time_passed`.
  */
-export async function waitStep(driver: RunDriver, step: Extract<NextStep, { kind: 'wait' }>, features: Features): Promise<void> {
-  const key = stepKey(step);
-  const env = () => ({ now: Date.now(), historyFull: historyIsFull(driver.state.input.historyBudget), features });
-  const changed = await condition(() => stepKey(nextStep(driver.state, env())) !== key, Math.max(0, step.until - Date.now()));
+export async function waitStep(driver: RunDriver, step: Extract<NextStep, { kind: 'wait' }>, moved: () => boolean): Promise<void> {
+  const changed = await condition(moved, Math.max(0, step.until - Date.now()));
   if (!changed) driver.dispatch({ type: 'time_passed' });
 }
 
@@ -185,7 +176,7 @@ export async function runChildStep(driver: RunDriver, call: TurnCall): Promise<v
   // Marked started before the first await, so the loop does not start it again meanwhile.
   driver.dispatch({ type: 'child_started', callId: call.id, workflowId });
   try {
-    const child = await startChild<typeof agentRun>('agentRun', {
+    const child = await startChild<AgentRunWorkflow>('agentRun', {
       workflowId,
       args: [
         {
@@ -213,7 +204,8 @@ export async function runChildStep(driver: RunDriver, call: TurnCall): Promise<v
 /** A `handoff` call: the other agent's definition, with this run's own shell rules parsed for it. */
 export async function handoffStep(driver: RunDriver, call: TurnCall, agent: string): Promise<void> {
   try {
-    const resolved = (await setup.resolveAgent({ agent, commandPatterns: commandPatternsOf(driver.state.input.toolApproval) })) as unknown as ResolvedAgent;
+    // Parsed, not cast: a worker of another release that sends another shape is refused here, as a failed handoff.
+    const resolved = ResolvedAgentSchema.parse(await setup.resolveAgent({ agent, commandPatterns: commandPatternsOf(driver.state.input.toolApproval) }));
     driver.dispatch({ type: 'handed_off', callId: call.id, agent: resolved });
   } catch (error) {
     if (isCancellation(error)) throw error;

@@ -50,7 +50,7 @@ export const call = (id: string, name: string, input: unknown): ContentBlock => 
 export class Machine {
   now = T0;
   events: LifecycleEvent[] = [];
-  features: StepFeatures = { compactionByBudget: true, concurrentReadTools: true };
+  features: StepFeatures = { compactionByBudget: true, concurrentReadTools: true, localQuickTools: true, waitOutModelOutage: true, toolResultEndsRun: true };
   constructor(public state: RunState = runState()) {}
 
   send(event: RunEvent): this {

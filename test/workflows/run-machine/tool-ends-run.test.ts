@@ -22,14 +22,14 @@ describe('a tool result with shouldContinue: false', () => {
     const m = new Machine().reply(call('a', 'read_file', { path: 'x' }));
     m.send({ type: 'tool_started', callId: 'a' }).send({ type: 'tool_finished', callId: 'a', result: stop('wrapped'), durationMs: 1, legacy: true });
     expect(m.state.completion).toBeUndefined();
-    expect(m.next()).toEqual({ kind: 'call_model' });
+    expect(m.next()).toEqual({ kind: 'call_model', waitOutOutage: true });
   });
 
   it('does not end the run when the flag is missing (a plain-JS tool)', () => {
     const m = new Machine().reply(call('a', 'read_file', { path: 'x' }));
     const result = { success: true, output: 'x' } as unknown as ReturnType<typeof ok>;
     m.send({ type: 'tool_started', callId: 'a' }).send({ type: 'tool_finished', callId: 'a', result, durationMs: 1 });
-    expect(m.next()).toEqual({ kind: 'call_model' });
+    expect(m.next()).toEqual({ kind: 'call_model', waitOutOutage: true });
   });
 
   it('gives way to a complete_task later in the same turn', () => {

@@ -19,7 +19,7 @@ describe('the run state machine', () => {
       m.send({ type: 'tool_finished', callId: 'a', result: ok('contents'), durationMs: 5 });
       expect(m.state.turn).toBeUndefined();
       expect(m.state.messages.at(-1)).toEqual({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'a', content: 'contents' }] });
-      expect(m.next()).toEqual({ kind: 'call_model' });
+      expect(m.next()).toEqual({ kind: 'call_model', waitOutOutage: true });
       expect(m.events.map((e) => e.name)).toEqual(['iterationStarted', 'toolStarted', 'toolEnded', 'iterationCompleted']);
     });
 
@@ -158,7 +158,7 @@ describe('the run state machine', () => {
       expect(toStatus(m.state).modelWait).toEqual({ attempt: 1, lastError: 'Model API answered 503', nextAttemptAt: new Date(T0 + 7_000).toISOString() });
       expect(m.next()).toEqual({ kind: 'wait', for: 'model_retry', until: T0 + 7_000 });
       m.now = T0 + 7_000;
-      expect(m.next()).toEqual({ kind: 'call_model' });
+      expect(m.next()).toEqual({ kind: 'call_model', waitOutOutage: true });
       m.send({ type: 'model_call_started' });
       expect(m.state.iteration).toBe(1);
       expect(m.state.modelCall?.attempt).toBe(2);
