@@ -23,7 +23,7 @@ import { toStatus } from './run-machine/run-status';
 import type { AgentRunInput, ParsedRunInput } from './run-input';
 import type { AgentRunResult } from './run-result';
 import { newRunState, parseInput, stateFromCheckpoint } from './run-state-init';
-import { callModelStep, compactStep, guardrailStep, handoffStep, judgeStep, runChildStep, runToolStep, savePreferenceStep, waitStep } from './run-steps';
+import { takeStep, type StepContext } from './take-step';
 
 export { CONTINUE_NUDGE } from './run-machine/on-model';
 
@@ -85,49 +85,20 @@ async function start(input: ParsedRunInput, features: Features): Promise<RunDriv
   return driver;
 }
 
+/**
+ * The loop: ask the machine for the next step, take it, and write the decisions it made to the audit
+ * log before the next one (a policy refusal, a timeout, an unknown outcome are on disk before anything
+ * acts on them).
+ */
 async function drive(driver: RunDriver, input: ParsedRunInput, features: Features): Promise<AgentRunResult> {
-  const running = new Map<string, Promise<void>>();
   const next = () => nextStep(driver.state, { now: Date.now(), historyFull: historyIsFull(driver.state.input.historyBudget), features });
+  const ctx: StepContext = { running: new Map(), moved: (waiting) => stepKey(next()) !== stepKey(waiting) };
   for (;;) {
     driver.publish();
     const step = next();
-    switch (step.kind) {
-      case 'finish':
-        return finish(driver.state, features);
-      case 'continue_as_new':
-        return handOver(driver.state, input);
-      case 'save_preference':
-        await savePreferenceStep(driver, step.rule);
-        break;
-      case 'run_tools':
-        for (const call of step.calls) {
-          const work = call.lane === 'child' ? runChildStep(driver, call) : runToolStep(driver, call, step.endsRun);
-          running.set(call.id, work.finally(() => running.delete(call.id)));
-        }
-        break;
-      case 'handoff':
-        await handoffStep(driver, step.call, step.agent);
-        break;
-      case 'check_guardrails':
-        await guardrailStep(driver, step.on, step.calls);
-        break;
-      case 'judge':
-        await judgeStep(driver, step.calls);
-        break;
-      case 'await_tools':
-        await Promise.race(running.values());
-        break;
-      case 'wait':
-        await waitStep(driver, step, () => stepKey(next()) !== stepKey(step));
-        break;
-      case 'compact':
-        await compactStep(driver, step);
-        break;
-      case 'call_model':
-        await callModelStep(driver, step);
-        break;
-    }
-    // Decisions the step made (a policy refusal, a timeout, an unknown outcome) are on disk before the next one.
+    if (step.kind === 'finish') return finish(driver.state, features);
+    if (step.kind === 'continue_as_new') return handOver(driver.state, input);
+    await takeStep(driver, step, ctx);
     await driver.flushAudit();
   }
 }
