@@ -29,8 +29,8 @@ export { CONTINUE_NUDGE } from './run-machine/on-model';
 
 /**
  * The agent loop as a Temporal workflow. All of the run's state is one `RunState`, changed only by
- * the pure transition function (run-machine/); this function only does what `nextStep` asks for:
- * activities, waits, continue-as-new. Every outcome goes back through the driver.
+ * the pure transition function (run-machine/); this function only takes the steps `nextStep` asks for
+ * (take-step.ts: activities, child runs, waits) or ends the link. Every outcome goes back through the driver.
  */
 export async function agentRun(rawInput: AgentRunInput): Promise<AgentRunResult> {
   const features = currentFeatures();
