@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call, Machine } from './state-factory';
+import { call, Machine, runState } from './state-factory';
 
 const stop = (output: string) => ({ success: true, shouldContinue: false, output });
 const ok = (output = 'done') => ({ success: true, shouldContinue: true, output });
@@ -43,5 +43,13 @@ describe('a tool result with shouldContinue: false', () => {
     const m = new Machine().reply(call('a', 'read_file', { path: 'x' }));
     m.send({ type: 'tool_started', callId: 'a' }).send({ type: 'tool_finished', callId: 'a', result: { success: false, shouldContinue: false, output: ' ' }, durationMs: 1 });
     expect(m.state.completion).toEqual({ summary: 'read_file ended the run', status: 'blocked' });
+  });
+
+  it('in a thread, ends the turn like complete_task: the completion is reported and the run waits for the next message', () => {
+    const m = new Machine(runState({ input: { ...runState().input, followUps: true, idleTimeoutSeconds: 600 } })).reply(call('a', 'read_file', { path: 'x' }));
+    m.send({ type: 'tool_started', callId: 'a' }).send({ type: 'tool_finished', callId: 'a', result: stop('turn done'), durationMs: 1 });
+    expect(m.state.outcome).toBeUndefined();
+    expect(m.state.thread.completions).toEqual([{ summary: 'turn done', status: 'success' }]);
+    expect(m.state.phase).toBe('idle');
   });
 });
