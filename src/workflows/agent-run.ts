@@ -95,7 +95,7 @@ async function drive(driver: RunDriver, input: ParsedRunInput, features: Feature
   const ctx: StepContext = { running: new Map(), moved: (waiting) => stepKey(next()) !== stepKey(waiting) };
   for (;;) {
     driver.publish();
-    const step = next();
+    const step = driver.nextStep(features);
     if (step.kind === 'finish') return finish(driver.state, features);
     if (step.kind === 'continue_as_new') return handOver(driver.state, input);
     await takeStep(driver, step, ctx);

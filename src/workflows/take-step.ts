@@ -1,7 +1,6 @@
 import type { RunDriver } from './run-driver';
 import type { NextStep } from './run-machine/next-step';
 import type { RunEvent } from './run-machine/run-events';
-import { startedEvents } from './run-machine/started-events';
 import { callModelStep, compactStep, guardrailStep, handoffStep, judgeStep, runChildStep, runToolStep, savePreferenceStep, waitStep } from './run-steps';
 
 /** Every step the loop takes itself; `finish` and `continue_as_new` end the loop instead. */
@@ -15,12 +14,11 @@ export interface StepContext {
 }
 
 /**
- * Takes one step: the machine marks what the step starts, the step's executor runs, and the event it
- * reports goes back through the driver. Tool calls and sub-agent runs go on in the background; each
- * reports its own outcome when it ends.
+ * Takes one step the machine handed out (it already marked what the step starts): the step's executor
+ * runs, and the event it reports goes back through the driver. Tool calls and sub-agent runs go on in
+ * the background; each reports its own outcome when it ends.
  */
 export async function takeStep(driver: RunDriver, step: TakenStep, ctx: StepContext): Promise<void> {
-  for (const event of startedEvents(driver.state, step)) driver.dispatch(event);
   const state = driver.state;
   const report = (event: RunEvent | undefined) => {
     if (event) driver.dispatch(event);

@@ -82,6 +82,11 @@ export type RunEvent =
   | { type: 'calls_judged'; verdicts: HandlerVerdict[]; failure?: string }
   /** A follow-up message for a thread (signal `userMessage`, update `sendMessage`). */
   | { type: 'user_message'; text: string; sender?: string }
-  | { type: 'close_requested' };
+  | { type: 'close_requested' }
+  /**
+   * The workflow is free to take its next step: the transition says which (its `effects`) and marks
+   * what that step starts (a model call, a compaction, each tool call and sub-agent run) in the same pass.
+   */
+  | { type: 'step_wanted' };
 
 export type RunEventType = RunEvent['type'];

@@ -1,18 +1,18 @@
-// What taking a step starts is decided by the machine, not by the executors (see take-step.ts).
+// The machine hands out the next step and marks what it starts in the same transition (`step_wanted`);
+// the executors only report outcomes (see take-step.ts).
 import { describe, expect, it } from 'vitest';
 import { childWorkflowId } from '../../../src/workflows/run-machine/on-team';
 import { startedEvents } from '../../../src/workflows/run-machine/started-events';
+import { StepEnvMissingError, transition } from '../../../src/workflows/run-machine/transition';
 import { call, Machine, runState } from './state-factory';
 
-describe('the events a step starts with', () => {
-  it('starts a model call, and counts the iteration when it is applied', () => {
+describe('step_wanted: the next step, with what it starts', () => {
+  it('hands out a model call and counts the iteration in the same transition', () => {
     const m = new Machine();
-    const step = m.next();
-    expect(step.kind).toBe('call_model');
-    const events = startedEvents(m.state, step);
-    expect(events).toEqual([{ type: 'model_call_started' }]);
-    for (const event of events) m.send(event);
+    expect(m.take()).toEqual({ kind: 'call_model', waitOutOutage: true });
     expect(m.state.iteration).toBe(1);
+    expect(m.state.modelCall).toEqual({ attempt: 1 });
+    expect(m.events.map((e) => e.name)).toEqual(['iterationStarted']);
   });
 
   it('marks every call of a run_tools step started, sub-agent runs with their child workflow id, so the next step does not start them again', () => {
@@ -22,20 +22,29 @@ describe('the events a step starts with', () => {
       call('d', 'delegate_task', { agent: 'reader', task: 'look' }),
     );
     const step = m.next();
-    expect(step).toMatchObject({ kind: 'run_tools', calls: [{ id: 'a', lane: 'retryable' }, { id: 'd', lane: 'child' }] });
-    const events = startedEvents(m.state, step);
-    expect(events).toEqual([
+    expect(startedEvents(m.state, step)).toEqual([
       { type: 'tool_started', callId: 'a' },
       { type: 'child_started', callId: 'd', workflowId: childWorkflowId('run-1', 'd') },
     ]);
-    for (const event of events) m.send(event);
-    expect(m.next()).toEqual({ kind: 'await_tools' });
+    expect(m.take()).toMatchObject({ kind: 'run_tools', calls: [{ id: 'a', lane: 'retryable' }, { id: 'd', lane: 'child' }] });
+    expect(m.call('a')?.started).toBe(true);
+    expect(m.call('d')).toMatchObject({ started: true, child: { workflowId: childWorkflowId('run-1', 'd') } });
+    expect(m.take()).toEqual({ kind: 'await_tools' });
   });
 
-  it('starts nothing for steps that only ask or wait', () => {
+  it('changes nothing for a step that only waits', () => {
     const m = new Machine().reply(call('w', 'write_file', { path: 'a', content: 'b' }));
-    const step = m.next();
-    expect(step.kind).toBe('wait');
-    expect(startedEvents(m.state, step)).toEqual([]);
+    const before = m.state;
+    expect(m.take().kind).toBe('wait');
+    expect(m.state).toBe(before);
+  });
+
+  it('gives no effects for any other event', () => {
+    const m = new Machine();
+    expect(transition(m.state, { type: 'time_passed' }, { now: m.now, runId: 'r1' }).effects).toEqual([]);
+  });
+
+  it('refuses to pick a step without the execution\'s features', () => {
+    expect(() => transition(runState(), { type: 'step_wanted' }, { now: 0, runId: 'r1' })).toThrow(StepEnvMissingError);
   });
 });

@@ -71,6 +71,14 @@ export class Machine {
     return nextStep(this.state, { now: this.now, historyFull, features: this.features });
   }
 
+  /** What the workflow does: `step_wanted`, which hands out the next step and marks what it starts. */
+  take(historyFull = false): NextStep {
+    const result = transition(this.state, { type: 'step_wanted' }, { now: this.now, runId: 'r1', historyFull, features: this.features });
+    this.state = result.state;
+    this.events.push(...result.emitted);
+    return result.effects[0]!;
+  }
+
   call(id: string) {
     return this.state.turn?.calls.find((c) => c.id === id);
   }
