@@ -113,8 +113,9 @@ function apply(state: RunState, event: RunEvent, ctx: TransitionContext): void {
 }
 
 /**
- * The run as a pure state machine: `(state, event) → state + lifecycle events`. The workflow executes
- * what `nextStep` asks for and feeds every outcome back through here; nothing else changes the state,
+ * The run as a pure state machine: `(state, event) → { state, emitted (lifecycle events), effects }`.
+ * The workflow sends `step_wanted` to get its next step (the effect), takes it, and feeds every
+ * outcome back through here; nothing else changes the state,
  * and this needs no Temporal server to test. The state is immutable (immer), so a handler that throws
  * leaves the previous state untouched.
  */
