@@ -17,20 +17,20 @@ import { historyIsFull } from './history-budget';
 import { installMessageHandlers } from './message-handlers';
 import { currentFeatures, type Features } from './patches';
 import { RunDriver } from './run-driver';
-import { nextStep } from './run-machine/next-step';
+import { nextStep, stepKey } from './run-machine/next-step';
 import type { RunState } from './run-machine/run-state';
 import { toStatus } from './run-machine/run-status';
 import type { AgentRunInput, ParsedRunInput } from './run-input';
 import type { AgentRunResult } from './run-result';
 import { newRunState, parseInput, stateFromCheckpoint } from './run-state-init';
-import { callModelStep, compactStep, guardrailStep, handoffStep, judgeStep, runChildStep, runToolStep, savePreferenceStep, waitStep } from './run-steps';
+import { takeStep, type StepContext } from './take-step';
 
 export { CONTINUE_NUDGE } from './run-machine/on-model';
 
 /**
  * The agent loop as a Temporal workflow. All of the run's state is one `RunState`, changed only by
- * the pure transition function (run-machine/); this function only does what `nextStep` asks for:
- * activities, waits, continue-as-new. Every outcome goes back through the driver.
+ * the pure transition function (run-machine/); this function only takes the steps `nextStep` asks for
+ * (take-step.ts: activities, child runs, waits) or ends the link. Every outcome goes back through the driver.
  */
 export async function agentRun(rawInput: AgentRunInput): Promise<AgentRunResult> {
   const features = currentFeatures();
@@ -85,48 +85,20 @@ async function start(input: ParsedRunInput, features: Features): Promise<RunDriv
   return driver;
 }
 
+/**
+ * The loop: ask the machine for the next step, take it, and write the decisions it made to the audit
+ * log before the next one (a policy refusal, a timeout, an unknown outcome are on disk before anything
+ * acts on them).
+ */
 async function drive(driver: RunDriver, input: ParsedRunInput, features: Features): Promise<AgentRunResult> {
-  const running = new Map<string, Promise<void>>();
+  const next = () => nextStep(driver.state, { now: Date.now(), historyFull: historyIsFull(driver.state.input.historyBudget), features });
+  const ctx: StepContext = { running: new Map(), moved: (waiting) => stepKey(next()) !== stepKey(waiting) };
   for (;;) {
     driver.publish();
-    const step = nextStep(driver.state, { now: Date.now(), historyFull: historyIsFull(driver.state.input.historyBudget), features });
-    switch (step.kind) {
-      case 'finish':
-        return finish(driver.state, features);
-      case 'continue_as_new':
-        return handOver(driver.state, input);
-      case 'save_preference':
-        await savePreferenceStep(driver, step.rule);
-        break;
-      case 'run_tools':
-        for (const call of step.calls) {
-          const work = call.name === 'delegate_task' ? runChildStep(driver, call) : runToolStep(driver, call, features);
-          running.set(call.id, work.finally(() => running.delete(call.id)));
-        }
-        break;
-      case 'handoff':
-        await handoffStep(driver, step.call, step.agent);
-        break;
-      case 'check_guardrails':
-        await guardrailStep(driver, step.on, step.calls);
-        break;
-      case 'judge':
-        await judgeStep(driver, step.calls);
-        break;
-      case 'await_tools':
-        await Promise.race(running.values());
-        break;
-      case 'wait':
-        await waitStep(driver, step, features);
-        break;
-      case 'compact':
-        await compactStep(driver, step.plan, features);
-        break;
-      case 'call_model':
-        await callModelStep(driver, features);
-        break;
-    }
-    // Decisions the step made (a policy refusal, a timeout, an unknown outcome) are on disk before the next one.
+    const step = driver.nextStep(features);
+    if (step.kind === 'finish') return finish(driver.state, features);
+    if (step.kind === 'continue_as_new') return handOver(driver.state, input);
+    await takeStep(driver, step, ctx);
     await driver.flushAudit();
   }
 }

@@ -27,6 +27,8 @@ export const Patches = {
    * takes answers and follow-ups only from them (was: v1 newline-joined signatures, any prefix, anyone).
    */
   approvalChannel: 'approval-channel-v2',
+  /** A tool result with `shouldContinue: false` (`ToolResult.complete`) ends the run once its turn is done (was: ignored). */
+  toolResultEndsRun: 'tool-result-ends-run',
 } as const;
 
 export type Features = { -readonly [K in keyof typeof Patches]: boolean };

@@ -7,6 +7,9 @@ import type { RunEvent } from './run-machine/run-events';
 import type { RunState } from './run-machine/run-state';
 import { runDetails } from './run-machine/run-details';
 import { transition } from './run-machine/transition';
+import type { TransitionEnv } from './run-machine/transition-context';
+import type { NextStep, StepFeatures } from './run-machine/next-step';
+import { historyIsFull } from './history-budget';
 import { childStatusSignal } from './definitions';
 import { pendingQuestionsOf, pendingApprovalsOf } from './run-machine/run-status';
 import type { ChildWaiting } from './run-machine/run-state';
@@ -80,9 +83,20 @@ export class RunDriver {
    * up, so the attribute changes after the wait that ended, as it always has (replays depend on it).
    */
   dispatch(event: RunEvent, options: { publish?: boolean } = {}): void {
+    this.run(event, options);
+  }
+
+  /** Asks the machine for the next step; what the step starts is marked started by the same transition. */
+  nextStep(features: StepFeatures): NextStep {
+    const [step] = this.run({ type: 'step_wanted' }, { step: { historyFull: historyIsFull(this.state.input.historyBudget), features } });
+    return step!;
+  }
+
+  private run(event: RunEvent, options: { publish?: boolean; step?: Pick<TransitionEnv, 'historyFull' | 'features'> }): NextStep[] {
     const before = this.state;
     const info = workflowInfo();
-    const { state, emitted } = transition(before, event, { now: Date.now(), runId: info.runId, namespace: info.namespace, firstRunId: info.firstExecutionRunId });
+    const env = { now: Date.now(), runId: info.runId, namespace: info.namespace, firstRunId: info.firstExecutionRunId, ...options.step };
+    const { state, emitted, effects } = transition(before, event, env);
     this.state = state;
     if (options.publish !== false) this.publish();
     setCurrentDetails(runDetails(state));
@@ -92,6 +106,7 @@ export class RunDriver {
       if (entry) this.unaudited.push(entry);
     }
     this.tellParent();
+    return effects;
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { Completion, SavedSummary, Task } from '../control-tools';
 import type { TokenUsage } from '../conversation/messages';
+import type { AgentRunInput } from './run-input';
 
 /** What `agentRun` returns. `status` says why the loop stopped; `completion` is the agent's own word. */
 export interface AgentRunResult {
@@ -23,3 +24,6 @@ export interface AgentRunResult {
     lastAssistantText?: string;
   };
 }
+
+/** The workflow's signature, for starting it as a child without importing the workflow module. */
+export type AgentRunWorkflow = (input: AgentRunInput) => Promise<AgentRunResult>;

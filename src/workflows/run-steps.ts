@@ -2,18 +2,15 @@ import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, condition, i
 import type { PreferenceRule } from '../approvals/preference-rules';
 import { FailureType } from '../errors';
 import { localTools, model, onceTools, setup, summarizer, tools } from './activity-stubs';
-import { historyIsFull } from './history-budget';
-import type { Features } from './patches';
 import type { RunDriver } from './run-driver';
+import type { RunEvent } from './run-machine/run-events';
 import { approvalOf, callSummary, permissionOf } from './run-machine/call-records';
-import type { CompactionPlan } from './run-machine/compaction-plan';
-import { nextStep, type NextStep } from './run-machine/next-step';
-import type { ResolvedAgent, RunState, TurnCall } from './run-machine/run-state';
+import type { NextStep, ToolRun } from './run-machine/next-step';
+import { ResolvedAgentSchema, type RunState, type TurnCall } from './run-machine/run-state';
 import { allowedSubAgents, childWorkflowId, type ChildOutcome } from './run-machine/on-team';
 import { effectiveApprovers } from './run-machine/decision-rules';
 import { commandPatternsOf } from '../approvals/approval-policy';
-import type { agentRun } from './agent-run';
-import type { AgentRunResult } from './run-result';
+import type { AgentRunResult, AgentRunWorkflow } from './run-result';
 
 /** The conversation as the activity should rebuild it: what it already keeps, plus what is new. */
 export function conversationRef(state: RunState) {
@@ -41,10 +38,8 @@ function teamOffer(state: RunState) {
   return { team: { subAgents, handoffs: state.agent.handoffs, depth: state.lineage.depth, maxDepth, maxPerTurn } };
 }
 
-/** One attempt of the iteration's model call; every outcome goes back through the driver. */
-export async function callModelStep(driver: RunDriver, features: Features): Promise<void> {
-  driver.dispatch({ type: 'model_call_started' });
-  const state = driver.state;
+/** One attempt of the iteration's model call (the machine counted it when the step was taken). */
+export async function callModelStep(state: RunState, step: Extract<NextStep, { kind: 'call_model' }>): Promise<RunEvent> {
   try {
     const result = await model.callModel.executeWithOptions({ summary: `model ${state.agent.modelTier} #${state.iteration}` }, [
       {
@@ -56,28 +51,25 @@ export async function callModelStep(driver: RunDriver, features: Features): Prom
         ...(state.input.outputSchema ? { outputSchema: state.input.outputSchema } : {}),
       },
     ]);
-    driver.dispatch({ type: 'model_replied', ...result });
+    return { type: 'model_replied', ...result };
   } catch (error) {
     if (isCancellation(error)) throw error;
-    if (isStoreMiss(error)) return driver.dispatch({ type: 'conversation_resent' });
+    if (isStoreMiss(error)) return { type: 'conversation_resent' };
     const failure = applicationCause(error);
     if (!failure) throw error;
     // Histories from before the outage wait (see patches.ts) failed the run here; they still do.
-    const retryable = failure.type === FailureType.ModelUnavailable && features.waitOutModelOutage;
-    driver.dispatch({
-      type: 'model_failed',
-      retryable,
-      errorType: failure.type ?? FailureType.RunFailed,
-      message: failure.message,
-      retryAfterMs: retryAfterOf(failure),
-    });
+    const retryable = failure.type === FailureType.ModelUnavailable && step.waitOutOutage;
+    return { type: 'model_failed', retryable, errorType: failure.type ?? FailureType.RunFailed, message: failure.message, retryAfterMs: retryAfterOf(failure) };
   }
 }
 
-/** Summarizes the turns before the plan's split (or only cuts oversized outputs, without a model call). */
-export async function compactStep(driver: RunDriver, plan: CompactionPlan, features: Features): Promise<void> {
-  if (plan.split === undefined) return driver.dispatch({ type: 'compacted', estimate: plan.estimate, fit: true });
-  driver.dispatch({ type: 'compaction_started' });
+/**
+ * Summarizes the turns before the plan's split (or only cuts oversized outputs, without a model call).
+ * A store miss is told to the driver at once and the summary asked again with the whole conversation,
+ * inside this step, as it always was (re-deciding the step there could pick another one).
+ */
+export async function compactStep(driver: RunDriver, { plan, byBudget }: Extract<NextStep, { kind: 'compact' }>): Promise<RunEvent> {
+  if (plan.split === undefined) return { type: 'compacted', estimate: plan.estimate, fit: true };
   for (;;) {
     const state = driver.state;
     try {
@@ -85,7 +77,7 @@ export async function compactStep(driver: RunDriver, plan: CompactionPlan, featu
         // From 0: the first message carries the previous summary, so the new one replaces it.
         { conversation: conversationRef(state), from: 0, to: plan.split, task: state.input.task },
       ]);
-      return driver.dispatch({ type: 'compacted', ...result, split: plan.split, estimate: plan.estimate, fit: features.compactionByBudget });
+      return { type: 'compacted', ...result, split: plan.split, estimate: plan.estimate, fit: byBudget };
     } catch (error) {
       if (!isStoreMiss(error)) throw error;
       driver.dispatch({ type: 'conversation_resent' });
@@ -98,11 +90,9 @@ export async function compactStep(driver: RunDriver, plan: CompactionPlan, featu
  * worker dies, the model is told the outcome is unknown instead of the command running twice. A call
  * that is safe to repeat that still fails after its attempts becomes an error result.
  */
-export async function runToolStep(driver: RunDriver, call: TurnCall, features: Pick<Features, 'localQuickTools'>): Promise<void> {
-  const state = driver.state;
+export async function runToolStep(state: RunState, call: ToolRun, endsRun: boolean): Promise<RunEvent> {
   const tool = state.agent.tools[call.name]!;
-  const stub = tool.idempotent ? tools : onceTools;
-  driver.dispatch({ type: 'tool_started', callId: call.id });
+  const stub = call.lane === 'once' ? onceTools : tools;
   const started = Date.now();
   const input = {
     agent: state.agent.name,
@@ -118,22 +108,18 @@ export async function runToolStep(driver: RunDriver, call: TurnCall, features: P
   };
   try {
     const timeout = tool.timeoutSeconds ? { startToCloseTimeout: `${tool.timeoutSeconds} seconds` } : {};
-    // A tool that says one attempt may take longer than a local activity's 10 s is not quick.
-    const local = features.localQuickTools && tool.idempotent && tool.quick === true && (tool.timeoutSeconds ?? 0) <= 10;
     const result =
-      (local ? await runLocally(input) : undefined) ?? (await stub.runTool.executeWithOptions({ summary: callSummary(call.name, call.input), ...timeout }, [input]));
-    driver.dispatch({ type: 'tool_finished', callId: call.id, result, durationMs: Date.now() - started });
+      (call.lane === 'local' ? await runLocally(input) : undefined) ??
+      (await stub.runTool.executeWithOptions({ summary: callSummary(call.name, call.input), ...timeout }, [input]));
+    const legacy = endsRun ? {} : { legacy: true };
+    return { type: 'tool_finished', callId: call.id, result, durationMs: Date.now() - started, ...legacy };
   } catch (error) {
     if (isCancellation(error) || !(error instanceof ActivityFailure)) throw error;
     const cause = error.cause?.message ?? error.message;
     const durationMs = Date.now() - started;
-    if (!tool.idempotent) return driver.dispatch({ type: 'tool_outcome_unknown', callId: call.id, cause, durationMs });
-    driver.dispatch({
-      type: 'tool_finished',
-      callId: call.id,
-      result: { success: false, shouldContinue: true, output: `${call.name} could not finish (${cause}). Try a different approach.` },
-      durationMs,
-    });
+    if (call.lane === 'once') return { type: 'tool_outcome_unknown', callId: call.id, cause, durationMs };
+    const result = { success: false, shouldContinue: true, output: `${call.name} could not finish (${cause}). Try a different approach.` };
+    return { type: 'tool_finished', callId: call.id, result, durationMs };
   }
 }
 
@@ -148,27 +134,23 @@ async function runLocally(input: Parameters<typeof localTools.runTool>[0]) {
 }
 
 /** Writes one queued "always"/"never" to the person's store; a failure is reported, and the run goes on. */
-export async function savePreferenceStep(driver: RunDriver, rule: PreferenceRule): Promise<void> {
+export async function savePreferenceStep(state: RunState, rule: PreferenceRule): Promise<RunEvent> {
   try {
-    await setup.savePreference({ user: rule.by ?? driver.state.input.user, change: rule });
-    driver.dispatch({ type: 'preferences_saved', count: 1 });
+    await setup.savePreference({ user: rule.by ?? state.input.user, change: rule });
+    return { type: 'preferences_saved', count: 1 };
   } catch (error) {
     if (isCancellation(error) || !(error instanceof ActivityFailure)) throw error;
-    driver.dispatch({ type: 'preferences_not_saved', count: 1, error: error.cause?.message ?? error.message });
+    return { type: 'preferences_not_saved', count: 1, error: error.cause?.message ?? error.message };
   }
 }
 
-const stepKey = (step: NextStep) => (step.kind === 'wait' ? `wait:${step.for}` : step.kind);
-
 /**
- * Waits until a message changes what the run would do next (a decision, a reply, the history filling
- * up) or the deadline passes; a passed deadline is told to the state machine as `time_passed`.
+ * Waits until a message changes what the run would do next (`moved`: a decision, a reply, the history
+ * filling up) or the deadline passes; a passed deadline is told to the state machine as `time_passed`.
  */
-export async function waitStep(driver: RunDriver, step: Extract<NextStep, { kind: 'wait' }>, features: Features): Promise<void> {
-  const key = stepKey(step);
-  const env = () => ({ now: Date.now(), historyFull: historyIsFull(driver.state.input.historyBudget), features });
-  const changed = await condition(() => stepKey(nextStep(driver.state, env())) !== key, Math.max(0, step.until - Date.now()));
-  if (!changed) driver.dispatch({ type: 'time_passed' });
+export async function waitStep(step: Extract<NextStep, { kind: 'wait' }>, moved: () => boolean): Promise<RunEvent | undefined> {
+  const changed = await condition(moved, Math.max(0, step.until - Date.now()));
+  return changed ? undefined : { type: 'time_passed' };
 }
 
 /**
@@ -176,15 +158,12 @@ export async function waitStep(driver: RunDriver, step: Extract<NextStep, { kind
  * the same people (its approvals reach this run's status, and the root's, through `childStatus`).
  * Cancelling this run cancels it; its completion and usage come back as the call's result.
  */
-export async function runChildStep(driver: RunDriver, call: TurnCall): Promise<void> {
-  const state = driver.state;
+export async function runChildStep(state: RunState, call: TurnCall): Promise<RunEvent> {
   const { agent, task } = call.input as { agent: string; task: string };
   const workflowId = childWorkflowId(state.workflowId, call.id);
   const started = Date.now();
-  // Marked started before the first await, so the loop does not start it again meanwhile.
-  driver.dispatch({ type: 'child_started', callId: call.id, workflowId });
   try {
-    const child = await startChild<typeof agentRun>('agentRun', {
+    const child = await startChild<AgentRunWorkflow>('agentRun', {
       workflowId,
       args: [
         {
@@ -201,28 +180,28 @@ export async function runChildStep(driver: RunDriver, call: TurnCall): Promise<v
     });
     const result: AgentRunResult = await child.result();
     const outcome: ChildOutcome = { status: result.status, completion: result.completion, usage: result.usage, iterations: result.iterations, output: (result as { output?: unknown }).output };
-    driver.dispatch({ type: 'child_finished', callId: call.id, outcome, durationMs: Date.now() - started });
+    return { type: 'child_finished', callId: call.id, outcome, durationMs: Date.now() - started };
   } catch (error) {
     if (isCancellation(error)) throw error;
     const message = error instanceof ChildWorkflowFailure ? (error.cause?.message ?? error.message) : (error as Error).message;
-    driver.dispatch({ type: 'child_finished', callId: call.id, outcome: { error: message }, durationMs: Date.now() - started });
+    return { type: 'child_finished', callId: call.id, outcome: { error: message }, durationMs: Date.now() - started };
   }
 }
 
 /** A `handoff` call: the other agent's definition, with this run's own shell rules parsed for it. */
-export async function handoffStep(driver: RunDriver, call: TurnCall, agent: string): Promise<void> {
+export async function handoffStep(state: RunState, { call, agent }: Extract<NextStep, { kind: 'handoff' }>): Promise<RunEvent> {
   try {
-    const resolved = (await setup.resolveAgent({ agent, commandPatterns: commandPatternsOf(driver.state.input.toolApproval) })) as unknown as ResolvedAgent;
-    driver.dispatch({ type: 'handed_off', callId: call.id, agent: resolved });
+    // Parsed, not cast: a worker of another release that sends another shape is refused here, as a failed handoff.
+    const resolved = ResolvedAgentSchema.parse(await setup.resolveAgent({ agent, commandPatterns: commandPatternsOf(state.input.toolApproval) }));
+    return { type: 'handed_off', callId: call.id, agent: resolved };
   } catch (error) {
     if (isCancellation(error)) throw error;
-    driver.dispatch({ type: 'handed_off', callId: call.id, agent: { error: (error as ActivityFailure).cause?.message ?? (error as Error).message } });
+    return { type: 'handed_off', callId: call.id, agent: { error: (error as ActivityFailure).cause?.message ?? (error as Error).message } };
   }
 }
 
 /** The agent's guardrails of one kind, on the task, the completion or the calls; one that cannot run trips. */
-export async function guardrailStep(driver: RunDriver, on: 'input' | 'output' | 'tool', calls: TurnCall[]): Promise<void> {
-  const state = driver.state;
+export async function guardrailStep(state: RunState, { on, calls }: Extract<NextStep, { kind: 'check_guardrails' }>): Promise<RunEvent> {
   try {
     const results = await setup.checkGuardrails({
       agent: state.agent.name,
@@ -231,18 +210,17 @@ export async function guardrailStep(driver: RunDriver, on: 'input' | 'output' | 
       completion: on === 'output' ? state.completion : undefined,
       calls: calls.map((c) => ({ callId: c.id, tool: c.name, input: c.input })),
     });
-    driver.dispatch({ type: 'guardrails_checked', on, results });
+    return { type: 'guardrails_checked', on, results };
   } catch (error) {
     if (isCancellation(error)) throw error;
     const reason = `the guardrails could not run: ${(error as ActivityFailure).cause?.message ?? (error as Error).message}`;
     const results = (on === 'tool' ? calls : [undefined]).map((c) => ({ name: 'guardrails', pass: false, reason, callId: c?.id }));
-    driver.dispatch({ type: 'guardrails_checked', on, results });
+    return { type: 'guardrails_checked', on, results };
   }
 }
 
 /** Calls that would park go to the agent's approval handler first; a failure means "ask". */
-export async function judgeStep(driver: RunDriver, calls: TurnCall[]): Promise<void> {
-  const state = driver.state;
+export async function judgeStep(state: RunState, { calls }: Extract<NextStep, { kind: 'judge' }>): Promise<RunEvent> {
   try {
     const verdicts = await setup.judgeApprovals({
       agent: state.agent.name,
@@ -256,9 +234,9 @@ export async function judgeStep(driver: RunDriver, calls: TurnCall[]): Promise<v
         commands: c.analysis?.commands.map((cmd) => cmd.source),
       })),
     });
-    driver.dispatch({ type: 'calls_judged', verdicts });
+    return { type: 'calls_judged', verdicts };
   } catch (error) {
     if (isCancellation(error)) throw error;
-    driver.dispatch({ type: 'calls_judged', verdicts: [], failure: (error as ActivityFailure).cause?.message ?? (error as Error).message });
+    return { type: 'calls_judged', verdicts: [], failure: (error as ActivityFailure).cause?.message ?? (error as Error).message };
   }
 }

@@ -51,3 +51,12 @@ export function permissionOf(state: RunState, call: TurnCall): ToolPermission {
   const byPerson = (decided?.decision === 'approve' || decided?.decision === 'approve_always') && (decided.via === 'signal' || decided.via === 'update');
   return byPerson ? { ...PERSON_APPROVED } : { ...RULE_READ_ONLY };
 }
+
+/** Gives a refused call its result: the model learns it was not run and why. */
+export function rejectCall(state: RunState, callId: string, reason: string): void {
+  const turn = state.turn!;
+  const call = turn.calls.find((c) => c.id === callId)!;
+  call.verdict = { kind: 'reject', reason };
+  call.result = toBlock(call.id, errorResult(`The call to ${call.name} was not run: ${reason}. Do not retry it unchanged; adapt your approach or explain.`));
+  recordCall(state, { iteration: turn.iteration, callId: call.id, tool: call.name, input: call.input, outcome: 'rejected' });
+}

@@ -1,7 +1,7 @@
 import { evaluatePolicy } from '../../approvals/approval-policy';
 import { ruleAllowed } from '../../tools/tool-permission';
 import { pushBounded, StateLimits, type RunState } from './run-state';
-import { errorResult, recordCall, toBlock } from './call-records';
+import { errorResult, recordCall, rejectCall, toBlock } from './call-records';
 import { controlToolNamesOf } from './control-calls';
 import { needsToolGuardrails } from './on-guardrails';
 import { screenTeamCalls } from './on-team';
@@ -71,13 +71,4 @@ export function classifyTurn(state: RunState, ctx: TransitionContext): void {
     }
   }
   screenTeamCalls(state);
-}
-
-/** Gives a refused call its result: the model learns it was not run and why. */
-export function rejectCall(state: RunState, callId: string, reason: string): void {
-  const turn = state.turn!;
-  const call = turn.calls.find((c) => c.id === callId)!;
-  call.verdict = { kind: 'reject', reason };
-  call.result = toBlock(call.id, errorResult(`The call to ${call.name} was not run: ${reason}. Do not retry it unchanged; adapt your approach or explain.`));
-  recordCall(state, { iteration: turn.iteration, callId: call.id, tool: call.name, input: call.input, outcome: 'rejected' });
 }

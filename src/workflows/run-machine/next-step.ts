@@ -4,11 +4,26 @@ import { pendingCalls } from './decision-rules';
 import type { RunState, TurnCall } from './run-state';
 import { guardrailsOn, needsToolGuardrails } from './on-guardrails';
 
-/** Behaviour that differs between histories of earlier releases and new runs (see ../patches.ts). */
+/**
+ * Behaviour that differs between histories of earlier releases and new runs (see ../patches.ts). The
+ * choices travel in the step, so the executors never read a patch flag.
+ */
 export interface StepFeatures {
   compactionByBudget: boolean;
   concurrentReadTools: boolean;
+  localQuickTools: boolean;
+  waitOutModelOutage: boolean;
+  toolResultEndsRun: boolean;
 }
+
+/**
+ * How a call runs: a sub-agent's child workflow; a quick idempotent tool as a local activity inside
+ * the workflow task; a tool safe to repeat as an activity with retries; any other tool at most once.
+ */
+export type ToolLane = 'child' | 'local' | 'retryable' | 'once';
+
+/** A call to start, with its lane. */
+export type ToolRun = TurnCall & { lane: ToolLane };
 
 export interface StepEnv {
   now: number;
@@ -22,8 +37,11 @@ export type NextStep =
   | { kind: 'finish' }
   | { kind: 'continue_as_new' }
   | { kind: 'save_preference'; rule: PreferenceRule }
-  /** Start these tool calls (already approved) and sub-agent runs (delegate_task), together. */
-  | { kind: 'run_tools'; calls: TurnCall[] }
+  /**
+   * Start these tool calls (already approved) and sub-agent runs (delegate_task), together.
+   * `endsRun`: a result with `shouldContinue: false` ends the run (false for executions from before that).
+   */
+  | { kind: 'run_tools'; calls: ToolRun[]; endsRun: boolean }
   /** Fetch the definition of the agent a `handoff` call names. */
   | { kind: 'handoff'; call: TurnCall; agent: string }
   /** Run the agent's guardrails on the task, the completion, or these calls. */
@@ -34,8 +52,13 @@ export type NextStep =
   | { kind: 'await_tools' }
   /** Nothing to do until a message arrives or `until` (epoch ms) passes. */
   | { kind: 'wait'; for: 'approval' | 'reply' | 'model_retry' | 'message'; until: number }
-  | { kind: 'compact'; plan: CompactionPlan }
-  | { kind: 'call_model' };
+  /** `byBudget`: the summary is sized to the token budget (false for executions from before that). */
+  | { kind: 'compact'; plan: CompactionPlan; byBudget: boolean }
+  /** `waitOutOutage`: an unavailable model is waited out (false: the run fails, as before that patch). */
+  | { kind: 'call_model'; waitOutOutage: boolean };
+
+/** Two waits for the same thing are the same step: a wait ends when the step would change. */
+export const stepKey = (step: NextStep): string => (step.kind === 'wait' ? `wait:${step.for}` : step.kind);
 
 const isDelegation = (call: TurnCall) => call.verdict.kind === 'control' && call.name === 'delegate_task';
 
@@ -50,6 +73,15 @@ function concurrentSafe(state: RunState, call: TurnCall): boolean {
 }
 
 const startable = (call: TurnCall) => call.verdict.kind === 'run' || isDelegation(call);
+
+function laneOf(state: RunState, call: TurnCall, features: StepFeatures): ToolLane {
+  if (isDelegation(call)) return 'child';
+  const tool = state.agent.tools[call.name]!;
+  if (!tool.idempotent) return 'once';
+  // A tool that says one attempt may take longer than a local activity's 10 s is not quick.
+  const quick = tool.quick === true && (tool.timeoutSeconds ?? 0) <= 10;
+  return features.localQuickTools && quick ? 'local' : 'retryable';
+}
 
 /** The calls that may start now: the next call in order, plus the read-only ones right after it. */
 function startableCalls(state: RunState, features: StepFeatures): { start: TurnCall[]; running: boolean } {
@@ -83,7 +115,10 @@ export function nextStep(state: RunState, env: StepEnv): NextStep {
     const unsaved = state.unsavedPreferences[0];
     if (unsaved) return { kind: 'save_preference', rule: unsaved };
     const { start, running } = startableCalls(state, env.features);
-    if (start.length > 0) return { kind: 'run_tools', calls: start };
+    if (start.length > 0) {
+      const calls = start.map((call) => ({ ...call, lane: laneOf(state, call, env.features) }));
+      return { kind: 'run_tools', calls, endsRun: env.features.toolResultEndsRun };
+    }
     if (running) return { kind: 'await_tools' };
     const handoff = state.turn.calls.find((c) => !c.result && c.verdict.kind === 'control' && c.name === 'handoff');
     if (handoff && state.turn.calls.find((c) => !c.result) === handoff) {
@@ -111,7 +146,7 @@ export function nextStep(state: RunState, env: StepEnv): NextStep {
   if (env.historyFull) return { kind: 'continue_as_new' };
   if (!state.modelCall) {
     const plan = planCompaction(state, env.features.compactionByBudget);
-    if (plan) return { kind: 'compact', plan };
+    if (plan) return { kind: 'compact', plan, byBudget: env.features.compactionByBudget };
   }
-  return { kind: 'call_model' };
+  return { kind: 'call_model', waitOutOutage: env.features.waitOutModelOutage };
 }

@@ -1,9 +1,9 @@
 import { evaluatePolicy } from '../../approvals/approval-policy';
 import type { ApprovalDecision } from '../../approvals/approval-decision';
 import { withRule, type PreferenceRule } from '../../approvals/preference-rules';
-import { COMMAND_ARGUMENT, rejectCall } from './classify';
+import { COMMAND_ARGUMENT } from './classify';
 import { decisionRefusal, pendingCalls, rememberedMatches } from './decision-rules';
-import { errorResult, recordCall, toBlock } from './call-records';
+import { errorResult, recordCall, rejectCall, toBlock } from './call-records';
 import { pushBounded, StateLimits, type DecisionRecord, type RunState, type TurnCall } from './run-state';
 import type { ToolPermission } from '../../tools/tool-permission';
 import { PERSON_APPROVED, ruleAllowed } from '../../tools/tool-permission';

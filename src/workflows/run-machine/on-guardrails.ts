@@ -1,6 +1,5 @@
 import { ruleAllowed } from '../../tools/tool-permission';
-import { recordCall } from './call-records';
-import { rejectCall } from './classify';
+import { recordCall, rejectCall } from './call-records';
 import { pushBounded, StateLimits, type RunState, type TurnCall } from './run-state';
 import type { TransitionContext } from './transition-context';
 

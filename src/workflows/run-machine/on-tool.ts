@@ -25,11 +25,13 @@ export function onToolStarted(state: RunState, callId: string, ctx: TransitionCo
   ctx.emit(state, 'toolStarted', { tool: call.name, callId, arguments: call.input, approval: approvalOf(state, callId) }, callId);
 }
 
-export function onToolFinished(state: RunState, callId: string, result: ToolResult, durationMs: number, ctx: TransitionContext): void {
+export function onToolFinished(state: RunState, callId: string, result: ToolResult, durationMs: number, ctx: TransitionContext, legacy = false): void {
   const call = callOf(state, callId);
   if (!call || call.result) return;
   call.result = toBlock(callId, result);
   call.started = false;
+  // Strictly false: a tool written in plain JS that leaves the flag out goes on, as it always did.
+  if (result.shouldContinue === false && !legacy) endWith(state, call.name, result);
   recordCall(state, { iteration: state.turn!.iteration, callId, tool: call.name, input: call.input, outcome: result.success ? 'success' : 'error', durationMs });
   ctx.emit(
     state,
@@ -37,6 +39,18 @@ export function onToolFinished(state: RunState, callId: string, result: ToolResu
     { tool: call.name, callId, success: result.success, durationMs, arguments: call.input, approval: approvalOf(state, callId), output: result.output.slice(0, 200) },
     callId,
   );
+}
+
+/**
+ * A tool said the loop should stop (`ToolResult.complete`): its output becomes the completion, kept in
+ * state at once like complete_task's. The turn still finishes its other calls; the run then ends the
+ * way a completed one does (output guardrails first; a thread waits for its next message). A
+ * completion already made in this turn stands, and complete_task later in the turn replaces this one.
+ */
+function endWith(state: RunState, tool: string, result: ToolResult): void {
+  if (state.completion) return;
+  const summary = result.output.trim() === '' ? `${tool} ended the run` : result.output;
+  state.completion = { summary, status: result.success ? 'success' : 'blocked' };
 }
 
 /** A call that must not run twice stopped without an answer: the model is told, and it is recorded. */

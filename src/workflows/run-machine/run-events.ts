@@ -39,7 +39,14 @@ export type RunEvent =
   /** Older turns were summarized (`summary`), or only oversized outputs were cut (no summary). */
   | { type: 'compacted'; summary?: string; usage?: TokenUsage; split?: number; estimate: number; fit: boolean }
   | { type: 'tool_started'; callId: string }
-  | { type: 'tool_finished'; callId: string; result: ToolResult; durationMs: number }
+  | {
+      type: 'tool_finished';
+      callId: string;
+      result: ToolResult;
+      durationMs: number;
+      /** The execution started before a tool's `shouldContinue: false` could end the run (see patches.ts): it is ignored. */
+      legacy?: boolean;
+    }
   /** A call that must not run twice stopped without an answer: it may or may not have taken effect. */
   | { type: 'tool_outcome_unknown'; callId: string; cause: string; durationMs: number }
   | {
@@ -75,6 +82,11 @@ export type RunEvent =
   | { type: 'calls_judged'; verdicts: HandlerVerdict[]; failure?: string }
   /** A follow-up message for a thread (signal `userMessage`, update `sendMessage`). */
   | { type: 'user_message'; text: string; sender?: string }
-  | { type: 'close_requested' };
+  | { type: 'close_requested' }
+  /**
+   * The workflow is free to take its next step: the transition says which (its `effects`) and marks
+   * what that step starts (a model call, a compaction, each tool call and sub-agent run) in the same pass.
+   */
+  | { type: 'step_wanted' };
 
 export type RunEventType = RunEvent['type'];

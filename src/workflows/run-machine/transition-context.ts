@@ -1,4 +1,5 @@
 import type { LifecycleEvent, LifecycleEventName } from '../../lifecycle/lifecycle-event';
+import type { StepFeatures } from './next-step';
 import { pushBounded, StateLimits, type RunState } from './run-state';
 
 /** What a transition may know besides the state and the event: the time, and which execution it is. */
@@ -9,6 +10,9 @@ export interface TransitionEnv {
   /** The namespace and first execution's run id, which signatures are bound to (tests may leave them out). */
   namespace?: string;
   firstRunId?: string;
+  /** For `step_wanted` only: the history is large enough to continue as new, and this execution's behaviour (patches). */
+  historyFull?: boolean;
+  features?: StepFeatures;
 }
 
 /** The facts a signature check needs, from the env (a pure test's env defaults to namespace `default`). */

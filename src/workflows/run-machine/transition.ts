@@ -11,12 +11,24 @@ import { onCloseRequested, onUserMessage } from './on-thread';
 import type { RunEvent } from './run-events';
 import { pushBounded, StateLimits, type RunState } from './run-state';
 import { derivePhase, settle } from './settle';
+import { nextStep, type NextStep } from './next-step';
+import { startedEvents } from './started-events';
 import { transitionContext, type TransitionContext, type TransitionEnv } from './transition-context';
 
 export interface TransitionResult {
   state: RunState;
   /** Lifecycle events this step produced, for the worker's handlers (already in `state.events`). */
   emitted: LifecycleEvent[];
+  /** What the workflow does next: the one step a `step_wanted` event asks for; empty for every other event. */
+  effects: NextStep[];
+}
+
+/** The transition of `step_wanted` was given no features: the workflow must say how this execution behaves. */
+export class StepEnvMissingError extends Error {
+  constructor() {
+    super('step_wanted needs the execution\'s features (and historyFull) in the transition env; pass them from currentFeatures()');
+    this.name = 'StepEnvMissingError';
+  }
 }
 
 function apply(state: RunState, event: RunEvent, ctx: TransitionContext): void {
@@ -38,7 +50,7 @@ function apply(state: RunState, event: RunEvent, ctx: TransitionContext): void {
     case 'tool_started':
       return onToolStarted(state, event.callId, ctx);
     case 'tool_finished':
-      return onToolFinished(state, event.callId, event.result, event.durationMs, ctx);
+      return onToolFinished(state, event.callId, event.result, event.durationMs, ctx, event.legacy);
     case 'tool_outcome_unknown':
       return onToolOutcomeUnknown(state, event.callId, event.cause, event.durationMs, ctx);
     case 'decision':
@@ -101,18 +113,38 @@ function apply(state: RunState, event: RunEvent, ctx: TransitionContext): void {
 }
 
 /**
- * The run as a pure state machine: `(state, event) → state + lifecycle events`. The workflow executes
- * what `nextStep` asks for and feeds every outcome back through here; nothing else changes the state,
+ * The run as a pure state machine: `(state, event) → { state, emitted (lifecycle events), effects }`.
+ * The workflow sends `step_wanted` to get its next step (the effect), takes it, and feeds every
+ * outcome back through here; nothing else changes the state,
  * and this needs no Temporal server to test. The state is immutable (immer), so a handler that throws
  * leaves the previous state untouched.
  */
 export function transition(state: RunState, event: RunEvent, env: TransitionEnv): TransitionResult {
   const emitted: LifecycleEvent[] = [];
   const ctx = transitionContext(env, emitted);
+  if (event.type === 'step_wanted') return takeStep(state, env, ctx, emitted);
   const next = produce(state, (draft) => {
     apply(draft, event, ctx);
     settle(draft, ctx);
     draft.phase = derivePhase(draft);
   });
-  return { state: next, emitted };
+  return { state: next, emitted, effects: [] };
+}
+
+/**
+ * The next step, derived from the (settled) state, with what it starts marked in the same pass, each
+ * start applied and settled as its own event would be, so a call is started exactly when its step is
+ * handed out.
+ */
+function takeStep(state: RunState, env: TransitionEnv, ctx: TransitionContext, emitted: LifecycleEvent[]): TransitionResult {
+  if (!env.features) throw new StepEnvMissingError();
+  const step = nextStep(state, { now: env.now, historyFull: env.historyFull ?? false, features: env.features });
+  const next = produce(state, (draft) => {
+    for (const started of startedEvents(state, step)) {
+      apply(draft, started, ctx);
+      settle(draft, ctx);
+    }
+    draft.phase = derivePhase(draft);
+  });
+  return { state: next, emitted, effects: [step] };
 }

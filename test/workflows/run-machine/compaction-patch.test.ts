@@ -32,10 +32,10 @@ describe('compaction-by-token-budget', () => {
 
   it('keeps the fixed number of recent turns for a run from before it, and only what fits the budget after it', () => {
     // Before the patch: the last 6 turns stay, whatever their size; the summary covers the task and 2 turns.
-    expect(machine(false).next()).toEqual({ kind: 'compact', plan: { split: 5, estimate: expect.any(Number) } });
+    expect(machine(false).next()).toEqual({ kind: 'compact', plan: { split: 5, estimate: expect.any(Number) }, byBudget: false });
     // With it: the tail kept must fit half the target (~10,500 characters), so only 3 turns stay.
     const byBudget = machine(true).next();
-    expect(byBudget).toMatchObject({ kind: 'compact', plan: { split: expect.any(Number) } });
+    expect(byBudget).toMatchObject({ kind: 'compact', plan: { split: expect.any(Number) }, byBudget: true });
     expect((byBudget as { plan: { split: number } }).plan.split).toBe(11);
   });
 });

@@ -50,7 +50,7 @@ export const call = (id: string, name: string, input: unknown): ContentBlock => 
 export class Machine {
   now = T0;
   events: LifecycleEvent[] = [];
-  features: StepFeatures = { compactionByBudget: true, concurrentReadTools: true };
+  features: StepFeatures = { compactionByBudget: true, concurrentReadTools: true, localQuickTools: true, waitOutModelOutage: true, toolResultEndsRun: true };
   constructor(public state: RunState = runState()) {}
 
   send(event: RunEvent): this {
@@ -69,6 +69,14 @@ export class Machine {
 
   next(historyFull = false): NextStep {
     return nextStep(this.state, { now: this.now, historyFull, features: this.features });
+  }
+
+  /** What the workflow does: `step_wanted`, which hands out the next step and marks what it starts. */
+  take(historyFull = false): NextStep {
+    const result = transition(this.state, { type: 'step_wanted' }, { now: this.now, runId: 'r1', historyFull, features: this.features });
+    this.state = result.state;
+    this.events.push(...result.emitted);
+    return result.effects[0]!;
   }
 
   call(id: string) {

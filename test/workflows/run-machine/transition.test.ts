@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { CONTINUE_NUDGE } from '../../../src/workflows/run-machine/on-model';
 import { OUTCOME_UNKNOWN_PREFIX } from '../../../src/workflows/run-machine/on-tool';
 import { pendingApprovalsOf, toStatus } from '../../../src/workflows/run-machine/run-status';
-import type { ShellAnalysis } from '../../../src/approvals/shell/shell-analysis';
 import { call, Machine, runState, T0 } from './state-factory';
 
 const ok = (output = 'done') => ({ success: true, shouldContinue: true, output });
@@ -19,7 +18,7 @@ describe('the run state machine', () => {
       m.send({ type: 'tool_finished', callId: 'a', result: ok('contents'), durationMs: 5 });
       expect(m.state.turn).toBeUndefined();
       expect(m.state.messages.at(-1)).toEqual({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'a', content: 'contents' }] });
-      expect(m.next()).toEqual({ kind: 'call_model' });
+      expect(m.next()).toEqual({ kind: 'call_model', waitOutOutage: true });
       expect(m.events.map((e) => e.name)).toEqual(['iterationStarted', 'toolStarted', 'toolEnded', 'iterationCompleted']);
     });
 
@@ -158,7 +157,7 @@ describe('the run state machine', () => {
       expect(toStatus(m.state).modelWait).toEqual({ attempt: 1, lastError: 'Model API answered 503', nextAttemptAt: new Date(T0 + 7_000).toISOString() });
       expect(m.next()).toEqual({ kind: 'wait', for: 'model_retry', until: T0 + 7_000 });
       m.now = T0 + 7_000;
-      expect(m.next()).toEqual({ kind: 'call_model' });
+      expect(m.next()).toEqual({ kind: 'call_model', waitOutOutage: true });
       m.send({ type: 'model_call_started' });
       expect(m.state.iteration).toBe(1);
       expect(m.state.modelCall?.attempt).toBe(2);
@@ -274,66 +273,5 @@ describe('the run state machine', () => {
     m.send({ type: 'time_passed' });
     expect(m.state.outcome).toEqual({ kind: 'completed' });
     expect(m.events.at(-1)).toMatchObject({ name: 'agentEnded', data: { status: 'completed' } });
-  });
-
-  describe('what an "always" remembers', () => {
-    /** What the workflow's shell parser reports for a plain line of literal words. */
-    const understood = (command: string): ShellAnalysis => ({
-      understood: true,
-      problems: [],
-      commands: [{ words: command.split(' ').map((text) => ({ text, literal: true, glob: false })), assignments: [], source: command }],
-      writes: [],
-    });
-    /** A model reply of shell calls, each with the analysis the workflow made of it. */
-    function shellTurn(m: Machine, calls: [id: string, command: string, analysis?: ShellAnalysis][]): Machine {
-      m.send({ type: 'model_call_started' });
-      return m.send({
-        type: 'model_replied',
-        message: { role: 'assistant', content: calls.map(([id, command]) => call(id, 'shell', { command })) },
-        usage: { inputTokens: 100, outputTokens: 10, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 },
-        promptChars: 400,
-        storedCount: m.state.messages.length + 1,
-        storedTag: 't',
-        analyses: Object.fromEntries(calls.map(([id, command, analysis]) => [id, analysis ?? understood(command)])),
-      });
-    }
-    const always = (m: Machine, callId: string, extra: { prefix?: string } = {}) =>
-      m.send({ type: 'decision', decision: { callId, decision: 'approve_always', approver: 'ana', ...extra }, via: 'update', verified: false });
-
-    it('remembers the exact arguments for a tool with no command or path: the same arguments run, others still ask', () => {
-      const m = new Machine().reply(call('a', 'deploy', { env: 'prod', tag: 'v1' }), call('b', 'deploy', { tag: 'v1', env: 'prod' }), call('c', 'deploy', { env: 'staging', tag: 'v1' }));
-      always(m, 'a');
-      expect(m.state.unsavedPreferences).toHaveLength(1);
-      expect(m.state.unsavedPreferences[0]!.match).not.toEqual({ kind: 'tool' });
-      expect(m.call('b')!.verdict.kind).toBe('run');
-      expect(m.call('c')!.verdict.kind).toBe('pending');
-    });
-
-    it('remembers commands or paths starting with a prefix the person gives', () => {
-      const shell = shellTurn(new Machine(), [['a', 'npm test'], ['b', 'npm test -- --watch'], ['c', 'npm publish']]);
-      always(shell, 'a', { prefix: 'npm test' });
-      expect(shell.call('b')!.verdict.kind).toBe('run');
-      expect(shell.call('c')!.verdict.kind).toBe('pending');
-
-      const files = new Machine().reply(
-        call('a', 'write_file', { path: 'docs/a.md', content: '1' }),
-        call('b', 'write_file', { path: 'docs/b.md', content: '2' }),
-        call('c', 'write_file', { path: 'src/c.ts', content: '3' }),
-      );
-      always(files, 'a', { prefix: 'docs/' });
-      expect(files.call('b')!.verdict.kind).toBe('run');
-      expect(files.call('c')!.verdict.kind).toBe('pending');
-    });
-
-    it('decides a shell command the parser did not understand once, remembers nothing, and says so in warnings', () => {
-      const unclear: ShellAnalysis = { understood: false, problems: ['the command name is computed'], commands: [], writes: [] };
-      const m = shellTurn(new Machine(), [['a', '$TOOL run', unclear], ['b', '$TOOL run', unclear]]);
-      always(m, 'a');
-      expect(m.call('a')!.verdict.kind).toBe('run');
-      expect(m.call('b')!.verdict.kind).toBe('pending');
-      expect(m.state.unsavedPreferences).toEqual([]);
-      expect(m.state.preferences).toEqual([]);
-      expect(toStatus(m.state).warnings).toEqual([expect.stringContaining('applied to this call only')]);
-    });
   });
 });
