@@ -9,8 +9,8 @@
 //   npm run bench:approval -- [--approvals 50]
 import type { WorkflowHandle } from '@temporalio/client';
 import { startRun } from '../src/client/start-run';
-import type { LifecycleEvent } from '../src/lifecycle/lifecycle-event';
-import { approvalSignal, decideApprovalUpdate } from '../src/workflows/definitions';
+import type { LifecycleEvent } from '../src/contract/lifecycle-event';
+import { approvalSignal, decideApprovalUpdate } from '../src/contract/agent-run-api';
 import { callId, stepOf } from '../test/support/step-script';
 import { benchWorker, TEMPORAL_DEFAULT_QUEUE_RATES, ms, percentile, report, sizeArg, startBenchEnv, table, uniqueId } from './support/bench-env';
 import { benchAgent, gatedProbeTool } from './support/bench-tools';

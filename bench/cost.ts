@@ -10,8 +10,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { startRun } from '../src/client/start-run';
-import type { TokenUsage } from '../src/conversation/messages';
-import { createAgentWorker } from '../src/worker-setup/create-agent-worker';
+import type { TokenUsage } from '../src/contract/messages';
+import { createAgentWorker } from '../src/runtime/worker-setup/create-agent-worker';
 import { reply, startFakeAnthropic, text, toolCall } from '../test/support/fake-anthropic';
 import { report, sizeArg, startBenchEnv, table, uniqueId, type BenchEnv } from './support/bench-env';
 

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Worker } from '@temporalio/worker';
-import { buildSystemPrompt } from '../src/agents/system-prompt';
+import { buildSystemPrompt } from '../src/runtime/agents/system-prompt';
 import { startRun } from '../src/client/start-run';
 import { runChain, type ChainLink } from '../test/support/run-chain';
 import { callId, stepOf } from '../test/support/step-script';

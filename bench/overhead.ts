@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Worker } from '@temporalio/worker';
-import { buildSystemPrompt } from '../src/agents/system-prompt';
+import { buildSystemPrompt } from '../src/runtime/agents/system-prompt';
 import { startRun } from '../src/client/start-run';
 import { callId, stepOf } from '../test/support/step-script';
 import { createBareActivities } from './overhead/bare-activities';
@@ -134,7 +134,7 @@ async function run(): Promise<void> {
       `server and SDK with nothing of this runtime (two activity tasks per iteration). The "activity task" rows run the same`,
       `no-op declared \`quick: false\`, so each call is an activity task as before local quick tools: the before/after, side by side.`,
       `"${SERVERS[1]!.name}" is a second dev server with \`history.*ProcessorMaxPollRPS\` left at Temporal's 20 per shard`,
-      `(the project's dev server, compose file and cluster set 1,000; see docs/deploy.md).`,
+      `(the project's dev server, compose file and cluster set 1,000; see docs/guides/deploy.md).`,
     ].join('\n'),
   );
 }

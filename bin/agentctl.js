@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The agentctl entry point: loads the TypeScript sources through tsx, so no build step is needed.
 require('tsx/cjs');
-const { main } = require('../src/client/cli.ts');
+const { main } = require('../src/cli/cli.ts');
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),

@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { createAgentWorker } from '../src/worker-setup/create-agent-worker';
+import { createAgentWorker } from '../src/runtime/worker-setup/create-agent-worker';
 import { startFakeAnthropic } from '../test/support/fake-anthropic';
 import { stepTool } from '../test/support/step-script';
 import { fixtureAgents, fixtureApprovalHandlers, fixtureGuardrails } from './capture-histories/agents';

@@ -6,7 +6,7 @@
 // write that needs a person; the `checkpoint` query's answer is written as the fixture. Parked there,
 // the state has most of what a checkpoint can hold: messages, usage, a turn with a call waiting,
 // decisions, lifecycle events, a thread (followUps) and a restricted approver list. The migration
-// test (test/workflows/migrations/migrate-state.test.ts) reads every run-state-v*.json through the
+// test (test/workflows/compat/migrations/migrate-state.test.ts) reads every run-state-v*.json through the
 // migration, and the drift test checks the current version's fixture fits the schema field for field.
 import { writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { startRun } from '../src/client/start-run';
-import { createAgentWorker } from '../src/worker-setup/create-agent-worker';
+import { createAgentWorker } from '../src/runtime/worker-setup/create-agent-worker';
 import { checkpointQuery } from '../src/workflows/definitions';
 import { reply, toolCall, startFakeAnthropic } from '../test/support/fake-anthropic';
 import { stepTool } from '../test/support/step-script';

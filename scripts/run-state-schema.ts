@@ -3,12 +3,12 @@
 //   npx tsx scripts/run-state-schema.ts            # writes test/fixtures/run-state-schema/v<N>.json
 //   npx tsx scripts/run-state-schema.ts --force    # overwrites v<N>.json even though it differs
 //
-// test/workflows/migrations/run-state-schema.test.ts fails when `RunStateSchema` no longer matches
+// test/workflows/compat/migrations/run-state-schema.test.ts fails when `RunStateSchema` no longer matches
 // the file of its version. The fix is a new version, not a rewritten file: checkpoints already
 // written as v<N> have the old shape. So this script refuses to overwrite a file that differs,
 // unless --force (for a version not yet released).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { CURRENT_STATE_VERSION } from '../src/workflows/migrations/migrate-state';
+import { CURRENT_STATE_VERSION } from '../src/workflows/compat/migrations/migrate-state';
 import { RUN_STATE_SCHEMA_DIR, runStateJsonSchemaText, runStateSchemaFile } from '../test/support/run-state-json-schema';
 
 const force = process.argv.includes('--force');

@@ -14,9 +14,9 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { chromium, type Locator, type Page } from 'playwright-core';
 import { startRun } from '../src/client/start-run';
-import { DEMO_LABEL, startDemoModelServer } from '../src/demo/demo-model-server';
-import { createAgentWorker } from '../src/worker-setup/create-agent-worker';
-import { decideApprovalUpdate, statusQuery } from '../src/workflows/definitions';
+import { DEMO_LABEL, startDemoModelServer } from '../src/runtime/demo/demo-model-server';
+import { createAgentWorker } from '../src/runtime/worker-setup/create-agent-worker';
+import { decideApprovalUpdate, statusQuery } from '../src/contract/agent-run-api';
 import { startDevServer } from './temporal-dev-server';
 import { shootConsole } from './console-screenshots';
 

@@ -2,20 +2,21 @@
  * The public surface of durable-agent for code that embeds it: define agents and tools, start a
  * worker, and talk to runs. Everything not exported here is internal and may change.
  */
-export { createAgentWorker, type AgentWorker, type AgentWorkerOptions } from './worker-setup/create-agent-worker';
-export { parseWorkerSettings, WorkerSettingsError, type WorkerSettings } from './config/worker-settings';
-export { parseClientSettings, ClientSettingsError, type ClientSettings } from './config/client-settings';
-export { describeWorkerSettings } from './config/settings-banner';
-export { AgentDefinitionSchema, type AgentDefinition, type AgentDefinitionInput, type ContextBudget } from './agents/agent-definition';
-export { builtinAgents } from './agents/builtin-agents';
-export { createAgentRegistry, type AgentRegistry } from './agents/agent-registry';
-export { defineTool, type Tool, type ToolContext, type ToolSpec } from './tools/tool-definition';
-export { ToolResult, ToolResultSchema } from './tools/tool-result';
-export type { ToolScope } from './tools/tool-scope';
-export { builtinTools } from './tools/builtin';
-export type { ProcessRunner, ProcessRunSpec, ProcessRunResult } from './tools/sandbox/process-runner';
-export type { SandboxMode } from './tools/sandbox/sandbox-mode';
-export { evaluatePolicy, type ApprovalRule, type ToolApproval, type ScopePolicy } from './approvals/approval-policy';
+export { createAgentWorker, type AgentWorker, type AgentWorkerOptions } from './runtime/worker-setup/create-agent-worker';
+export { parseWorkerSettings, WorkerSettingsError, type WorkerSettings } from './runtime/config/worker-settings';
+export { parseClientSettings, ClientSettingsError, type ClientSettings } from './runtime/config/client-settings';
+export { describeWorkerSettings } from './runtime/config/settings-banner';
+export { AgentDefinitionSchema, type AgentDefinition, type AgentDefinitionInput, type ContextBudget } from './contract/agent-definition';
+export { builtinAgents } from './runtime/agents/builtin-agents';
+export { createAgentRegistry, type AgentRegistry } from './runtime/agents/agent-registry';
+export { defineTool, type Tool, type ToolContext, type ToolSpec } from './runtime/tools/tool-definition';
+export { ToolResult, ToolResultSchema } from './contract/tool-result';
+export type { ToolScope } from './contract/tool-scope';
+export { builtinTools } from './runtime/tools/builtin';
+export type { ProcessRunner, ProcessRunSpec, ProcessRunResult } from './runtime/tools/sandbox/process-runner';
+export type { SandboxMode } from './runtime/tools/sandbox/sandbox-mode';
+export { evaluatePolicy } from './core/approvals/approval-policy';
+export { type ApprovalRule, type ToolApproval, type ScopePolicy } from './contract/approval-rules';
 export {
   ApprovalDecisionSchema,
   UserReplySchema,
@@ -24,8 +25,8 @@ export {
   type UserReply,
   type FollowUp,
   type DecisionOutcome,
-} from './approvals/approval-decision';
-export { verifyDecisionSignature, checkSignature, type SignatureCheck } from './approvals/signatures/decision-signature';
+} from './contract/approval-decision';
+export { verifyDecisionSignature, checkSignature, type SignatureCheck } from './core/approvals/signatures/decision-signature';
 export {
   decisionMessage,
   replyMessage,
@@ -35,31 +36,26 @@ export {
   SIGNED_MESSAGE_VERSION,
   type SignedMessage,
   type RunIdentity,
-} from './approvals/signatures/signed-message';
+} from './core/approvals/signatures/signed-message';
 export { describeRunIdentity, signDecision, signReply, signFollowUp } from './client/sign-messages';
-export { loadApproverRegistry, approverRegistryFromEnv } from './approvals/signatures/approver-registry';
+export { loadApproverRegistry, approverRegistryFromEnv } from './runtime/approvals/approver-registry';
 export { approverKeysDir, createApproverKey, signWithApproverKey, type CreatedApproverKey } from './client/approver-keys';
-export type { LifecycleEvent, LifecycleEventName } from './lifecycle/lifecycle-event';
-export type { LifecycleHandler } from './lifecycle/lifecycle-handler';
-export { ConsoleLifecycleLogger } from './lifecycle/console-logger';
-export { MetricsCollector, type AgentMetrics, type ToolMetrics } from './lifecycle/metrics-collector';
-export { startMetricsServer, MetricsServerError, type MetricsServer } from './lifecycle/metrics-server';
-export { AuditChain } from './audit/audit-chain';
-export { verifyAuditFile } from './audit/verify-audit';
-export type { AuditRecord } from './audit/audit-record';
-export { EventDeduper } from './lifecycle/event-dedupe';
-export { createBuiltinHandlers, type BuiltinHandlers } from './lifecycle/builtin-handlers';
-export {
-  statusQuery,
-  approvalSignal,
-  decideApprovalUpdate,
-  userReplySignal,
-  submitReplyUpdate,
-} from './workflows/definitions';
-export { AgentRunInputSchema, type AgentRunInput } from './workflows/run-input';
-export type { AgentRunResult } from './workflows/run-result';
-export type { RunStatus } from './workflows/run-machine/run-status';
-export { startRun, AGENT_RUN_WORKFLOW_TYPE } from './client/start-run';
+export type { LifecycleEvent, LifecycleEventName } from './contract/lifecycle-event';
+export type { LifecycleHandler } from './runtime/lifecycle/lifecycle-handler';
+export { ConsoleLifecycleLogger } from './runtime/lifecycle/console-logger';
+export { MetricsCollector, type AgentMetrics, type ToolMetrics } from './runtime/lifecycle/metrics-collector';
+export { startMetricsServer, MetricsServerError, type MetricsServer } from './runtime/lifecycle/metrics-server';
+export { AuditChain } from './runtime/audit/audit-chain';
+export { verifyAuditFile } from './runtime/audit/verify-audit';
+export type { AuditRecord } from './runtime/audit/audit-record';
+export { EventDeduper } from './runtime/lifecycle/event-dedupe';
+export { createBuiltinHandlers, type BuiltinHandlers } from './runtime/lifecycle/builtin-handlers';
+export { statusQuery, approvalSignal, decideApprovalUpdate, userReplySignal, submitReplyUpdate } from './contract/agent-run-api';
+export { AgentRunInputSchema, type AgentRunInput } from './contract/run-input';
+export type { AgentRunResult } from './contract/run-result';
+export type { RunStatus } from './contract/run-status';
+export { startRun } from './client/start-run';
+export { AGENT_RUN_WORKFLOW_TYPE } from './contract/agent-run-api';
 export { connectClient } from './client/connect';
 export {
   TemporalUnreachableError,
@@ -71,6 +67,7 @@ export {
   NoWorkerAnsweredError,
   ApproverKeyError,
 } from './client/errors';
-export { FailureType, AgentDefinitionError, ToolDefinitionError, WorkspaceEscapeError, ApproverRegistryError, SandboxUnavailableError } from './errors';
-export { MemoryConversationStore, DirectoryConversationStore, type ConversationStore } from './conversation/conversation-store';
-export { PostgresConversationStore } from './conversation/postgres-conversation-store';
+export { FailureType, AgentDefinitionError, ToolDefinitionError, WorkspaceEscapeError, ApproverRegistryError, SandboxUnavailableError } from './contract/errors';
+export { MemoryConversationStore, DirectoryConversationStore } from './runtime/conversation/conversation-store';
+export { type ConversationStore } from './runtime/conversation/conversation-store-types';
+export { PostgresConversationStore } from './runtime/conversation/postgres-conversation-store';

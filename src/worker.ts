@@ -1,9 +1,9 @@
-import { describeWorkerSettings } from './config/settings-banner';
-import { createBuiltinHandlers } from './lifecycle/builtin-handlers';
-import { ConsoleLifecycleLogger } from './lifecycle/console-logger';
-import { installWorkerRuntime } from './observability/runtime';
-import { startConfiguredTracing } from './observability/tracing';
-import { createAgentWorker, workerSettingsFrom } from './worker-setup/create-agent-worker';
+import { describeWorkerSettings } from './runtime/config/settings-banner';
+import { createBuiltinHandlers } from './runtime/lifecycle/builtin-handlers';
+import { ConsoleLifecycleLogger } from './runtime/lifecycle/console-logger';
+import { installWorkerRuntime } from './runtime/observability/runtime';
+import { startConfiguredTracing } from './runtime/observability/tracing';
+import { createAgentWorker, workerSettingsFrom } from './runtime/worker-setup/create-agent-worker';
 
 /**
  * `npm run worker`: serves the agent task queue until SIGINT/SIGTERM (the Temporal runtime shuts the

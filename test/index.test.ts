@@ -1,4 +1,4 @@
-// docs/approvals.md#from-typescript: the package entry point exports the definitions a TypeScript
+// docs/guides/approvals.md#from-typescript: the package entry point exports the definitions a TypeScript
 // client needs to steer a run, and they are the ones the workflow itself listens on.
 import { describe, expect, it } from 'vitest';
 import * as entry from '../src/index';

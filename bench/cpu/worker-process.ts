@@ -1,6 +1,6 @@
 // The worker bench:cpu measures, alone in its own process so that only its CPU counts: the bench's
 // clients and fake model run in the parent. IPC: "ready" once polling, "stop" to shut down.
-import { createAgentWorker } from '../../src/worker-setup/create-agent-worker';
+import { createAgentWorker } from '../../src/runtime/worker-setup/create-agent-worker';
 import { quietRuntime } from '../support/bench-env';
 import { benchAgent, bulkTool } from '../support/bench-tools';
 

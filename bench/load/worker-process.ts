@@ -1,6 +1,6 @@
 // The worker the load benchmark measures, alone in its own process so the benchmark's clients and
 // fake model do not count in its memory. IPC: "ready" once polling, a sample whenever asked.
-import { createAgentWorker } from '../../src/worker-setup/create-agent-worker';
+import { createAgentWorker } from '../../src/runtime/worker-setup/create-agent-worker';
 import { quietRuntime } from '../support/bench-env';
 import { benchAgent, gatedProbeTool, noopTool } from '../support/bench-tools';
 

@@ -1,6 +1,6 @@
 // The worker whose memory the memory benchmark measures, alone in its own process. It talks to the
 // benchmark over the IPC channel: "ready" once polling, and a memory sample whenever asked.
-import { createAgentWorker } from '../../src/worker-setup/create-agent-worker';
+import { createAgentWorker } from '../../src/runtime/worker-setup/create-agent-worker';
 import { quietRuntime } from '../support/bench-env';
 import { benchAgent, gatedProbeTool } from '../support/bench-tools';
 

@@ -1,7 +1,7 @@
 // Activities of the naive workflow: the model call takes the whole conversation as its input.
 import Anthropic from '@anthropic-ai/sdk';
-import type { ContentBlock, ConversationMessage } from '../../src/conversation/messages';
-import type { Tool } from '../../src/tools/tool-definition';
+import type { ContentBlock, ConversationMessage } from '../../src/contract/messages';
+import type { Tool } from '../../src/runtime/tools/tool-definition';
 import { runCalls } from '../overhead/plain-loop';
 
 export function createNaiveActivities(options: { baseUrl: string; tools: readonly Tool[]; toolSpecs: unknown[]; system: string }) {

@@ -2,7 +2,7 @@
 // hands all of it to the model activity on every turn, and never continues as new. Each turn writes
 // the whole conversation into history again, so history grows with the square of the run length.
 import { proxyActivities } from '@temporalio/workflow';
-import type { ConversationMessage } from '../../src/conversation/messages';
+import type { ConversationMessage } from '../../src/contract/messages';
 import type { NaiveActivities } from './naive-activities';
 
 const { callModelWithConversation, runNaiveTool } = proxyActivities<NaiveActivities>({

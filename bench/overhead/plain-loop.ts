@@ -1,10 +1,10 @@
 // The floor: the same agent loop in one process with no durability. Same fake API through the real
 // SDK, same tool specs, same tool code; nothing is written anywhere between turns.
 import Anthropic from '@anthropic-ai/sdk';
-import type { ModelToolSpec } from '../../src/agents/agent-registry';
-import { createProcessRunner } from '../../src/tools/sandbox/process-runner';
-import { resolveSandboxMode } from '../../src/tools/sandbox/sandbox-mode';
-import type { Tool, ToolContext } from '../../src/tools/tool-definition';
+import type { ModelToolSpec } from '../../src/runtime/agents/agent-registry';
+import { createProcessRunner } from '../../src/runtime/tools/sandbox/process-runner';
+import { resolveSandboxMode } from '../../src/runtime/tools/sandbox/sandbox-mode';
+import type { Tool, ToolContext } from '../../src/runtime/tools/tool-definition';
 
 export interface LoopSpec {
   baseUrl: string;

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { bundleWorkflowCode, DefaultLogger, Runtime, type WorkflowBundle } from '@temporalio/worker';
 import { LOW_LATENCY_DYNAMIC_CONFIG, startDevServer, type DevServer, type DevServerOptions } from '../../scripts/temporal-dev-server';
-import { createAgentWorker, WORKFLOWS_PATH, type AgentWorker, type AgentWorkerOptions } from '../../src/worker-setup/create-agent-worker';
+import { createAgentWorker, WORKFLOWS_PATH, type AgentWorker, type AgentWorkerOptions } from '../../src/runtime/worker-setup/create-agent-worker';
 
 export interface BenchEnv {
   server: DevServer;

@@ -1,8 +1,8 @@
 // Tools and agents the benchmarks register on their workers.
 import { z } from 'zod';
-import type { AgentDefinitionInput } from '../../src/agents/agent-definition';
-import { defineTool } from '../../src/tools/tool-definition';
-import { ToolResult } from '../../src/tools/tool-result';
+import type { AgentDefinitionInput } from '../../src/contract/agent-definition';
+import { defineTool } from '../../src/runtime/tools/tool-definition';
+import { ToolResult } from '../../src/contract/tool-result';
 
 /** Does nothing, instantly: what is left of an iteration is the orchestration around it. */
 export const noopTool = defineTool({

@@ -5,7 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type Anthropic from '@anthropic-ai/sdk';
-import { sendMessageAsSse } from '../../src/demo/message-sse';
+import { sendMessageAsSse } from '../../src/runtime/demo/message-sse';
 
 export type MessagesBody = Anthropic.MessageCreateParams;
 export type ReplyBlock = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown };

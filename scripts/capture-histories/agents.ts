@@ -1,5 +1,5 @@
 // The agents, guardrail functions and approval handler the capture worker runs the scenarios with.
-import type { AgentDefinitionInput } from '../../src/agents/agent-definition';
+import type { AgentDefinitionInput } from '../../src/contract/agent-definition';
 
 const base = { modelTier: 'balanced' as const, systemPrompt: 'You produce fixture histories.', maxIterations: 40 };
 

@@ -1,8 +1,8 @@
 // Scenarios of a person in the loop: rejected and timed-out calls, an answered question,
 // approve_always with its preference signal, and the acknowledged updates.
-import { preferencesWorkflowId } from '../../src/approvals/preference-messages';
+import { preferencesWorkflowId } from '../../src/core/approvals/preference-messages';
 import { startRun } from '../../src/client/start-run';
-import { approvalSignal, closeThreadUpdate, decideApprovalUpdate, sendMessageUpdate, statusQuery, submitReplyUpdate, userReplySignal } from '../../src/workflows/definitions';
+import { approvalSignal, closeThreadUpdate, decideApprovalUpdate, sendMessageUpdate, statusQuery, submitReplyUpdate, userReplySignal } from '../../src/contract/agent-run-api';
 import { reply, text, toolCall } from '../../test/support/fake-anthropic';
 import { complete, pendingCall, phase, until, type ScenarioGroup } from './support';
 

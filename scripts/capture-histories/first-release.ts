@@ -1,8 +1,8 @@
 // The scenarios captured since the first release: the simple single-agent path.
 import type { WorkflowHandle } from '@temporalio/client';
-import { changePreferenceSignal, preferencesWorkflowId, PREFERENCES_WORKFLOW_TYPE } from '../../src/approvals/preference-messages';
+import { changePreferenceSignal, preferencesWorkflowId, PREFERENCES_WORKFLOW_TYPE } from '../../src/core/approvals/preference-messages';
 import { startRun } from '../../src/client/start-run';
-import { approvalSignal, statusQuery } from '../../src/workflows/definitions';
+import { approvalSignal, statusQuery } from '../../src/contract/agent-run-api';
 import { fail, reply, toolCall } from '../../test/support/fake-anthropic';
 import { callId, stepScript } from '../../test/support/step-script';
 import { complete, phase, until, type ScenarioGroup } from './support';

@@ -1,6 +1,6 @@
 // What every capture scenario shares: the context it runs in and the waits it uses.
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import { statusQuery } from '../../src/workflows/definitions';
+import { statusQuery } from '../../src/contract/agent-run-api';
 import { reply, toolCall, type FakeAnthropic } from '../../test/support/fake-anthropic';
 
 export interface ScenarioContext {

@@ -2,7 +2,7 @@
 // a thread with follow-ups, and compaction.
 import type { WorkflowHandle } from '@temporalio/client';
 import { startRun } from '../../src/client/start-run';
-import { approvalSignal, closeSignal, decideApprovalUpdate, statusQuery, userMessageSignal } from '../../src/workflows/definitions';
+import { approvalSignal, closeSignal, decideApprovalUpdate, statusQuery, userMessageSignal } from '../../src/contract/agent-run-api';
 import { reply, text, toolCall, type FakeRequest } from '../../test/support/fake-anthropic';
 import { callId, messageTokens, stepScript } from '../../test/support/step-script';
 import { complete, pendingCall, phase, until, type ScenarioGroup } from './support';

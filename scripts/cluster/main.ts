@@ -1,9 +1,9 @@
 // `npm run cluster`: the self-hosted topology of docker-compose.yml on one machine, without Docker,
-// until Ctrl-C. See docs/deploy.md ("The tested topology") for what runs where.
+// until Ctrl-C. See docs/guides/deploy.md ("The tested topology") for what runs where.
 import * as path from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
-import { DEMO_LABEL, startDemoModelServer } from '../../src/demo/demo-model-server';
-import { redactUrl } from '../../src/conversation/postgres-conversation-store';
+import { DEMO_LABEL, startDemoModelServer } from '../../src/runtime/demo/demo-model-server';
+import { redactUrl } from '../../src/runtime/conversation/postgres-conversation-store';
 import { startCluster, type Cluster, type ModelEndpoint } from './cluster';
 import { CLUSTER_DIR } from './go-binaries';
 import { startModelRelay } from './model-relay';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { TimeoutFailure, WorkflowFailedError, type Client } from '@temporalio/client';
-import type { AgentCatalog } from '../agents/agent-catalog';
+import type { AgentCatalog } from '../runtime/agents/agent-catalog';
 import type { agentCatalog } from '../workflows/agent-catalog';
 import { NoWorkerAnsweredError } from './errors';
 

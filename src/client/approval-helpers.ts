@@ -6,12 +6,12 @@ import {
   WorkflowUpdateRPCTimeoutOrCancelledError,
   type WorkflowHandle,
 } from '@temporalio/client';
-import type { ApprovalDecision, DecisionOutcome, UserReply } from '../approvals/approval-decision';
+import type { ApprovalDecision, DecisionOutcome, UserReply } from '../contract/approval-decision';
 import { signDecision, signFollowUp, signReply } from './sign-messages';
 import { type CliContext } from './cli-context';
-import { approvalSignal, decideApprovalUpdate, sendMessageUpdate, statusQuery, submitReplyUpdate } from '../workflows/definitions';
-import type { PendingQuestion } from '../workflows/run-machine/run-state';
-import type { PendingApproval, RunStatus } from '../workflows/run-machine/run-status';
+import { approvalSignal, decideApprovalUpdate, sendMessageUpdate, statusQuery, submitReplyUpdate } from '../contract/agent-run-api';
+import type { PendingQuestion } from '../contract/run-records';
+import type { PendingApproval, RunStatus } from '../contract/run-status';
 import { AmbiguousApprovalError, DecisionRefusedError, NoPendingApprovalError, NoWorkerAnsweredError, UsageError } from './errors';
 import { terminalSafe } from './terminal-safe';
 

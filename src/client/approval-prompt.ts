@@ -3,9 +3,9 @@
 // is reported instead of lost. Streams are injected so tests can answer it.
 import readline from 'node:readline';
 import type { WorkflowHandle } from '@temporalio/client';
-import type { ApprovalDecision } from '../approvals/approval-decision';
-import type { PendingQuestion } from '../workflows/run-machine/run-state';
-import type { RunStatus } from '../workflows/run-machine/run-status';
+import type { ApprovalDecision } from '../contract/approval-decision';
+import type { PendingQuestion } from '../contract/run-records';
+import type { RunStatus } from '../contract/run-status';
 import { defaultApprover, queryStatus, renderPendingApproval, renderQuestion, sendDecision, sendReply } from './approval-helpers';
 import { DecisionRefusedError } from './errors';
 import { terminalSafe } from './terminal-safe';

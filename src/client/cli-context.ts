@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
-import type { ClientSettings } from '../config/client-settings';
-import type { TemporalSettings } from '../config/worker-config';
+import type { ClientSettings } from '../runtime/config/client-settings';
+import type { TemporalSettings } from '../runtime/config/worker-config';
 import { connectClient } from './connect';
 import { UsageError } from './errors';
 import { terminalSafe } from './terminal-safe';

@@ -1,6 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
-import type { TemporalSettings } from '../config/worker-config';
-import { startConfiguredTracing, type TracingSettings } from '../observability/tracing';
+import type { TemporalSettings } from '../runtime/config/worker-config';
+import { startConfiguredTracing, type TracingSettings } from '../runtime/observability/tracing';
 import { TemporalUnreachableError } from './errors';
 
 /**

@@ -1,7 +1,7 @@
 // What a follower does when the run parks: ask the person at the terminal, or say how to decide from
 // elsewhere. `agentctl run`/`watch` pick one; `npm start` adds a third (auto-approve for the demo).
 import type { WorkflowHandle } from '@temporalio/client';
-import type { PendingApproval, RunStatus } from '../workflows/run-machine/run-status';
+import type { PendingApproval, RunStatus } from '../contract/run-status';
 import { renderPendingApproval, renderQuestion } from './approval-helpers';
 import { promptForApprovals, promptForReply, type PromptIO } from './approval-prompt';
 import type { FollowOptions } from './follow-run';

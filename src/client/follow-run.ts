@@ -4,9 +4,9 @@
 // `agentctl watch` and `npm start`.
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { formatEvent } from '../lifecycle/console-logger';
-import type { Completion } from '../control-tools';
-import type { PendingApproval, RunStatus } from '../workflows/run-machine/run-status';
+import { formatEvent } from '../runtime/lifecycle/console-logger';
+import type { Completion } from '../contract/control-tools';
+import type { PendingApproval, RunStatus } from '../contract/run-status';
 import { queryStatus } from './approval-helpers';
 import { isQuietCall, renderDecision, renderOutcome, renderProgress, renderToolCall } from './render-status';
 import { followLiveText, LiveTextTracker, type TextDeltaEvent } from './live-text';

@@ -1,6 +1,6 @@
 import type { WorkflowExecutionInfo } from '@temporalio/client';
-import { AGENT_RUN_WORKFLOW_TYPE } from './start-run';
-import { AgentNameKey, AgentStatusKey } from '../workflows/search-attributes';
+import { AGENT_RUN_WORKFLOW_TYPE } from '../contract/agent-run-api';
+import { AgentNameKey, AgentStatusKey } from '../contract/search-attributes';
 
 // Listing runs through Temporal's visibility store, shared by `agentctl list` and the console's run list.
 

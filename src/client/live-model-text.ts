@@ -4,7 +4,7 @@
 import type { WorkflowExecutionDescription } from '@temporalio/client';
 import type { LoadedDataConverter } from '@temporalio/common';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
-import type { StreamProgress } from '../model/stream-message';
+import type { StreamProgress } from '../runtime/model/stream-message';
 
 export const MODEL_ACTIVITY_TYPE = 'callModel';
 

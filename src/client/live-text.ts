@@ -7,8 +7,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
-import type { StreamProgress } from '../model/stream-message';
-import type { RunStatus } from '../workflows/run-machine/run-status';
+import type { StreamProgress } from '../runtime/model/stream-message';
+import type { RunStatus } from '../contract/run-status';
 
 /** The `--json` event for new model text (a contract: scripts rely on its fields). */
 export interface TextDeltaEvent {

@@ -1,10 +1,10 @@
 // How runs read in a terminal: the status query, a tool call, progress, a result. Pure functions from
 // data to lines, shared by `status`, `run`, `watch`, `result` and `npm start`.
-import type { Task } from '../control-tools';
-import type { TokenUsage } from '../conversation/messages';
-import type { DecisionRecord, ToolCallRecord } from '../workflows/run-machine/run-state';
-import type { RunStatus } from '../workflows/run-machine/run-status';
-import { taskProgress } from '../workflows/run-machine/task-progress';
+import type { Task } from '../contract/control-tools';
+import type { TokenUsage } from '../contract/messages';
+import type { DecisionRecord, ToolCallRecord } from '../contract/run-records';
+import type { RunStatus } from '../contract/run-status';
+import { taskProgress } from '../core/machine/task-progress';
 import type { RunOutcome } from './run-outcome';
 import { terminalSafe } from './terminal-safe';
 
@@ -77,7 +77,7 @@ export function renderStatus(status: RunStatus): string {
     `Phase: ${status.phase} · iteration ${status.iteration}/${status.maxIterations}`,
   ];
   // Older runs' status has no such fields; only a run known to be unsandboxed says so.
-  if (status.sandboxed === false) lines.push('Sandbox: none — tool commands of this run are NOT sandboxed (see docs/security.md)');
+  if (status.sandboxed === false) lines.push('Sandbox: none — tool commands of this run are NOT sandboxed (see docs/guides/security.md)');
   if (status.approvers) lines.push(`Approvers: ${status.approvers.join(', ')}${status.signedDecisions ? ' (signed decisions required)' : ''}`);
   else if (status.signedDecisions) lines.push('Decisions must be signed (the worker has an approver registry)');
   if (status.modelWait) {

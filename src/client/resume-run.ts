@@ -1,13 +1,13 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import type { agentRun } from '../workflows/agent-run';
-import type { AgentRunInput } from '../workflows/run-input';
-import type { AgentRunResult } from '../workflows/run-result';
+import type { AgentRunInput } from '../contract/run-input';
+import type { AgentRunResult } from '../contract/run-result';
 import { startRun } from './start-run';
 import { NoWorkerAnsweredError, RunNotResumableError } from './errors';
 import { withWorkerDeadline } from './approval-helpers';
 import { checkpointQuery } from '../workflows/definitions';
-import type { RunState } from '../workflows/run-machine/run-state';
+import type { RunState } from '../core/machine/run-state';
 
 /** Everything needed to start the follow-up run; built without starting anything, so it can be shown or tested. */
 export interface ResumePlan {

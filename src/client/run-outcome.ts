@@ -1,5 +1,5 @@
 import { ApplicationFailure, CancelledFailure, TerminatedFailure, TimeoutFailure, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
-import type { AgentRunResult } from '../workflows/run-result';
+import type { AgentRunResult } from '../contract/run-result';
 
 /**
  * How a run ended, as the CLI reports it. Temporal hands a cancelled, terminated or failed run to

@@ -4,7 +4,7 @@
 // one run. Without a key for the person (`agentctl keys create`) everything goes unsigned, which a
 // worker without an approver registry accepts.
 import type { WorkflowHandle } from '@temporalio/client';
-import type { ApprovalDecision, FollowUp, UserReply } from '../approvals/approval-decision';
+import type { ApprovalDecision, FollowUp, UserReply } from '../contract/approval-decision';
 import {
   decisionMessage,
   DEFAULT_SIGNATURE_LIFETIME_MS,
@@ -12,8 +12,8 @@ import {
   replyMessage,
   signedText,
   type RunIdentity,
-} from '../approvals/signatures/signed-message';
-import type { PendingApproval, PendingQuestionView } from '../workflows/run-machine/run-status';
+} from '../core/approvals/signatures/signed-message';
+import type { PendingApproval, PendingQuestionView } from '../contract/run-status';
 import { hasApproverKey, signWithApproverKey } from './approver-keys';
 import { DecisionRefusedError } from './errors';
 

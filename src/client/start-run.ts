@@ -1,12 +1,12 @@
 import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
-import { AgentRunInputSchema, type AgentRunInput } from '../workflows/run-input';
+import { AgentRunInputSchema, type AgentRunInput } from '../contract/run-input';
 import type { agentRun } from '../workflows/agent-run';
-import { AgentNameKey, AgentStatusKey } from '../workflows/search-attributes';
-import { describeZodError } from '../describe-zod-error';
-import { compileJsonSchema } from '../json-schema/json-schema-check';
+import { AgentNameKey, AgentStatusKey } from '../contract/search-attributes';
+import { describeZodError } from '../contract/describe-zod-error';
+import { compileJsonSchema } from '../core/json-schema/json-schema-check';
 import { InvalidRunRequestError } from './errors';
 import { AGENT_RUN_WORKFLOW_TYPE } from '../contract/agent-run-api';
-import { workflowIdProblem } from '../approvals/signatures/workflow-id';
+import { workflowIdProblem } from '../core/approvals/signatures/workflow-id';
 
 export { AGENT_RUN_WORKFLOW_TYPE };
 

@@ -2,11 +2,11 @@
 // environment as the fallback. Validated once, so a bad port or users file fails at start.
 import { hostname, networkInterfaces } from 'node:os';
 import { z } from 'zod';
-import { describeZodError } from '../describe-zod-error';
+import { describeZodError } from '../contract/describe-zod-error';
 import { defaultApprover } from '../client/approval-helpers';
-import { temporalSettings } from '../config/worker-config';
-import { MODEL_PRICES_FILE_ENV } from '../model/model-prices';
-import { modelIdForTier, ModelTierSchema } from '../model/model-tiers';
+import { temporalSettings } from '../runtime/config/worker-config';
+import { MODEL_PRICES_FILE_ENV } from '../runtime/model/model-prices';
+import { modelIdForTier, ModelTierSchema } from '../contract/model-tiers';
 import { ConsoleConfigError } from './errors';
 import { USERS_FILE_ENV } from './auth/users-file';
 

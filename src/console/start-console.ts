@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Client } from '@temporalio/client';
 import type { Hono } from 'hono';
-import { loadModelPrices, ModelPricesError } from '../model/model-prices';
+import { loadModelPrices, ModelPricesError } from '../runtime/model/model-prices';
 import { createAuthenticator, newLoginToken } from './auth/authenticator';
 import { SessionStore } from './auth/sessions';
 import { loadUsersFile } from './auth/users-file';

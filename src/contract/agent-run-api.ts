@@ -1,5 +1,5 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { ApprovalDecision, DecisionOutcome, FollowUp, UserReply } from '../approvals/approval-decision';
+import type { ApprovalDecision, DecisionOutcome, FollowUp, UserReply } from './approval-decision';
 import type { ChildWaiting } from './run-records';
 import type { RunStatus } from './run-status';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * The approval rules a run input (`toolApproval`) or an agent definition (`approval`) may carry. The
- * policy that applies them lives in src/approvals/approval-policy.ts.
+ * policy that applies them lives in src/core/approvals/approval-policy.ts.
  */
 
 /** An object rule's problems in one line, for the rule schema: a failed union otherwise only says "Invalid input". */
@@ -13,7 +13,7 @@ const objectRuleProblems = (issues: readonly { path: PropertyKey[]; message: str
  * One approval rule. A bare string names a tool (or "*" for every tool). The object form can also
  * match the call:
  * - `command` (shell only): words compared with each simple command the worker's shell parser found
- *   in the call, so chaining, extra flags or spacing cannot slip past (see src/approvals/shell/);
+ *   in the call, so chaining, extra flags or spacing cannot slip past (see src/core/approvals/shell/);
  * - `argumentsMatch`: a regular expression tested against one argument (`argument`, e.g. "command")
  *   or, without it, against the JSON of all arguments. For `shell` it is tested against each simple
  *   command's own text as well, so an allow regex cannot approve a chained command either;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { ContextBudgetSchema } from '../agents/agent-definition';
-import { CommandPatternSchema } from '../approvals/shell/shell-analysis';
-import { CompletionToolNameSchema } from '../control-tools/completion-tools';
-import { ModelTierSchema } from '../model/model-tiers';
-import { ToolScopeSchema } from '../tools/tool-scope';
+import { ContextBudgetSchema } from './agent-definition';
+import { CommandPatternSchema } from './shell-analysis';
+import { CompletionToolNameSchema } from './control-tools/completion-tools';
+import { ModelTierSchema } from './model-tiers';
+import { ToolScopeSchema } from './tool-scope';
 import { ToolApprovalSchema } from './approval-rules';
 
 /** What the workflow knows of one of the agent's tools; the code and schema stay on the worker. */

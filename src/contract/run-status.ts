@@ -1,6 +1,6 @@
-import type { Completion, Task } from '../control-tools';
-import type { TokenUsage } from '../conversation/messages';
-import type { LifecycleEvent } from '../lifecycle/lifecycle-event';
+import type { Completion, Task } from './control-tools';
+import type { TokenUsage } from './messages';
+import type { LifecycleEvent } from './lifecycle-event';
 import type { DecisionRecord, IgnoredMessage, PendingQuestion, RunPhase, ToolCallRecord } from './run-records';
 
 /** How far the run's task list has come, as the status and the CLI show it. */
@@ -83,7 +83,7 @@ export interface RunStatus {
   lastError?: string;
   /** While the model API is unavailable: the attempt, the last error and when the next attempt starts. */
   modelWait?: { attempt: number; lastError?: string; nextAttemptAt?: string };
-  /** Whether tool commands run in the worker's sandbox (false: unsandboxed, see docs/security.md). */
+  /** Whether tool commands run in the worker's sandbox (false: unsandboxed, see docs/guides/security.md). */
   sandboxed: boolean;
   /** Who may decide this run's calls; absent when anyone may. */
   approvers?: string[];

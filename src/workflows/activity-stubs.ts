@@ -1,6 +1,6 @@
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities';
-import { FailureType } from '../errors';
+import type { Activities } from '../runtime/activities';
+import { FailureType } from '../contract/errors';
 
 /**
  * Model calls stream and heartbeat (see activities/call-model.ts), so a worker that dies mid-call is

@@ -1,6 +1,6 @@
 import { proxyLocalActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities';
-import type { AgentCatalog } from '../agents/agent-catalog';
+import type { Activities } from '../runtime/activities';
+import type { AgentCatalog } from '../runtime/agents/agent-catalog';
 
 /** A local activity: the worker that runs this workflow task is the one that answers, in one round trip. */
 const { describeAgents } = proxyLocalActivities<Pick<Activities, 'describeAgents'>>({

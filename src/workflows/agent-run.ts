@@ -9,23 +9,24 @@ import {
   setHandler,
   ActivityFailure,
 } from '@temporalio/workflow';
-import { textOf } from '../conversation/messages';
-import { FailureType } from '../errors';
+import { textOf } from '../contract/messages';
+import { FailureType } from '../contract/errors';
 import { setup } from './activity-stubs';
-import { checkpointQuery, statusQuery } from './definitions';
+import { checkpointQuery } from './definitions';
+import { statusQuery } from '../contract/agent-run-api';
 import { historyIsFull } from './history-budget';
 import { installMessageHandlers } from './message-handlers';
-import { currentFeatures, type Features } from './patches';
+import { currentFeatures, type Features } from './compat/patches';
 import { RunDriver } from './run-driver';
-import { nextStep, stepKey } from './run-machine/next-step';
-import type { RunState } from './run-machine/run-state';
-import { toStatus } from './run-machine/run-status';
-import type { AgentRunInput, ParsedRunInput } from './run-input';
-import type { AgentRunResult } from './run-result';
+import { nextStep, stepKey } from '../core/machine/next-step';
+import type { RunState } from '../core/machine/run-state';
+import { toStatus } from '../core/machine/run-status';
+import type { AgentRunInput, ParsedRunInput } from '../contract/run-input';
+import type { AgentRunResult } from '../contract/run-result';
 import { newRunState, parseInput, stateFromCheckpoint } from './run-state-init';
 import { takeStep, type StepContext } from './take-step';
 
-export { CONTINUE_NUDGE } from './run-machine/on-model';
+export { CONTINUE_NUDGE } from '../core/machine/on-model';
 
 /**
  * The agent loop as a Temporal workflow. All of the run's state is one `RunState`, changed only by

@@ -6,8 +6,8 @@ import {
   preferencesQuery,
   PREFERENCES_MEMO_KEY,
   toRules,
-} from '../approvals/preference-messages';
-import type { PreferenceRule } from '../approvals/preference-rules';
+} from '../core/approvals/preference-messages';
+import type { PreferenceRule } from '../core/approvals/preference-rules';
 
 /**
  * The preferences workflow's state, carried across continue-as-new. Version 1 held tool-wide entries;
@@ -30,7 +30,7 @@ export async function approvalPreferences(state?: PreferencesState): Promise<voi
   // The mirror shipped (2775a39) without a patch. It stays unguarded on purpose: that release's
   // histories carry memo events without a marker, so guarding it now would break their replay, and
   // histories from before it replay because the SDK tolerates a memo command with no event (both are
-  // replay fixtures; see docs/upgrading.md). An execution from before the mirror has no memo until its
+  // replay fixtures; see docs/guides/upgrading.md). An execution from before the mirror has no memo until its
   // next signal; readPreferences asks it by query meanwhile.
   const publish = () => upsertMemo({ [PREFERENCES_MEMO_KEY]: rules });
   publish();

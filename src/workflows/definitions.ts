@@ -1,5 +1,5 @@
 import { defineQuery } from '@temporalio/workflow';
-import type { RunState } from './run-machine/run-state';
+import type { RunState } from '../core/machine/run-state';
 
 // Every public message of `agentRun` is defined in the contract; the workflow and old importers use it from here.
 export * from '../contract/agent-run-api';

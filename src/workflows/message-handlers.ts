@@ -1,20 +1,10 @@
 import { condition, getExternalWorkflowHandle, setHandler, workflowInfo } from '@temporalio/workflow';
 import { z } from 'zod';
-import { ApprovalDecisionSchema, FollowUpSchema, UserReplySchema, type ApprovalDecision, type DecisionOutcome, type UserReply } from '../approvals/approval-decision';
-import {
-  approvalSignal,
-  childStatusSignal,
-  closeSignal,
-  closeThreadUpdate,
-  decideApprovalUpdate,
-  sendMessageUpdate,
-  submitReplyUpdate,
-  userMessageSignal,
-  userReplySignal,
-} from './definitions';
-import { decisionRefusal, type SigningEnv } from './run-machine/decision-rules';
-import { senderRefusal } from './run-machine/sender-rules';
-import { ChildWaitingSchema } from './run-machine/run-state';
+import { ApprovalDecisionSchema, FollowUpSchema, UserReplySchema, type ApprovalDecision, type DecisionOutcome, type UserReply } from '../contract/approval-decision';
+import { approvalSignal, childStatusSignal, closeSignal, closeThreadUpdate, decideApprovalUpdate, sendMessageUpdate, submitReplyUpdate, userMessageSignal, userReplySignal } from '../contract/agent-run-api';
+import { decisionRefusal, type SigningEnv } from '../core/machine/decision-rules';
+import { senderRefusal } from '../core/machine/sender-rules';
+import { ChildWaitingSchema } from '../contract/run-records';
 import type { RunDriver } from './run-driver';
 
 const payloadText = (payload: unknown): string => {

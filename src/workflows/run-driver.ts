@@ -1,21 +1,21 @@
 import { getExternalWorkflowHandle, proxySinks, setCurrentDetails, upsertSearchAttributes, workflowInfo, type Sinks } from '@temporalio/workflow';
-import { AuditDecisionSchema } from '../audit/audit-decision';
-import type { AuditEntry } from '../audit/audit-record';
-import type { LifecycleEvent } from '../lifecycle/lifecycle-event';
+import { AuditDecisionSchema } from '../contract/audit-decision';
+import type { AuditEntry } from '../runtime/audit/audit-record';
+import type { LifecycleEvent } from '../contract/lifecycle-event';
 import { audit } from './activity-stubs';
-import type { RunEvent } from './run-machine/run-events';
-import type { RunState } from './run-machine/run-state';
-import { runDetails } from './run-machine/run-details';
-import { transition } from './run-machine/transition';
-import type { TransitionEnv } from './run-machine/transition-context';
-import type { NextStep, StepFeatures } from './run-machine/next-step';
+import type { RunEvent } from '../core/machine/run-events';
+import type { RunState } from '../core/machine/run-state';
+import { runDetails } from '../core/machine/run-details';
+import { transition } from '../core/machine/transition';
+import type { TransitionEnv } from '../core/machine/transition-context';
+import type { NextStep, StepFeatures } from '../core/machine/next-step';
 import { historyIsFull } from './history-budget';
-import { childStatusSignal } from './definitions';
-import { pendingQuestionsOf, pendingApprovalsOf } from './run-machine/run-status';
-import type { ChildWaiting } from './run-machine/run-state';
-import { AgentNameKey, AgentStatusKey } from './search-attributes';
+import { childStatusSignal } from '../contract/agent-run-api';
+import { pendingQuestionsOf, pendingApprovalsOf } from '../core/machine/run-status';
+import type { ChildWaiting } from '../contract/run-records';
+import { AgentNameKey, AgentStatusKey } from '../contract/search-attributes';
 
-/** The sink the worker implements (see src/lifecycle/lifecycle-sink.ts). */
+/** The sink the worker implements (see src/runtime/lifecycle/lifecycle-sink.ts). */
 export interface LifecycleSinks extends Sinks {
   lifecycle: { emit(event: LifecycleEvent): void };
 }

@@ -1,25 +1,26 @@
 import { ApplicationFailure, workflowInfo } from '@temporalio/workflow';
 import { z } from 'zod';
-import { commandPatternsOf } from '../approvals/approval-policy';
-import { workflowIdProblem } from '../approvals/signatures/workflow-id';
-import { toRules } from '../approvals/preference-messages';
-import type { PreferenceRule } from '../approvals/preference-rules';
-import { emptyUsage, type ConversationMessage } from '../conversation/messages';
-import { describeZodError } from '../describe-zod-error';
-import { FailureType } from '../errors';
+import { commandPatternsOf } from '../core/approvals/approval-policy';
+import { workflowIdProblem } from '../core/approvals/signatures/workflow-id';
+import { toRules } from '../core/approvals/preference-messages';
+import type { PreferenceRule } from '../core/approvals/preference-rules';
+import { emptyUsage, type ConversationMessage } from '../contract/messages';
+import { describeZodError } from '../contract/describe-zod-error';
+import { FailureType } from '../contract/errors';
 import { setup } from './activity-stubs';
-import { renderCarriedContext } from './carried-context';
+import { renderCarriedContext } from '../core/machine/carried-context';
 import { DEFAULT_HISTORY_BUDGET } from './history-budget';
-import { migrateState } from './migrations/migrate-state';
-import { agentV2ToV3, type RunStateV2 } from './migrations/run-state-v2';
-import { ResolvedAgentSchema, type ResolvedAgent, type RunState } from './run-machine/run-state';
+import { migrateState } from './compat/migrations/migrate-state';
+import { agentV2ToV3, type RunStateV2 } from './compat/migrations/run-state-v2';
+import { ResolvedAgentSchema, type ResolvedAgent } from '../contract/resolved-agent';
+import { type RunState } from '../core/machine/run-state';
 import {
   AgentRunInputSchema,
   DEFAULT_APPROVAL_TIMEOUT_SECONDS,
   DEFAULT_IDLE_TIMEOUT_SECONDS,
   DEFAULT_MODEL_RETRY_MAX_SECONDS,
   type ParsedRunInput,
-} from './run-input';
+} from '../contract/run-input';
 
 /**
  * Validates the input. A bad input throws a non-retryable ApplicationFailure, which fails the run

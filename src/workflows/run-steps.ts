@@ -1,16 +1,17 @@
 import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, condition, isCancellation, ParentClosePolicy, startChild } from '@temporalio/workflow';
-import type { PreferenceRule } from '../approvals/preference-rules';
-import { FailureType } from '../errors';
+import type { PreferenceRule } from '../core/approvals/preference-rules';
+import { FailureType } from '../contract/errors';
 import { localTools, model, onceTools, setup, summarizer, tools } from './activity-stubs';
 import type { RunDriver } from './run-driver';
-import type { RunEvent } from './run-machine/run-events';
-import { approvalOf, callSummary, permissionOf } from './run-machine/call-records';
-import type { NextStep, ToolRun } from './run-machine/next-step';
-import { ResolvedAgentSchema, type RunState, type TurnCall } from './run-machine/run-state';
-import { allowedSubAgents, childWorkflowId, type ChildOutcome } from './run-machine/on-team';
-import { effectiveApprovers } from './run-machine/decision-rules';
-import { commandPatternsOf } from '../approvals/approval-policy';
-import type { AgentRunResult, AgentRunWorkflow } from './run-result';
+import type { RunEvent } from '../core/machine/run-events';
+import { approvalOf, callSummary, permissionOf } from '../core/machine/call-records';
+import type { NextStep, ToolRun } from '../core/machine/next-step';
+import { ResolvedAgentSchema } from '../contract/resolved-agent';
+import { type RunState, type TurnCall } from '../core/machine/run-state';
+import { allowedSubAgents, childWorkflowId, type ChildOutcome } from '../core/machine/on-team';
+import { effectiveApprovers } from '../core/machine/decision-rules';
+import { commandPatternsOf } from '../core/approvals/approval-policy';
+import type { AgentRunResult, AgentRunWorkflow } from '../contract/run-result';
 
 /** The conversation as the activity should rebuild it: what it already keeps, plus what is new. */
 export function conversationRef(state: RunState) {

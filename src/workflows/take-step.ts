@@ -1,6 +1,6 @@
 import type { RunDriver } from './run-driver';
-import type { NextStep } from './run-machine/next-step';
-import type { RunEvent } from './run-machine/run-events';
+import type { NextStep } from '../core/machine/next-step';
+import type { RunEvent } from '../core/machine/run-events';
 import { callModelStep, compactStep, guardrailStep, handoffStep, judgeStep, runChildStep, runToolStep, savePreferenceStep, waitStep } from './run-steps';
 
 /** Every step the loop takes itself; `finish` and `continue_as_new` end the loop instead. */

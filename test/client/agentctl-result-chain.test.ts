@@ -2,7 +2,7 @@
 // outcome of the last one. A real `agentctl` process, the shared dev server and the fake model.
 import { describe, expect, it } from 'vitest';
 import { startRun } from '../../src/client/start-run';
-import { approvalSignal } from '../../src/workflows/definitions';
+import { approvalSignal } from '../../src/contract/agent-run-api';
 import { waitFor, waitForApprovals, withAgentWorker } from '../support/agent-run-harness';
 import { useFakeModel } from '../support/agent-testbed';
 import { runChain } from '../support/run-chain';

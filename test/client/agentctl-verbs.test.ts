@@ -1,7 +1,7 @@
 // The run/status/watch/list/result/cancel verbs, run as real `agentctl` processes against the shared
 // dev server and a worker whose model is the fake Messages API.
 import { describe, expect, it } from 'vitest';
-import type { RunStatus } from '../../src/workflows/run-machine/run-status';
+import type { RunStatus } from '../../src/contract/run-status';
 import { waitFor, waitForPhase, withAgentWorker, type RunHarness } from '../support/agent-run-harness';
 import { reply, text, toolCall, type FakeAnthropic } from '../support/fake-anthropic';
 import { useAgentTestbed } from '../support/agent-testbed';

@@ -1,8 +1,8 @@
 // `--prefix` and `--always-tool` / `--never-tool` on agentctl approve/reject: how far a remembered
 // choice reaches, seen in `preferences` and in the same person's next run. Real binary, real server.
 import { describe, expect, it } from 'vitest';
-import { preferencesWorkflowId } from '../../src/approvals/preference-messages';
-import { statusQuery } from '../../src/workflows/definitions';
+import { preferencesWorkflowId } from '../../src/core/approvals/preference-messages';
+import { statusQuery } from '../../src/contract/agent-run-api';
 import { toolResultsIn, waitFor, waitForApprovals, withAgentWorker } from '../support/agent-run-harness';
 import { useAgentTestbed } from '../support/agent-testbed';
 import { reply, toolCall } from '../support/fake-anthropic';

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadApproverRegistry } from '../../src/approvals/signatures/approver-registry';
-import { verifyDecisionSignature } from '../../src/approvals/signatures/decision-signature';
+import { loadApproverRegistry } from '../../src/runtime/approvals/approver-registry';
+import { verifyDecisionSignature } from '../../src/core/approvals/signatures/decision-signature';
 import { approverKeysDir, createApproverKey, signWithApproverKey } from '../../src/client/approver-keys';
 import { ApproverKeyError } from '../../src/client/errors';
 

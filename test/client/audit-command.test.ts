@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuditChain } from '../../src/audit/audit-chain';
+import { AuditChain } from '../../src/runtime/audit/audit-chain';
 import { agentctl } from './agentctl-process';
 
 let NO_SERVER: Record<string, string>;

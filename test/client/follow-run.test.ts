@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RunPrinter } from '../../src/client/follow-run';
-import type { ToolCallRecord } from '../../src/workflows/run-machine/run-state';
+import type { ToolCallRecord } from '../../src/contract/run-records';
 import { runStatus } from '../support/status-factory';
-import type { RunStatus } from '../../src/workflows/run-machine/run-status';
+import type { RunStatus } from '../../src/contract/run-status';
 
 function status(iteration: number, recentToolCalls: ToolCallRecord[], extra: Partial<RunStatus> = {}): RunStatus {
   return runStatus({ iteration, recentToolCalls, ...extra });

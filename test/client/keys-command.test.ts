@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadApproverRegistry } from '../../src/approvals/signatures/approver-registry';
+import { loadApproverRegistry } from '../../src/runtime/approvals/approver-registry';
 import { agentctl } from './agentctl-process';
 
 const root = mkdtempSync(path.join(tmpdir(), 'keys-command-'));

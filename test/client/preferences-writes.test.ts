@@ -1,9 +1,9 @@
 // `agentctl preferences` shows whether each remembered "always" lets its calls write: the real binary,
 // a real run that stored the choices, and an entry stored the way releases before the flag stored it.
 import { describe, expect, it } from 'vitest';
-import { changePreferenceSignal, preferencesWorkflowId } from '../../src/approvals/preference-messages';
-import { readPreferences } from '../../src/approvals/read-preferences';
-import { approvalSignal } from '../../src/workflows/definitions';
+import { changePreferenceSignal, preferencesWorkflowId } from '../../src/core/approvals/preference-messages';
+import { readPreferences } from '../../src/runtime/approvals/read-preferences';
+import { approvalSignal } from '../../src/contract/agent-run-api';
 import { waitFor, waitForApprovals, withAgentWorker } from '../support/agent-run-harness';
 import { useAgentTestbed } from '../support/agent-testbed';
 import { reply, toolCall } from '../support/fake-anthropic';

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { listPendingCalls, renderPendingApproval, renderQuestion } from '../../src/client/approval-helpers';
 import { renderDecision, renderOutcome, renderProgress, renderStatus, renderToolCall } from '../../src/client/render-status';
 import { runStatus } from '../support/status-factory';
-import type { RunStatus } from '../../src/workflows/run-machine/run-status';
-import { taskProgress } from '../../src/workflows/run-machine/task-progress';
-import type { Task } from '../../src/control-tools';
+import type { RunStatus } from '../../src/contract/run-status';
+import { taskProgress } from '../../src/core/machine/task-progress';
+import type { Task } from '../../src/contract/control-tools';
 
 const TASKS: Task[] = [
   { id: '1', description: 'Find sources', status: 'completed' },

@@ -4,7 +4,8 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { resumeRun } from '../../src/client/resume-run';
-import { checkpointQuery, closeThreadUpdate, decideApprovalUpdate, statusQuery } from '../../src/workflows/definitions';
+import { checkpointQuery } from '../../src/workflows/definitions';
+import { closeThreadUpdate, decideApprovalUpdate, statusQuery } from '../../src/contract/agent-run-api';
 import { waitFor, waitForApprovals, waitForPhase, withAgentWorker } from '../support/agent-run-harness';
 import { useAgentTestbed } from '../support/agent-testbed';
 import { reply, toolCall } from '../support/fake-anthropic';

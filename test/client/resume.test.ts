@@ -1,9 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { AgentDefinitionInput } from '../../src/agents/agent-definition';
-import { main } from '../../src/client/cli';
+import type { AgentDefinitionInput } from '../../src/contract/agent-definition';
+import { main } from '../../src/cli/cli';
 import { planResume, resumeRun } from '../../src/client/resume-run';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { checkpointQuery, statusQuery } from '../../src/workflows/definitions';
+import { checkpointQuery } from '../../src/workflows/definitions';
+import { statusQuery } from '../../src/contract/agent-run-api';
 import { withAgentWorker } from '../support/agent-run-harness';
 import { reply, text, toolCall, type FakeRequest } from '../support/fake-anthropic';
 import { useFakeModel } from '../support/agent-testbed';

@@ -1,8 +1,8 @@
 // agentctl with teams and threads: pending lists a sub-agent's call under its root, approve at the
 // root reaches it; send follows a thread's next turn; close ends it.
 import { describe, expect, it } from 'vitest';
-import type { AgentDefinitionInput } from '../../src/agents/agent-definition';
-import { builtinAgents } from '../../src/agents/builtin-agents';
+import type { AgentDefinitionInput } from '../../src/contract/agent-definition';
+import { builtinAgents } from '../../src/runtime/agents/builtin-agents';
 import { agentctl } from './agentctl-process';
 import { waitForApprovals, waitForPhase, withAgentWorker } from '../support/agent-run-harness';
 import { useAgentTestbed } from '../support/agent-testbed';

@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleOptions } from '../../src/console/console-options';
 import { startConsole, type RunningConsole } from '../../src/console/start-console';
-import { statusQuery } from '../../src/workflows/definitions';
+import { statusQuery } from '../../src/contract/agent-run-api';
 import { useAgentTestbed } from '../support/agent-testbed';
 import { waitForApprovals, waitForPhase, withAgentWorker, type RunHarness } from '../support/agent-run-harness';
 import { reply, text, toolCall } from '../support/fake-anthropic';

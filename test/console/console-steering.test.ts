@@ -2,7 +2,7 @@
 // not one of the run's approvers cannot answer its question or send it a follow-up, and the page
 // gets the run's reason; the approver can. The person is the session's user, never a field of the body.
 import { describe, expect, it } from 'vitest';
-import { statusQuery } from '../../src/workflows/definitions';
+import { statusQuery } from '../../src/contract/agent-run-api';
 import { useAgentTestbed } from '../support/agent-testbed';
 import { waitFor, waitForPhase, withAgentWorker } from '../support/agent-run-harness';
 import { reply, toolCall } from '../support/fake-anthropic';

@@ -262,7 +262,7 @@ describe('the claims checker', () => {
   });
 
   it('keeps escaped pipes inside a cell and reads every test of a <br> list', () => {
-    const [row] = parseClaims(table('| `a \\|\\| b` runs both | docs/approvals.md#rule-forms | `test/a.test.ts` › one<br>`test/b.test.ts` › two |'));
+    const [row] = parseClaims(table('| `a \\|\\| b` runs both | docs/guides/approvals.md#rule-forms | `test/a.test.ts` › one<br>`test/b.test.ts` › two |'));
     expect(row).toMatchObject({ promise: '`a || b` runs both', tests: [{ file: 'test/a.test.ts', title: 'one' }, { file: 'test/b.test.ts', title: 'two' }] });
   });
 });

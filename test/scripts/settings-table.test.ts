@@ -4,14 +4,14 @@ import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SETTINGS } from '../../src/config/settings-catalog';
-import { SETTING_VARIABLES } from '../../src/config/worker-settings';
+import { SETTINGS } from '../../src/runtime/config/settings-catalog';
+import { SETTING_VARIABLES } from '../../src/runtime/config/worker-settings';
 import { README, settingsTable, withSettingsTable } from '../../scripts/settings-table';
 
 const repoRoot = path.resolve(__dirname, '../..');
 
 describe('the README configuration table', () => {
-  it('is the table `npm run settings:table` writes (run it after changing src/config/settings-catalog.ts)', () => {
+  it('is the table `npm run settings:table` writes (run it after changing src/runtime/config/settings-catalog.ts)', () => {
     const readme = readFileSync(README, 'utf8');
     expect(readme).toContain(settingsTable());
     expect(withSettingsTable(readme)).toBe(readme);

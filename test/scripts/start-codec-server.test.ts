@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEncryptionCodecServer } from '../../scripts/start-codec-server';
-import type { CodecServer } from '../../src/codec/codec-server';
+import type { CodecServer } from '../../src/runtime/codec/codec-server';
 
 const KEY = `s1:${randomBytes(32).toString('base64')}`;
 const decode = (url: string, origin?: string) =>

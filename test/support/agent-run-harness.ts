@@ -8,11 +8,11 @@ import { bundleWorkflowCode, DefaultLogger, Runtime, type WorkflowBundle } from 
 import { expect } from 'vitest';
 import { startRun } from '../../src/client/start-run';
 import type { agentRun } from '../../src/workflows/agent-run';
-import type { AgentRunInput } from '../../src/workflows/run-input';
-import { statusQuery } from '../../src/workflows/definitions';
-import type { RunPhase } from '../../src/workflows/run-machine/run-state';
-import type { RunStatus } from '../../src/workflows/run-machine/run-status';
-import { createAgentWorker, WORKFLOWS_PATH, type AgentWorkerOptions } from '../../src/worker-setup/create-agent-worker';
+import type { AgentRunInput } from '../../src/contract/run-input';
+import { statusQuery } from '../../src/contract/agent-run-api';
+import type { RunPhase } from '../../src/contract/run-records';
+import type { RunStatus } from '../../src/contract/run-status';
+import { createAgentWorker, WORKFLOWS_PATH, type AgentWorkerOptions } from '../../src/runtime/worker-setup/create-agent-worker';
 import type { FakeAnthropic } from './fake-anthropic';
 import { temporalAddress, uniqueId } from './temporal';
 

@@ -9,7 +9,7 @@
 // Temporal activity must be.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sendMessageAsSse, type SseMessage } from '../../src/demo/message-sse';
+import { sendMessageAsSse, type SseMessage } from '../../src/runtime/demo/message-sse';
 import { PromptCacheRequestError, PromptCacheSimulator, withoutCacheMarks } from './prompt-cache-simulator';
 
 export * from './fake-anthropic-steps';

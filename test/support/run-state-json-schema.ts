@@ -3,7 +3,7 @@
 // version it claims to be. Shared by the drift test and the script that writes the files.
 import * as path from 'node:path';
 import { z } from 'zod';
-import { RunStateSchema } from '../../src/workflows/run-machine/run-state';
+import { RunStateSchema } from '../../src/core/machine/run-state';
 
 export const RUN_STATE_SCHEMA_DIR = path.join(__dirname, '..', 'fixtures', 'run-state-schema');
 

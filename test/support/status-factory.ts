@@ -1,6 +1,6 @@
 // A complete `status` query answer with plain defaults, for tests of code that renders one.
-import type { RunStatus } from '../../src/workflows/run-machine/run-status';
-import { taskProgress } from '../../src/workflows/run-machine/task-progress';
+import type { RunStatus } from '../../src/contract/run-status';
+import { taskProgress } from '../../src/core/machine/task-progress';
 
 export function runStatus(overrides: Partial<RunStatus> = {}): RunStatus {
   const tasks = overrides.tasks ?? [];

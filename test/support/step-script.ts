@@ -4,10 +4,10 @@
 // request is read back from the last tool result it carries: deterministic and idempotent under
 // retries, compaction and continue-as-new alike.
 import { z } from 'zod';
-import { defineTool } from '../../src/tools/tool-definition';
-import { ToolResult } from '../../src/tools/tool-result';
-import type { ContentBlock } from '../../src/conversation/messages';
-import type { AgentDefinitionInput } from '../../src/agents/agent-definition';
+import { defineTool } from '../../src/runtime/tools/tool-definition';
+import { ToolResult } from '../../src/contract/tool-result';
+import type { ContentBlock } from '../../src/contract/messages';
+import type { AgentDefinitionInput } from '../../src/contract/agent-definition';
 import { reply, toolCall, type FakeRequest, type Reply, type Step } from './fake-anthropic';
 
 /** A request's step: one past the step of its last tool result, or 0 before any tool ran. */

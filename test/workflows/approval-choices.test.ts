@@ -6,11 +6,11 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useAgentTestbed } from '../support/agent-testbed';
-import { builtinAgents } from '../../src/agents/builtin-agents';
-import { preferencesQuery, preferencesWorkflowId } from '../../src/approvals/preference-messages';
+import { builtinAgents } from '../../src/runtime/agents/builtin-agents';
+import { preferencesQuery, preferencesWorkflowId } from '../../src/core/approvals/preference-messages';
 import { startRun } from '../../src/client/start-run';
 
-import { approvalSignal, decideApprovalUpdate, statusQuery } from '../../src/workflows/definitions';
+import { approvalSignal, decideApprovalUpdate, statusQuery } from '../../src/contract/agent-run-api';
 
 import { startDevServer } from '../../scripts/temporal-dev-server';
 import { tempWorkspace, waitFor, withAgentWorker } from '../support/agent-run-harness';

@@ -3,8 +3,8 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { preferencesQuery, preferencesWorkflowId } from '../../src/approvals/preference-messages';
-import { approvalSignal, statusQuery } from '../../src/workflows/definitions';
+import { preferencesQuery, preferencesWorkflowId } from '../../src/core/approvals/preference-messages';
+import { approvalSignal, statusQuery } from '../../src/contract/agent-run-api';
 import { agentctl } from '../client/agentctl-process';
 import { waitFor, waitForApprovals, withAgentWorker } from '../support/agent-run-harness';
 import { useAgentTestbed } from '../support/agent-testbed';

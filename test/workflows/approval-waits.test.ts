@@ -6,13 +6,13 @@ import * as path from 'node:path';
 import { Client, Connection, WorkflowUpdateFailedError } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { useAgentTestbed } from '../support/agent-testbed';
-import { builtinAgents } from '../../src/agents/builtin-agents';
+import { builtinAgents } from '../../src/runtime/agents/builtin-agents';
 
 import { startRun } from '../../src/client/start-run';
 
 import type { agentRun } from '../../src/workflows/agent-run';
-import { approvalSignal, statusQuery, submitReplyUpdate, userReplySignal } from '../../src/workflows/definitions';
-import type { AgentRunInput } from '../../src/workflows/run-input';
+import { approvalSignal, statusQuery, submitReplyUpdate, userReplySignal } from '../../src/contract/agent-run-api';
+import type { AgentRunInput } from '../../src/contract/run-input';
 
 import { tempWorkspace, waitFor, withAgentWorker } from '../support/agent-run-harness';
 import { reply, toolCall } from '../support/fake-anthropic';

@@ -7,9 +7,9 @@ import * as path from 'node:path';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { useAgentTestbed } from '../support/agent-testbed';
-import { builtinAgents } from '../../src/agents/builtin-agents';
+import { builtinAgents } from '../../src/runtime/agents/builtin-agents';
 
-import { approvalSignal, decideApprovalUpdate, statusQuery } from '../../src/workflows/definitions';
+import { approvalSignal, decideApprovalUpdate, statusQuery } from '../../src/contract/agent-run-api';
 
 import { waitFor, withAgentWorker } from '../support/agent-run-harness';
 import { reply, text, toolCall } from '../support/fake-anthropic';

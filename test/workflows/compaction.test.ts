@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentDefinitionInput } from '../../src/agents/agent-definition';
-import type { LifecycleEvent } from '../../src/lifecycle/lifecycle-event';
-import { modelIdForTier } from '../../src/model/model-tiers';
-import { statusQuery } from '../../src/workflows/definitions';
+import type { AgentDefinitionInput } from '../../src/contract/agent-definition';
+import type { LifecycleEvent } from '../../src/contract/lifecycle-event';
+import { modelIdForTier } from '../../src/contract/model-tiers';
+import { statusQuery } from '../../src/contract/agent-run-api';
 import { withAgentWorker } from '../support/agent-run-harness';
 import { reply, text, toolCall, type FakeRequest } from '../support/fake-anthropic';
 import { useFakeModel } from '../support/agent-testbed';

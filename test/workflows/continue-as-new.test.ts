@@ -1,8 +1,8 @@
 import { defaultPayloadConverter } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import type { CallModelInput } from '../../src/activities/call-model';
+import type { CallModelInput } from '../../src/runtime/activities/call-model';
 import { startRun } from '../../src/client/start-run';
-import { approvalSignal, statusQuery } from '../../src/workflows/definitions';
+import { approvalSignal, statusQuery } from '../../src/contract/agent-run-api';
 import { waitFor, withAgentWorker } from '../support/agent-run-harness';
 import { useFakeModel } from '../support/agent-testbed';
 import { runChain } from '../support/run-chain';

@@ -3,7 +3,7 @@
 // the whole conversation every turn. Read from the real history, as the server stores it.
 import { defaultPayloadConverter } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import type { CallModelInput } from '../../src/activities/call-model';
+import type { CallModelInput } from '../../src/runtime/activities/call-model';
 import { withAgentWorker } from '../support/agent-run-harness';
 import { useAgentTestbed } from '../support/agent-testbed';
 import { reply, text, toolCall } from '../support/fake-anthropic';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentDefinitionInput } from '../../src/agents/agent-definition';
-import type { ConversationStore } from '../../src/conversation/conversation-store';
-import { FailureType } from '../../src/errors';
+import type { AgentDefinitionInput } from '../../src/contract/agent-definition';
+import type { ConversationStore } from '../../src/runtime/conversation/conversation-store-types';
+import { FailureType } from '../../src/contract/errors';
 import { withAgentWorker } from '../support/agent-run-harness';
 import { reply, toolCall } from '../support/fake-anthropic';
 import { useFakeModel } from '../support/agent-testbed';

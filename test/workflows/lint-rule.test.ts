@@ -22,8 +22,8 @@ const ioProbe = [
   "import Anthropic from '@anthropic-ai/sdk';",
   "import { Messages } from '@anthropic-ai/sdk/resources/messages';",
   "import { Connection } from '@temporalio/client';",
-  "import { createActivities } from '../activities';",
-  "import { builtinTools } from '../tools/builtin';",
+  "import { createActivities } from '../runtime/activities';",
+  "import { builtinTools } from '../runtime/tools/builtin';",
   "import { resolveInWorkspace } from '../tools/workspace';",
   "import { createAnthropicClient } from '../model/anthropic-client';",
   'export const probe = [readFileSync, spawn, Anthropic, Messages, Connection, createActivities, builtinTools, resolveInWorkspace, createAnthropicClient];',
@@ -48,7 +48,7 @@ describe('the workflow determinism lint rule', () => {
   it('allows type-only imports, which leave no code in the bundle', async () => {
     const code = [
       "import type Anthropic from '@anthropic-ai/sdk';",
-      "import type { Activities } from '../activities';",
+      "import type { Activities } from '../runtime/activities';",
       'export type Probe = [Anthropic, Activities];',
       '',
     ].join('\n');
@@ -56,7 +56,7 @@ describe('the workflow determinism lint rule', () => {
   });
 
   it('leaves the same imports alone outside src/workflows', async () => {
-    const messages = await lintAs('src/activities/__lint_probe__.ts', ioProbe);
+    const messages = await lintAs('src/runtime/activities/__lint_probe__.ts', ioProbe);
     expect(messages.filter((m) => m.ruleId === RULE)).toEqual([]);
   });
 

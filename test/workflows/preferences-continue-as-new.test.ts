@@ -1,7 +1,7 @@
 // The preferences workflow lives as long as the namespace: when its history grows it continues as new,
 // carrying only the current choices. Real server and worker; the growth comes from dropped signals.
 import { describe, expect, it } from 'vitest';
-import { changePreferenceSignal, preferencesQuery, preferencesWorkflowId, PREFERENCES_WORKFLOW_TYPE } from '../../src/approvals/preference-messages';
+import { changePreferenceSignal, preferencesQuery, preferencesWorkflowId, PREFERENCES_WORKFLOW_TYPE } from '../../src/core/approvals/preference-messages';
 import { waitFor, withAgentWorker } from '../support/agent-run-harness';
 import { useFakeModel } from '../support/agent-testbed';
 import { runChain } from '../support/run-chain';

@@ -10,8 +10,8 @@ import * as path from 'node:path';
 import { DefaultLogger, ReplayError, Worker, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { lifecycleSinks } from '../../src/lifecycle/lifecycle-sink';
-import { WORKFLOWS_PATH } from '../../src/worker-setup/create-agent-worker';
+import { lifecycleSinks } from '../../src/runtime/lifecycle/lifecycle-sink';
+import { WORKFLOWS_PATH } from '../../src/runtime/worker-setup/create-agent-worker';
 import { listFixtures, loadFixture } from '../support/replay-fixtures';
 
 const RELEASE = '10058f7';

@@ -1,11 +1,11 @@
 // Safe upgrades: every committed history of an earlier release replays against today's workflow code.
 // A change that alters the commands an already-running workflow would issue fails here unless it is
-// guarded with patched() (see docs/upgrading.md). Fixtures are captured by scripts/capture-histories.ts;
+// guarded with patched() (see docs/guides/upgrading.md). Fixtures are captured by scripts/capture-histories.ts;
 // test/workflows/replay-catches-change.test.ts shows that they catch a change on each path they cover.
 import * as path from 'node:path';
 import { Worker, type WorkflowBundle } from '@temporalio/worker';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { lifecycleSinks } from '../../src/lifecycle/lifecycle-sink';
+import { lifecycleSinks } from '../../src/runtime/lifecycle/lifecycle-sink';
 import { bundleAgentWorkflows } from '../support/agent-run-harness';
 import { listFixtures, loadFixture } from '../support/replay-fixtures';
 

@@ -1,9 +1,9 @@
 // A sub-agent's question reaches the root run, and a reply sent there is forwarded to the child that
 // asked: real server, a coordinator that delegates, and the fake model.
 import { describe, expect, it } from 'vitest';
-import type { AgentDefinitionInput } from '../../src/agents/agent-definition';
-import { builtinAgents } from '../../src/agents/builtin-agents';
-import { statusQuery, submitReplyUpdate } from '../../src/workflows/definitions';
+import type { AgentDefinitionInput } from '../../src/contract/agent-definition';
+import { builtinAgents } from '../../src/runtime/agents/builtin-agents';
+import { statusQuery, submitReplyUpdate } from '../../src/contract/agent-run-api';
 import { toolResultsIn, waitFor, withAgentWorker } from '../support/agent-run-harness';
 import { useAgentTestbed } from '../support/agent-testbed';
 import { reply, toolCall } from '../support/fake-anthropic';

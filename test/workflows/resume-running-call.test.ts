@@ -3,11 +3,11 @@
 import { CancelledFailure, WorkflowFailedError } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { AgentDefinitionInput } from '../../src/agents/agent-definition';
+import type { AgentDefinitionInput } from '../../src/contract/agent-definition';
 import { resumeRun } from '../../src/client/resume-run';
-import { defineTool } from '../../src/tools/tool-definition';
-import { ToolResult } from '../../src/tools/tool-result';
-import { statusQuery } from '../../src/workflows/definitions';
+import { defineTool } from '../../src/runtime/tools/tool-definition';
+import { ToolResult } from '../../src/contract/tool-result';
+import { statusQuery } from '../../src/contract/agent-run-api';
 import { toolResultsIn, waitFor, withAgentWorker } from '../support/agent-run-harness';
 import { useFakeModel } from '../support/agent-testbed';
 import { reply, toolCall } from '../support/fake-anthropic';

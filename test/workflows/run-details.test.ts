@@ -3,7 +3,7 @@
 import { defaultPayloadConverter } from '@temporalio/common';
 import { workflowMetadataQuery } from '@temporalio/workflow';
 import { describe, expect, it } from 'vitest';
-import { approvalSignal } from '../../src/workflows/definitions';
+import { approvalSignal } from '../../src/contract/agent-run-api';
 import { waitFor, waitForApprovals, withAgentWorker } from '../support/agent-run-harness';
 import { useAgentTestbed } from '../support/agent-testbed';
 import { reply, toolCall } from '../support/fake-anthropic';

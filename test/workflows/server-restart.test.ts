@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevServer, type DevServer } from '../../scripts/temporal-dev-server';
-import { approvalSignal, statusQuery } from '../../src/workflows/definitions';
+import { approvalSignal, statusQuery } from '../../src/contract/agent-run-api';
 import { waitFor, waitForApprovals, withAgentWorker } from '../support/agent-run-harness';
 import { useAgentTestbed } from '../support/agent-testbed';
 import { reply, toolCall } from '../support/fake-anthropic';

@@ -2,8 +2,8 @@
 // server with the model faked over HTTP.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { builtinAgents } from '../../src/agents/builtin-agents';
-import type { AgentDefinitionInput } from '../../src/agents/agent-definition';
+import { builtinAgents } from '../../src/runtime/agents/builtin-agents';
+import type { AgentDefinitionInput } from '../../src/contract/agent-definition';
 import { withAgentWorker } from '../support/agent-run-harness';
 import { useAgentTestbed } from '../support/agent-testbed';
 import { reply, text, toolCall } from '../support/fake-anthropic';

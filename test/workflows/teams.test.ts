@@ -3,9 +3,9 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AgentDefinitionInput } from '../../src/agents/agent-definition';
-import { builtinAgents } from '../../src/agents/builtin-agents';
-import { approvalSignal, closeThreadUpdate, decideApprovalUpdate, sendMessageUpdate, statusQuery } from '../../src/workflows/definitions';
+import type { AgentDefinitionInput } from '../../src/contract/agent-definition';
+import { builtinAgents } from '../../src/runtime/agents/builtin-agents';
+import { approvalSignal, closeThreadUpdate, decideApprovalUpdate, sendMessageUpdate, statusQuery } from '../../src/contract/agent-run-api';
 import { toolResultsIn, waitFor, waitForApprovals, waitForPhase, withAgentWorker } from '../support/agent-run-harness';
 import { useAgentTestbed } from '../support/agent-testbed';
 import { reply, text, toolCall, type FakeRequest } from '../support/fake-anthropic';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { builtinAgents } from '../../src/agents/builtin-agents';
-import { defineTool, type Tool } from '../../src/tools/tool-definition';
-import { ToolResult } from '../../src/tools/tool-result';
+import { builtinAgents } from '../../src/runtime/agents/builtin-agents';
+import { defineTool, type Tool } from '../../src/runtime/tools/tool-definition';
+import { ToolResult } from '../../src/contract/tool-result';
 import { useAgentTestbed } from '../support/agent-testbed';
 import { withAgentWorker } from '../support/agent-run-harness';
 import { reply, toolCall } from '../support/fake-anthropic';

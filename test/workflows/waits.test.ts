@@ -3,9 +3,9 @@
 // across continue-as-new and a worker restart.
 import { Client } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { preferencesWorkflowId } from '../../src/approvals/preference-messages';
+import { preferencesWorkflowId } from '../../src/core/approvals/preference-messages';
 import { startRun } from '../../src/client/start-run';
-import { approvalSignal, decideApprovalUpdate, statusQuery, userReplySignal } from '../../src/workflows/definitions';
+import { approvalSignal, decideApprovalUpdate, statusQuery, userReplySignal } from '../../src/contract/agent-run-api';
 import { tempWorkspace, toolResultsIn, waitFor, waitForApprovals, waitForPhase, withAgentWorker } from '../support/agent-run-harness';
 import { useAgentTestbed } from '../support/agent-testbed';
 import { reply, toolCall } from '../support/fake-anthropic';

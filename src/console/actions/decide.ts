@@ -5,7 +5,7 @@ import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import { queryStatus, sendDecision, sendReply } from '../../client/approval-helpers';
 import { DecisionRefusedError, NoWorkerAnsweredError } from '../../client/errors';
-import { ApprovalDecisionSchema, type ApprovalDecision } from '../../approvals/approval-decision';
+import { ApprovalDecisionSchema, type ApprovalDecision } from '../../contract/approval-decision';
 
 export const DecisionRequestSchema = z.object({
   workflowId: z.string().min(1),

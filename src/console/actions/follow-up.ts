@@ -4,7 +4,7 @@
 // messages elsewhere (an approval queue, a chat bridge) without touching the routes.
 import type { Client } from '@temporalio/client';
 import { sendFollowUp } from '../../client/approval-helpers';
-import type { RunStatus } from '../../workflows/run-machine/run-status';
+import type { RunStatus } from '../../contract/run-status';
 import { settle, type ActionOutcome } from './decide';
 
 export interface FollowUpChannel {

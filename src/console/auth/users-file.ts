@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { APPROVER_NAME } from '../../client/approver-keys';
-import { describeZodError } from '../../describe-zod-error';
+import { describeZodError } from '../../contract/describe-zod-error';
 import { ConsoleConfigError } from '../errors';
 import { isPasswordHash } from './password-hash';
 

@@ -3,7 +3,7 @@
 import type { Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
-import { describeZodError } from '../../describe-zod-error';
+import { describeZodError } from '../../contract/describe-zod-error';
 import { decideAs, DecisionRequestSchema, replyAs, ReplyRequestSchema, type ActionOutcome } from '../actions/decide';
 import { cancelRun, ResumeRequestSchema, resumeAs, startRunAs, StartRequestSchema } from '../actions/steer';
 import { ConsoleRequestError } from '../errors';

@@ -2,7 +2,7 @@
 // commands the worker's parser found) for `shell`, a diff against the current file for
 // `write_file`, indented JSON for anything else. The page renders these as text, never as HTML.
 import { structuredPatch } from 'diff';
-import type { PendingApproval } from '../../workflows/run-machine/run-status';
+import type { PendingApproval } from '../../contract/run-status';
 import { readWorkspaceFile } from './workspace-file';
 
 export interface DiffHunk {

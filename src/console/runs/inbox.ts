@@ -1,6 +1,6 @@
 // What waits for a person, across all runs: parked tool calls and open questions, newest first, each
 // under the root run it belongs to (a sub-agent's call names its own run in `workflowId`).
-import type { RunStatus } from '../../workflows/run-machine/run-status';
+import type { RunStatus } from '../../contract/run-status';
 import { describeCallArguments, type CallArguments } from './call-arguments';
 
 interface EntryBase {

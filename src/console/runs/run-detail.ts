@@ -4,8 +4,8 @@
 import type { Client } from '@temporalio/client';
 import { queryStatus } from '../../client/approval-helpers';
 import { liveModelText, type LiveModelText } from '../../client/live-model-text';
-import { estimateCost, type CostEstimate, type ModelPrices } from '../../model/model-prices';
-import type { RunStatus } from '../../workflows/run-machine/run-status';
+import { estimateCost, type CostEstimate, type ModelPrices } from '../../runtime/model/model-prices';
+import type { RunStatus } from '../../contract/run-status';
 import type { RunRow } from './run-list';
 
 export interface ChildRun {

@@ -4,7 +4,7 @@
 import type { Client } from '@temporalio/client';
 import { queryStatus } from '../../client/approval-helpers';
 import { NoWorkerAnsweredError } from '../../client/errors';
-import type { RunStatus } from '../../workflows/run-machine/run-status';
+import type { RunStatus } from '../../contract/run-status';
 import { InboxBuilder, type InboxEntry } from './inbox';
 import { listRuns, type RunRow } from './run-list';
 

@@ -3,10 +3,10 @@
 // (`--workspace` / AGENT_WORKSPACE), and says so when it could not, rather than guessing.
 import { existsSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
-import { folderName, RUNS_FOLDER } from '../../activities/run-tool';
-import { LinkCensus } from '../../tools/hard-links';
-import { openForRead } from '../../tools/safe-file';
-import { SafeWorkspace } from '../../tools/safe-open';
+import { folderName, RUNS_FOLDER } from '../../runtime/activities/run-tool';
+import { LinkCensus } from '../../runtime/tools/hard-links';
+import { openForRead } from '../../runtime/tools/safe-file';
+import { SafeWorkspace } from '../../runtime/tools/safe-open';
 
 /** Larger files are not diffed: the page would be unreadable and the diff slow. */
 export const MAX_DIFF_BYTES = 256 * 1024;

@@ -2,7 +2,7 @@
 // whether any model call missed its conversation, which activities had to be retried elsewhere.
 import type { WorkflowHandle } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
-import { FailureType } from '../../../src/errors';
+import { FailureType } from '../../../src/contract/errors';
 import { reply, toolCall, type FakeAnthropic } from '../../support/fake-anthropic';
 
 export type DrillKind = 'steps' | 'approval';

@@ -4,11 +4,11 @@
 import { appendFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { builtinAgents } from '../../../src/agents/builtin-agents';
-import { auditLogPathFromEnv } from '../../../src/audit/audit-path';
-import { defineTool } from '../../../src/tools/tool-definition';
-import { ToolResult } from '../../../src/tools/tool-result';
-import { createAgentWorker } from '../../../src/worker-setup/create-agent-worker';
+import { builtinAgents } from '../../../src/runtime/agents/builtin-agents';
+import { auditLogPathFromEnv } from '../../../src/runtime/audit/audit-path';
+import { defineTool } from '../../../src/runtime/tools/tool-definition';
+import { ToolResult } from '../../../src/contract/tool-result';
+import { createAgentWorker } from '../../../src/runtime/worker-setup/create-agent-worker';
 
 const slowStep = defineTool({
   name: 'slow_step',

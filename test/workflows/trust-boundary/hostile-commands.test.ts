@@ -1,4 +1,4 @@
-// The end-to-end half of the hostile-command corpus (test/approvals/shell/hostile-commands.json):
+// The end-to-end half of the hostile-command corpus (test/core/approvals/shell/hostile-commands.json):
 // each marked entry goes through the public run input (its rules in `toolApproval`, its remembered
 // choices through the preferences workflow), a scripted model sends it as a `shell` call, and the
 // worker runs the real bwrap sandbox and shell. Whatever the policy says, nothing of it may run.
@@ -7,10 +7,10 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { changePreferenceSignal, PREFERENCES_WORKFLOW_TYPE, preferencesWorkflowId } from '../../../src/approvals/preference-messages';
-import { readPreferences } from '../../../src/approvals/read-preferences';
-import { approvalSignal, statusQuery } from '../../../src/workflows/definitions';
-import { hostileCommands, type HostileEntry } from '../../approvals/shell/hostile-corpus';
+import { changePreferenceSignal, PREFERENCES_WORKFLOW_TYPE, preferencesWorkflowId } from '../../../src/core/approvals/preference-messages';
+import { readPreferences } from '../../../src/runtime/approvals/read-preferences';
+import { approvalSignal, statusQuery } from '../../../src/contract/agent-run-api';
+import { hostileCommands, type HostileEntry } from '../../core/approvals/shell/hostile-corpus';
 import { waitFor, waitForApprovals, withAgentWorker, type RunHarness } from '../../support/agent-run-harness';
 import { useAgentTestbed } from '../../support/agent-testbed';
 import { reply, toolCall } from '../../support/fake-anthropic';

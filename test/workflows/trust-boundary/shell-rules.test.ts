@@ -1,8 +1,8 @@
 // Approval rules that understand shell, on a real worker: what a rule allows is exactly what runs.
 import { describe, expect, it } from 'vitest';
 import type { Client } from '@temporalio/client';
-import { preferencesWorkflowId } from '../../../src/approvals/preference-messages';
-import { approvalSignal, statusQuery } from '../../../src/workflows/definitions';
+import { preferencesWorkflowId } from '../../../src/core/approvals/preference-messages';
+import { approvalSignal, statusQuery } from '../../../src/contract/agent-run-api';
 import { waitFor, waitForApprovals, withAgentWorker } from '../../support/agent-run-harness';
 import { useAgentTestbed } from '../../support/agent-testbed';
 import { reply, toolCall } from '../../support/fake-anthropic';
@@ -18,7 +18,7 @@ describe('shell-aware approval rules', () => {
   it('runs a command an allow rule covers, and parks a chained command that slips in something else', async () => {
     const task = uniqueId('chain');
     fake.script(task, [shell('ls', 'ls ; echo x >> f', 'ls -la'), done]);
-    // One rule by words, one by the regex docs/approvals.md used to show: neither may allow the chain.
+    // One rule by words, one by the regex docs/guides/approvals.md used to show: neither may allow the chain.
     const toolApproval = { alwaysApproved: [{ tool: 'shell', command: 'ls' }, { tool: 'shell', argument: 'command', argumentsMatch: '^(ls|git status)( |$)' }] };
     await withAgentWorker(bed.harness(), async ({ start }) => {
       const handle = await start({ agent: 'general', task, toolApproval });

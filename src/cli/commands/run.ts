@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import { type Command } from '../../client/cli-context';
+import { stringFlag } from '../../client/approval-helpers';
+import { followFromCli } from '../../client/follow-cli';
+import { startRun } from '../../client/start-run';
+import { UsageError } from '../../client/errors';
+
+const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+/** "90", "90s", "15m", "2h", "7d" → seconds. */
+export function parseDuration(flag: string, raw: string): number {
+  const match = /^(\d+(?:\.\d+)?)([smhd]?)$/.exec(raw.trim());
+  if (!match || Number(match[1]) <= 0) throw new UsageError(`--${flag} must be a positive duration such as 90, 90s, 15m, 2h or 7d (got "${raw}")`);
+  return Number(match[1]) * UNIT_SECONDS[match[2] || 's']!;
+}
+
+function positiveInt(flag: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new UsageError(`--${flag} must be a positive whole number (got "${raw}")`);
+  return value;
+}
+
+/** `--output-schema FILE`: a JSON Schema the run's typed result must match. */
+function outputSchemaFlag(file: string | undefined): Record<string, unknown> | undefined {
+  if (file === undefined) return undefined;
+  let schema: unknown;
+  try {
+    schema = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`--output-schema must name a JSON file holding a JSON Schema (${file}: ${(error as Error).message})`);
+  }
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) throw new UsageError(`--output-schema: ${file} must hold a JSON Schema object`);
+  return schema as Record<string, unknown>;
+}
+
+const list = (raw: string | undefined) => (raw === undefined ? undefined : raw.split(',').map((s) => s.trim()).filter(Boolean));
+
+/** `agentctl run <agent> <task...>`: starts a run and follows it live, or only starts it with --detach. */
+export const runCommand: Command = {
+  name: 'run',
+  usage:
+    'agentctl run <agent> <task...> [--max-iterations N] [--user NAME] [--id WORKFLOW_ID] [--approval-timeout 30m] ' +
+    '[--follow-ups] [--sub-agents A,B] [--approvers A,B] [--network] [--output-schema FILE] [--interactive] [--detach] [--json]',
+  summary: 'start a run and follow it live (iterations, tools, approvals, result); --detach only starts it',
+  async run(ctx) {
+    const [agent, ...words] = ctx.args.positionals;
+    if (!agent || words.length === 0) throw new UsageError('run needs an agent and a task, e.g. agentctl run general "Summarize README.md"');
+    // Every flag is checked before connecting, so a typo is reported even with no server around.
+    const timeout = stringFlag(ctx, 'approval-timeout');
+    const input = {
+      agent,
+      task: words.join(' '),
+      maxIterations: positiveInt('max-iterations', stringFlag(ctx, 'max-iterations')),
+      // The same identity `approve --always` records under, so a person's choices apply to their runs.
+      user: stringFlag(ctx, 'user') ?? ctx.clientSettings.approver,
+      approvalTimeoutSeconds: timeout === undefined ? undefined : parseDuration('approval-timeout', timeout),
+      outputSchema: outputSchemaFlag(stringFlag(ctx, 'output-schema')),
+      followUps: ctx.args.flags['follow-ups'] === true ? true : undefined,
+      subAgents: list(stringFlag(ctx, 'sub-agents')),
+      approvers: list(stringFlag(ctx, 'approvers')),
+      network: ctx.args.flags.network === true ? true : undefined,
+    };
+    const workflowId = stringFlag(ctx, 'id');
+    const handle = await startRun(await ctx.client(), input, { taskQueue: ctx.settings.taskQueue, workflowId });
+    if (ctx.args.flags.detach) {
+      ctx.print({ workflowId: handle.workflowId }, () =>
+        [`Started ${handle.workflowId}`, `Follow it: npx agentctl watch ${handle.workflowId}`, `Result:    npx agentctl result ${handle.workflowId}`].join('\n'),
+      );
+      return 0;
+    }
+    if (!ctx.json) ctx.out(`Started ${handle.workflowId} (agent ${agent}, task queue ${ctx.settings.taskQueue})`);
+    return followFromCli(ctx, handle);
+  },
+};

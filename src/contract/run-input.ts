@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { ToolApprovalSchema } from './approval-rules';
+import { SavedSummarySchema, TaskSchema } from './control-tools';
+import { JsonSchemaObjectSchema } from './output-check';
+
+/**
+ * The `resume` input: what a run resumed by an earlier release carried over (a new conversation seeded
+ * with a summary of the run it continued). An alias path kept for compatibility only: clients of older
+ * releases may still send it and histories of those runs must replay, so the workflow still accepts it,
+ * but no code of ours sends it any more; `agentctl resume` sends `checkpoint` + `resumedFrom`.
+ */
+export const ResumeContextSchema = z.object({
+  fromWorkflowId: z.string().min(1),
+  fromRunId: z.string().optional(),
+  /** How the earlier run ended and what it had concluded, for the model's first message. */
+  previousOutcome: z.string(),
+  tasks: z.array(TaskSchema).default([]),
+  savedSummaries: z.array(SavedSummarySchema).default([]),
+  conversationSummary: z.string().optional(),
+  usage: z
+    .object({
+      inputTokens: z.number(),
+      outputTokens: z.number(),
+      cacheReadInputTokens: z.number(),
+      cacheCreationInputTokens: z.number(),
+    })
+    .optional(),
+  iterationsBefore: z.number().int().min(0).default(0),
+});
+export type ResumeContext = z.infer<typeof ResumeContextSchema>;
+
+/**
+ * The `agentRun` input. `agent`, `task`, `maxIterations` and `toolApproval` are a contract with
+ * external clients; fields are only ever added, and only as optional ones.
+ */
+export const AgentRunInputSchema = z.object({
+  agent: z.string().min(1, 'agent must name an agent in the worker registry, e.g. "general"'),
+  task: z.string().min(1, 'task must describe the work to do'),
+  /**
+   * The iteration cap. With `resumedFrom`: how many more iterations the resumed run may use (left out,
+   * the earlier cap applies again once it was reached, or the run goes on up to it).
+   */
+  maxIterations: z.number().int().positive().max(100_000).optional(),
+  /** Whose remembered approval preferences apply (defaults to "default"). */
+  user: z.string().min(1).max(200).optional(),
+  toolApproval: ToolApprovalSchema.optional(),
+  /** How long one approval or question may wait before it is treated as rejected ("timed out"). */
+  approvalTimeoutSeconds: z.number().positive().optional(),
+  /** Compatibility alias of resuming (see ResumeContextSchema): accepted, never sent by our code. */
+  resume: ResumeContextSchema.optional(),
+  /** Who may decide this run's parked calls; narrows the agent's own list (a run cannot widen it). */
+  approvers: z.array(z.string().min(1).max(200)).min(1).optional(),
+  /** Lets this run's tool commands reach the network; otherwise the agent's setting (default: no network). */
+  network: z.boolean().optional(),
+  /** The longest wait between attempts while the model API is unavailable (default 300 s); attempts never run out. */
+  modelRetryMaxSeconds: z.number().positive().max(24 * 60 * 60).optional(),
+  /** Sub-agents this run may delegate to with `delegate_task`, besides the agent's own `subAgents`. */
+  subAgents: z.array(z.string().min(1)).optional(),
+  /** Keep the run open after each completion for follow-up messages (signal `userMessage`, update `sendMessage`). */
+  followUps: z.boolean().optional(),
+  /** How long a thread (followUps) waits for the next message before it closes (default 7 days). */
+  idleTimeoutSeconds: z.number().positive().optional(),
+  /** Internal: set when a parent run started this one as a sub-agent. */
+  parent: z.object({ workflowId: z.string(), rootWorkflowId: z.string(), depth: z.number().int().min(1) }).optional(),
+  /** When to continue as new; defaults sit below Temporal's suggestion (4,096 events / 4 MiB). */
+  historyBudget: z
+    .object({ maxEvents: z.number().int().min(50).optional(), maxBytes: z.number().int().min(64 * 1024).optional() })
+    .optional(),
+  /**
+   * A JSON Schema for the run's typed result: the agent's completion tool then requires an `output`
+   * that matches it (checked by the worker), and the result carries it as `output`. Overrides an
+   * output schema of the agent's own.
+   */
+  outputSchema: JsonSchemaObjectSchema.optional(),
+  /**
+   * Internal: the state a run hands to its next link when it continues as new, or the state of an
+   * ended run (completed, at its cap, failed or cancelled) that `agentctl resume` continues: the one
+   * resume path, read with the `checkpoint` query; then `resumedFrom` names that run and the rest of
+   * the input is the earlier run's own, whole.
+   */
+  checkpoint: z.unknown().optional(),
+  resumedFrom: z.string().optional(),
+});
+export type AgentRunInput = z.input<typeof AgentRunInputSchema>;
+export type ParsedRunInput = z.output<typeof AgentRunInputSchema>;
+
+const WEEK_SECONDS = 7 * 24 * 60 * 60;
+/** How long an approval or question waits before it counts as rejected, when the run sets nothing. */
+export const DEFAULT_APPROVAL_TIMEOUT_SECONDS = WEEK_SECONDS;
+/** How long a thread (followUps) waits for the next message before it closes, when the run sets nothing. */
+export const DEFAULT_IDLE_TIMEOUT_SECONDS = WEEK_SECONDS;
+/** The longest wait between model-call attempts while the API is unavailable, when the run sets nothing. */
+export const DEFAULT_MODEL_RETRY_MAX_SECONDS = 300;

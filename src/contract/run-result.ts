@@ -1,0 +1,29 @@
+import type { Completion, SavedSummary, Task } from './control-tools';
+import type { TokenUsage } from './messages';
+import type { AgentRunInput } from './run-input';
+
+/** What `agentRun` returns. `status` says why the loop stopped; `completion` is the agent's own word. */
+export interface AgentRunResult {
+  status: 'completed' | 'max_iterations' | 'guardrail_tripped';
+  completion?: Completion;
+  /** The typed result, when the run (or its agent) asked for one with an output schema. */
+  output?: unknown;
+  /** With `guardrail_tripped`: which guardrail stopped the run, why, and at which step. */
+  guardrail?: { name: string; reason: string; step: string };
+  /** A thread (`followUps`): every turn's completion, in order. */
+  completions?: Completion[];
+  iterations: number;
+  usage: TokenUsage;
+  tasks: Task[];
+  agent: string;
+  workflowId: string;
+  /** What `agentctl resume` carries into a follow-up run. */
+  carryOver: {
+    savedSummaries: SavedSummary[];
+    conversationSummary?: string;
+    lastAssistantText?: string;
+  };
+}
+
+/** The workflow's signature, for starting it as a child without importing the workflow module. */
+export type AgentRunWorkflow = (input: AgentRunInput) => Promise<AgentRunResult>;

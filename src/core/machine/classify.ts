@@ -1,0 +1,74 @@
+import { evaluatePolicy } from '../approvals/approval-policy';
+import { ruleAllowed } from '../../contract/tool-permission';
+import { pushBounded, StateLimits, type RunState } from './run-state';
+import { errorResult, recordCall, rejectCall, toBlock } from './call-records';
+import { controlToolNamesOf } from './control-calls';
+import { needsToolGuardrails } from './on-guardrails';
+import { screenTeamCalls } from './on-team';
+import type { TransitionContext } from './transition-context';
+
+/** Tools whose calls are shell command lines; their rules compare parsed commands. */
+export const COMMAND_ARGUMENT = 'command';
+
+/**
+ * Applies the approval policy to every call of the turn that has not been judged yet: control tools
+ * are the workflow's own; unknown tools get an error result at once; the rest run, are rejected, or
+ * wait for a person.
+ */
+export function classifyTurn(state: RunState, ctx: TransitionContext): void {
+  const turn = state.turn;
+  if (!turn) return;
+  const controlNames = controlToolNamesOf(state.agent);
+  for (const call of turn.calls) {
+    if (call.verdict.kind !== 'new') continue;
+    if (controlNames.includes(call.name)) {
+      call.verdict = { kind: 'control' };
+      continue;
+    }
+    // The agent's tool guardrails look at a call before the approval policy does.
+    if (needsToolGuardrails(state, call)) continue;
+    const tool = state.agent.tools[call.name];
+    if (tool === undefined) {
+      const known = [...Object.keys(state.agent.tools), ...controlNames].join(', ');
+      call.verdict = { kind: 'reject', reason: 'unknown tool' };
+      call.result = toBlock(call.id, errorResult(`Unknown tool "${call.name}". Available tools: ${known}.`));
+      recordCall(state, { iteration: turn.iteration, callId: call.id, tool: call.name, input: call.input, outcome: 'error' });
+      continue;
+    }
+    const verdict = evaluatePolicy({
+      tool: call.name,
+      scope: tool.scope,
+      input: call.input,
+      analysis: call.analysis,
+      isCommand: tool.subjectArgument === COMMAND_ARGUMENT,
+      run: state.input.toolApproval,
+      agent: state.agent.approval,
+      preferences: state.preferences,
+      patterns: state.agent.commandPatterns,
+    });
+    if (verdict.action === 'allow') {
+      // No person saw it: it writes only if the rule or "always" that let it through says so.
+      call.verdict = { kind: 'run', permission: ruleAllowed(verdict.writes) };
+    } else if (verdict.action === 'reject') {
+      call.verdict = { kind: 'reject', reason: verdict.reason };
+      const entry = { callId: call.id, tool: call.name, decision: 'policy_reject', reason: verdict.reason, decidedAt: ctx.at, via: 'policy' };
+      pushBounded(state.decisions, entry, StateLimits.decisions);
+      // An event too, so the audit log records calls the policy refused, not only the ones that ran.
+      ctx.emit(state, 'approvalDecided', { ...entry, arguments: call.input }, call.id);
+      rejectCall(state, call.id, verdict.reason);
+    } else if (state.agent.approvalHandler && !call.judged) {
+      // The agent's approval handler decides first; only its "ask" parks the call.
+      call.verdict = { kind: 'judging', reason: verdict.reason };
+    } else {
+      call.verdict = { kind: 'pending', requestedAt: ctx.at, reason: verdict.reason };
+      recordCall(state, { iteration: turn.iteration, callId: call.id, tool: call.name, input: call.input, outcome: 'waiting' });
+      ctx.emit(
+        state,
+        'approvalRequested',
+        { callId: call.id, tool: call.name, input: call.input, requestedAt: ctx.at, iteration: turn.iteration, reason: verdict.reason, context: turn.contextText },
+        call.id,
+      );
+    }
+  }
+  screenTeamCalls(state);
+}

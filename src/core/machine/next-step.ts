@@ -1,0 +1,152 @@
+import type { PreferenceRule } from '../approvals/preference-rules';
+import { planCompaction, type CompactionPlan } from './compaction-plan';
+import { pendingCalls } from './decision-rules';
+import type { RunState, TurnCall } from './run-state';
+import { guardrailsOn, needsToolGuardrails } from './on-guardrails';
+
+/**
+ * Behaviour that differs between histories of earlier releases and new runs (see ../patches.ts). The
+ * choices travel in the step, so the executors never read a patch flag.
+ */
+export interface StepFeatures {
+  compactionByBudget: boolean;
+  concurrentReadTools: boolean;
+  localQuickTools: boolean;
+  waitOutModelOutage: boolean;
+  toolResultEndsRun: boolean;
+}
+
+/**
+ * How a call runs: a sub-agent's child workflow; a quick idempotent tool as a local activity inside
+ * the workflow task; a tool safe to repeat as an activity with retries; any other tool at most once.
+ */
+export type ToolLane = 'child' | 'local' | 'retryable' | 'once';
+
+/** A call to start, with its lane. */
+export type ToolRun = TurnCall & { lane: ToolLane };
+
+export interface StepEnv {
+  now: number;
+  /** The history is large enough that the run should continue as new at its next safe point. */
+  historyFull: boolean;
+  features: StepFeatures;
+}
+
+/** What the workflow does next: exactly one of these, derived from the state alone. */
+export type NextStep =
+  | { kind: 'finish' }
+  | { kind: 'continue_as_new' }
+  | { kind: 'save_preference'; rule: PreferenceRule }
+  /**
+   * Start these tool calls (already approved) and sub-agent runs (delegate_task), together.
+   * `endsRun`: a result with `shouldContinue: false` ends the run (false for executions from before that).
+   */
+  | { kind: 'run_tools'; calls: ToolRun[]; endsRun: boolean }
+  /** Fetch the definition of the agent a `handoff` call names. */
+  | { kind: 'handoff'; call: TurnCall; agent: string }
+  /** Run the agent's guardrails on the task, the completion, or these calls. */
+  | { kind: 'check_guardrails'; on: 'input' | 'output' | 'tool'; calls: TurnCall[] }
+  /** Hand these calls, which would park, to the agent's approval handler. */
+  | { kind: 'judge'; calls: TurnCall[] }
+  /** Tool calls are running; wait for them. */
+  | { kind: 'await_tools' }
+  /** Nothing to do until a message arrives or `until` (epoch ms) passes. */
+  | { kind: 'wait'; for: 'approval' | 'reply' | 'model_retry' | 'message'; until: number }
+  /** `byBudget`: the summary is sized to the token budget (false for executions from before that). */
+  | { kind: 'compact'; plan: CompactionPlan; byBudget: boolean }
+  /** `waitOutOutage`: an unavailable model is waited out (false: the run fails, as before that patch). */
+  | { kind: 'call_model'; waitOutOutage: boolean };
+
+/** Two waits for the same thing are the same step: a wait ends when the step would change. */
+export const stepKey = (step: NextStep): string => (step.kind === 'wait' ? `wait:${step.for}` : step.kind);
+
+const isDelegation = (call: TurnCall) => call.verdict.kind === 'control' && call.name === 'delegate_task';
+
+/**
+ * Read-only calls whose tool is safe to repeat, and sub-agent runs, may run side by side; anything
+ * else runs alone, in order.
+ */
+function concurrentSafe(state: RunState, call: TurnCall): boolean {
+  if (isDelegation(call)) return true;
+  const tool = state.agent.tools[call.name];
+  return call.verdict.kind === 'run' && tool !== undefined && tool.scope === 'read' && tool.idempotent;
+}
+
+const startable = (call: TurnCall) => call.verdict.kind === 'run' || isDelegation(call);
+
+function laneOf(state: RunState, call: TurnCall, features: StepFeatures): ToolLane {
+  if (isDelegation(call)) return 'child';
+  const tool = state.agent.tools[call.name]!;
+  if (!tool.idempotent) return 'once';
+  // A tool that says one attempt may take longer than a local activity's 10 s is not quick.
+  const quick = tool.quick === true && (tool.timeoutSeconds ?? 0) <= 10;
+  return features.localQuickTools && quick ? 'local' : 'retryable';
+}
+
+/** The calls that may start now: the next call in order, plus the read-only ones right after it. */
+function startableCalls(state: RunState, features: StepFeatures): { start: TurnCall[]; running: boolean } {
+  const open = state.turn!.calls.filter((c) => !c.result);
+  const running = open.some((c) => c.started);
+  const first = open[0];
+  if (!first || !startable(first)) return { start: [], running };
+  if (!(features.concurrentReadTools || isDelegation(first)) || !concurrentSafe(state, first)) return { start: first.started ? [] : [first], running };
+  const group: TurnCall[] = [];
+  for (const call of open) {
+    if (!startable(call) || !concurrentSafe(state, call)) break;
+    group.push(call);
+  }
+  return { start: group.filter((c) => !c.started), running };
+}
+
+export function nextStep(state: RunState, env: StepEnv): NextStep {
+  if (state.outcome) return { kind: 'finish' };
+  const timeoutMs = state.input.approvalTimeoutSeconds * 1000;
+  if (state.turn) {
+    const unguarded = state.turn.calls.filter((c) => needsToolGuardrails(state, c));
+    if (unguarded.length > 0) return { kind: 'check_guardrails', on: 'tool', calls: unguarded };
+    const judging = state.turn.calls.filter((c) => c.verdict.kind === 'judging' && !c.result);
+    if (judging.length > 0) return { kind: 'judge', calls: judging };
+    const pending = pendingCalls(state);
+    if (pending.length > 0) {
+      if (env.historyFull) return { kind: 'continue_as_new' };
+      const until = Math.min(...pending.map((c) => Date.parse(c.verdict.kind === 'pending' ? c.verdict.requestedAt : '') + timeoutMs));
+      return { kind: 'wait', for: 'approval', until };
+    }
+    const unsaved = state.unsavedPreferences[0];
+    if (unsaved) return { kind: 'save_preference', rule: unsaved };
+    const { start, running } = startableCalls(state, env.features);
+    if (start.length > 0) {
+      const calls = start.map((call) => ({ ...call, lane: laneOf(state, call, env.features) }));
+      return { kind: 'run_tools', calls, endsRun: env.features.toolResultEndsRun };
+    }
+    if (running) return { kind: 'await_tools' };
+    const handoff = state.turn.calls.find((c) => !c.result && c.verdict.kind === 'control' && c.name === 'handoff');
+    if (handoff && state.turn.calls.find((c) => !c.result) === handoff) {
+      return { kind: 'handoff', call: handoff, agent: String((handoff.input as { agent?: unknown }).agent) };
+    }
+    if (state.pendingQuestion) {
+      if (env.historyFull) return { kind: 'continue_as_new' };
+      return { kind: 'wait', for: 'reply', until: Date.parse(state.pendingQuestion.askedAt) + timeoutMs };
+    }
+    // A turn always has a pending, running, startable or waiting call until it ends (settle closes it).
+    throw new Error(`turn ${state.turn.iteration} cannot move: ${JSON.stringify(state.turn.calls.map((c) => [c.id, c.verdict.kind, !!c.result]))}`);
+  }
+  // The agent completed; its output guardrails decide whether that stands.
+  if (state.completion && !state.thread.idleSince) return { kind: 'check_guardrails', on: 'output', calls: [] };
+  if (state.thread.idleSince) {
+    if (env.historyFull) return { kind: 'continue_as_new' };
+    return { kind: 'wait', for: 'message', until: Date.parse(state.thread.idleSince) + state.input.idleTimeoutSeconds * 1000 };
+  }
+  if (guardrailsOn(state, 'input').length > 0 && !state.guardrailsChecked.input) return { kind: 'check_guardrails', on: 'input', calls: [] };
+  const retryAt = state.modelCall?.nextAttemptAt ? Date.parse(state.modelCall.nextAttemptAt) : undefined;
+  if (retryAt !== undefined && retryAt > env.now) {
+    if (env.historyFull) return { kind: 'continue_as_new' };
+    return { kind: 'wait', for: 'model_retry', until: retryAt };
+  }
+  if (env.historyFull) return { kind: 'continue_as_new' };
+  if (!state.modelCall) {
+    const plan = planCompaction(state, env.features.compactionByBudget);
+    if (plan) return { kind: 'compact', plan, byBudget: env.features.compactionByBudget };
+  }
+  return { kind: 'call_model', waitOutOutage: env.features.waitOutModelOutage };
+}

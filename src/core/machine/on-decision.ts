@@ -1,0 +1,142 @@
+import { evaluatePolicy } from '../approvals/approval-policy';
+import type { ApprovalDecision } from '../../contract/approval-decision';
+import { withRule, type PreferenceRule } from '../approvals/preference-rules';
+import { COMMAND_ARGUMENT } from './classify';
+import { decisionRefusal, pendingCalls, rememberedMatches } from './decision-rules';
+import { errorResult, recordCall, rejectCall, toBlock } from './call-records';
+import { pushBounded, StateLimits, type RunState, type TurnCall } from './run-state';
+import { type DecisionRecord } from '../../contract/run-records';
+import type { ToolPermission } from '../../contract/tool-permission';
+import { PERSON_APPROVED, ruleAllowed } from '../../contract/tool-permission';
+import { signingEnvOf, type TransitionContext } from './transition-context';
+import { closeThread } from './on-thread';
+
+export function recordIgnored(state: RunState, kind: string, reason: string, payload: string, ctx: TransitionContext): void {
+  pushBounded(state.ignored, { at: ctx.at, kind, reason, payload: payload.slice(0, 500) }, StateLimits.ignored);
+}
+
+/** `permission`: the call a person decided on runs as theirs; others an "always" settles run as that choice allows. */
+function settleCall(state: RunState, call: TurnCall, decision: ApprovalDecision, via: string, verified: boolean, ctx: TransitionContext, permission: ToolPermission = PERSON_APPROVED): void {
+  const approves = decision.decision === 'approve' || decision.decision === 'approve_always';
+  if (approves) call.verdict = { kind: 'run', permission: { ...permission } };
+  else rejectCall(state, call.id, decision.reason ? `rejected: ${decision.reason}` : 'rejected by a person');
+  const record: DecisionRecord = {
+    callId: call.id,
+    tool: call.name,
+    decision: decision.decision,
+    reason: decision.reason,
+    approver: decision.approver,
+    verified,
+    decidedAt: ctx.at,
+    via,
+  };
+  pushBounded(state.decisions, record, StateLimits.decisions);
+  ctx.emit(state, 'approvalDecided', { ...record }, call.id);
+}
+
+/**
+ * Applies one person's decision. Approve and "always" let the call run; reject and "never" give it a
+ * refusal the model can handle. An "always"/"never" is remembered for what the person saw (see
+ * rememberedMatches), queued to be saved to their store, and settles the other waiting calls of this
+ * turn that it now covers.
+ */
+export function onDecision(
+  state: RunState,
+  decision: ApprovalDecision,
+  via: string,
+  verified: boolean,
+  ctx: TransitionContext,
+  /** Replaying a history from before choices were scoped: "always"/"never" were tool-wide then. */
+  toolWide = false,
+  /** An execution from before the approval-channel-v2 patch: the checks it was decided under. */
+  legacy = false,
+): void {
+  const refusal = decisionRefusal(state, decision, { ...signingEnvOf(ctx), legacy });
+  if (refusal) {
+    recordIgnored(state, 'approval', refusal, JSON.stringify(decision), ctx);
+    return;
+  }
+  const call = pendingCalls(state).find((c) => c.id === decision.callId)!;
+  settleCall(state, call, decision, via, verified, ctx);
+  if (decision.decision !== 'approve_always' && decision.decision !== 'reject_always') return;
+
+  const preference = decision.decision === 'approve_always' ? 'always' : 'never';
+  // An "always" for a call that writes lets the calls it covers later write too; one for a call that only reads does not.
+  const writes = preference === 'always' ? callWrites(state, call) : undefined;
+  const matches = toolWide ? [{ kind: 'tool' as const }] : rememberedMatches(state, call, decision);
+  if (!matches) {
+    const warning = `"${preference}" for ${call.id} applied to this call only: its command could not be pinned down to remember`;
+    pushBounded(state.warnings, warning, StateLimits.warnings);
+    return;
+  }
+  for (const match of matches) {
+    const rule: PreferenceRule = { tool: call.name, preference, match, by: decision.approver, at: ctx.at, fromWorkflowId: state.workflowId, ...(writes === undefined ? {} : { writes }) };
+    state.preferences = withRule(state.preferences, rule);
+    state.choicesThisRun = withRule(state.choicesThisRun, rule).slice(-StateLimits.choicesThisRun);
+    state.unsavedPreferences.push(rule);
+  }
+  // The other waiting calls the new choice now decides are settled with it, under the same name.
+  for (const other of pendingCalls(state)) {
+    if (toolWide) {
+      if (other.name === call.name) settleCall(state, other, { ...decision, callId: other.id }, via, verified, ctx, ruleAllowed(writes === true));
+      continue;
+    }
+    const tool = state.agent.tools[other.name]!;
+    const verdict = evaluatePolicy({
+      tool: other.name,
+      scope: tool.scope,
+      input: other.input,
+      analysis: other.analysis,
+      isCommand: tool.subjectArgument === COMMAND_ARGUMENT,
+      run: state.input.toolApproval,
+      agent: state.agent.approval,
+      preferences: state.preferences,
+      patterns: state.agent.commandPatterns,
+    });
+    const follows = (verdict.action === 'allow' && preference === 'always') || (verdict.action === 'reject' && preference === 'never');
+    if (follows) settleCall(state, other, { ...decision, callId: other.id }, via, verified, ctx, ruleAllowed(verdict.action === 'allow' && verdict.writes));
+  }
+}
+
+/** A call writes when its tool is a write tool or the shell analysis found a write (a redirection). */
+function callWrites(state: RunState, call: TurnCall): boolean {
+  return state.agent.tools[call.name]?.scope === 'write' || (call.analysis?.writes.length ?? 0) > 0;
+}
+
+/** The user's answer to the waiting question becomes that tool call's result. */
+export function onReply(state: RunState, text: string, ctx: TransitionContext): void {
+  const question = state.pendingQuestion;
+  const call = state.turn?.calls.find((c) => c.id === question?.callId);
+  if (!question || !call) {
+    recordIgnored(state, 'userReply', 'no question is waiting for a reply', JSON.stringify({ text }), ctx);
+    return;
+  }
+  call.result = { type: 'tool_result', tool_use_id: call.id, content: `The user replied: ${text}` };
+  state.pendingQuestion = undefined;
+  recordCall(state, { iteration: state.turn!.iteration, callId: call.id, tool: call.name, input: call.input, outcome: 'success' });
+}
+
+/** Deadlines: approvals and a question that waited longer than the run allows are treated as refused. */
+export function onTimePassed(state: RunState, ctx: TransitionContext): void {
+  const idle = state.thread.idleSince;
+  if (idle && Date.parse(idle) + state.input.idleTimeoutSeconds * 1000 <= ctx.now) closeThread(state, ctx);
+  const timeoutMs = state.input.approvalTimeoutSeconds * 1000;
+  for (const call of pendingCalls(state)) {
+    if (call.verdict.kind !== 'pending' || Date.parse(call.verdict.requestedAt) + timeoutMs > ctx.now) continue;
+    rejectCall(state, call.id, `timed out: no decision within ${state.input.approvalTimeoutSeconds}s`);
+    const entry = { callId: call.id, tool: call.name, decision: 'timed_out', reason: 'timed out', decidedAt: ctx.at, via: 'timeout' };
+    pushBounded(state.decisions, entry, StateLimits.decisions);
+    ctx.emit(state, 'approvalDecided', { ...entry }, call.id);
+  }
+  const question = state.pendingQuestion;
+  if (question && Date.parse(question.askedAt) + timeoutMs <= ctx.now) {
+    const call = state.turn?.calls.find((c) => c.id === question.callId);
+    state.pendingQuestion = undefined;
+    if (call) {
+      call.result = toBlock(
+        call.id,
+        errorResult(`The user did not answer within ${state.input.approvalTimeoutSeconds}s. Continue without the answer, or end with complete_task (blocked).`),
+      );
+    }
+  }
+}

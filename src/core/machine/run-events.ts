@@ -1,0 +1,93 @@
+import type { ApprovalDecision } from '../../contract/approval-decision';
+import type { PreferenceRule } from '../approvals/preference-rules';
+import type { ShellAnalysis } from '../../contract/shell-analysis';
+import type { ConversationMessage, TokenUsage } from '../../contract/messages';
+import type { OutputCheck } from '../../contract/output-check';
+import type { ToolResult } from '../../contract/tool-result';
+import type { GuardrailResult, HandlerVerdict } from './on-guardrails';
+import type { ChildOutcome } from './on-team';
+import type { ChildWaiting } from '../../contract/run-records';
+import type { ResolvedAgent } from '../../contract/resolved-agent';
+
+/**
+ * Everything that can happen to a run, as data. The workflow turns each activity result, message
+ * and timer into one of these and hands it to `transition`; nothing else changes the run's state.
+ */
+export type RunEvent =
+  /** The workflow set the run up (a new run, or the next link of one). */
+  | { type: 'started' }
+  /** This run continues the state of a run that failed or was cancelled (`agentctl resume`). */
+  | { type: 'resumed'; from: string }
+  /** The workflow is about to call the model (a new iteration, or another attempt of the current one). */
+  | { type: 'model_call_started' }
+  | {
+      type: 'model_replied';
+      message: ConversationMessage;
+      usage: TokenUsage;
+      promptChars: number;
+      storedCount: number;
+      storedTag: string;
+      /** The worker's reading of each call, by tool_use id (shell commands, parsed). */
+      analyses?: Record<string, ShellAnalysis>;
+      /** The worker's check of each completion call's `output` against the run's schema, by tool_use id. */
+      outputChecks?: Record<string, OutputCheck>;
+    }
+  /** The activity could not reach the model, or the model refused; `retryable` says which. */
+  | { type: 'model_failed'; retryable: boolean; errorType: string; message: string; retryAfterMs?: number }
+  /** The activity's copy of the conversation was gone; everything is sent again next time. */
+  | { type: 'conversation_resent' }
+  | { type: 'compaction_started' }
+  /** Older turns were summarized (`summary`), or only oversized outputs were cut (no summary). */
+  | { type: 'compacted'; summary?: string; usage?: TokenUsage; split?: number; estimate: number; fit: boolean }
+  | { type: 'tool_started'; callId: string }
+  | {
+      type: 'tool_finished';
+      callId: string;
+      result: ToolResult;
+      durationMs: number;
+      /** The execution started before a tool's `shouldContinue: false` could end the run (see patches.ts): it is ignored. */
+      legacy?: boolean;
+    }
+  /** A call that must not run twice stopped without an answer: it may or may not have taken effect. */
+  | { type: 'tool_outcome_unknown'; callId: string; cause: string; durationMs: number }
+  | {
+      type: 'decision';
+      decision: ApprovalDecision;
+      via: 'signal' | 'update';
+      verified: boolean;
+      /** Set when replaying a history from before choices were scoped (see patches.ts). */
+      toolWide?: boolean;
+      /** The execution started before the approval-channel-v2 patch (see SigningEnv.legacy). */
+      legacy?: boolean;
+    }
+  | { type: 'reply'; text: string; via: 'signal' | 'update' }
+  /** A message that could not be applied; recorded so the sender can see why. */
+  | { type: 'ignored'; kind: string; reason: string; payload: string }
+  /** Time moved on: deadlines (approvals, questions, a model retry) are checked against `now`. */
+  | { type: 'time_passed' }
+  | { type: 'preferences_saved'; count: number }
+  | { type: 'preferences_not_saved'; count: number; error: string }
+  /** A new link reloaded the person's choices (someone may have changed them meanwhile). */
+  | { type: 'preferences_reloaded'; stored: PreferenceRule[]; approverKeys?: Record<string, string> }
+  | { type: 'failed'; errorType: string; message: string }
+  /** The run was cancelled; whatever else happens in the turn no longer counts. */
+  | { type: 'cancelled' }
+  /** A `delegate_task` call's sub-agent run was started, and how it ended. */
+  | { type: 'child_started'; callId: string; workflowId: string }
+  | { type: 'child_finished'; callId: string; outcome: ChildOutcome | { error: string }; durationMs: number }
+  /** A sub-agent's run told this one what it waits for (signal `childStatus`). */
+  | { type: 'child_waiting'; workflowId: string; waiting: ChildWaiting }
+  /** A `handoff` call: the other agent's definition, or why it could not be had. */
+  | { type: 'handed_off'; callId: string; agent: ResolvedAgent | { error: string } }
+  | { type: 'guardrails_checked'; on: 'input' | 'output' | 'tool'; results: GuardrailResult[] }
+  | { type: 'calls_judged'; verdicts: HandlerVerdict[]; failure?: string }
+  /** A follow-up message for a thread (signal `userMessage`, update `sendMessage`). */
+  | { type: 'user_message'; text: string; sender?: string }
+  | { type: 'close_requested' }
+  /**
+   * The workflow is free to take its next step: the transition says which (its `effects`) and marks
+   * what that step starts (a model call, a compaction, each tool call and sub-agent run) in the same pass.
+   */
+  | { type: 'step_wanted' };
+
+export type RunEventType = RunEvent['type'];

@@ -1,0 +1,76 @@
+import type { PendingApproval, PendingQuestionView, RunStatus } from '../../contract/run-status';
+import type { LifecycleEvent } from '../../contract/lifecycle-event';
+import { effectiveApprovers, pendingCalls } from './decision-rules';
+import type { RunState } from './run-state';
+import { taskProgress } from './task-progress';
+
+// What the status query returns is part of the contract; this file only computes it.
+export type { PendingApproval, PendingQuestionView, RunStatus } from '../../contract/run-status';
+
+
+export function pendingApprovalsOf(state: RunState): PendingApproval[] {
+  return [...ownPendingApprovals(state), ...Object.values(state.childWaiting).flatMap((w) => w.approvals)];
+}
+
+export function pendingQuestionsOf(state: RunState): PendingQuestionView[] {
+  const own = state.pendingQuestion ? [{ ...state.pendingQuestion, workflowId: state.workflowId }] : [];
+  return [...own, ...Object.values(state.childWaiting).flatMap((w) => w.questions)];
+}
+
+export function ownPendingApprovals(state: RunState): PendingApproval[] {
+  const approvers = effectiveApprovers(state);
+  return pendingCalls(state).map((c) => ({
+    callId: c.id,
+    tool: c.name,
+    input: c.input,
+    requestedAt: c.verdict.kind === 'pending' ? c.verdict.requestedAt : '',
+    iteration: state.turn!.iteration,
+    reason: c.verdict.kind === 'pending' ? c.verdict.reason : '',
+    context: state.turn!.contextText,
+    workflowId: state.workflowId,
+    ...(c.analysis ? { commands: c.analysis.commands.map((cmd) => cmd.source) } : {}),
+    ...(approvers ? { approvers } : {}),
+  }));
+}
+
+export function toStatus(state: RunState): RunStatus {
+  return {
+    workflowId: state.workflowId,
+    agent: state.agent.name,
+    startedAs: state.input.agent,
+    task: state.input.task,
+    user: state.input.user,
+    phase: state.phase,
+    iteration: state.iteration,
+    maxIterations: state.input.maxIterations,
+    modelTier: state.agent.modelTier,
+    usage: state.usage,
+    recentToolCalls: state.recentToolCalls,
+    pendingApprovals: pendingApprovalsOf(state),
+    pendingQuestion: state.pendingQuestion,
+    pendingQuestions: pendingQuestionsOf(state),
+    children: (state.turn?.calls ?? [])
+      .filter((c) => c.child)
+      .map((c) => ({ callId: c.id, workflowId: c.child!.workflowId, agent: String((c.input as { agent?: unknown }).agent), running: !c.result })),
+    lineage: state.lineage,
+    completions: state.thread.completions,
+    followUps: state.input.followUps,
+    guardrail: state.outcome?.kind === 'guardrail_tripped' ? { name: state.outcome.guardrail, reason: state.outcome.reason, step: state.outcome.step } : undefined,
+    tasks: state.tasks,
+    progress: taskProgress(state.tasks),
+    completion: state.completion,
+    decisions: state.decisions.slice(-10),
+    ignored: state.ignored,
+    events: state.events as LifecycleEvent[],
+    compactions: state.compactions,
+    continueAsNewLinks: state.chain.link,
+    resumedFrom: state.chain.resumedFrom,
+    lastError: state.lastError,
+    modelWait: state.modelCall?.nextAttemptAt ? { ...state.modelCall } : undefined,
+    sandboxed: state.agent.sandboxed,
+    approvers: effectiveApprovers(state),
+    signedDecisions: state.approverKeys !== undefined,
+    warnings: state.warnings,
+    modelText: state.lastReplyText,
+  };
+}

@@ -1,0 +1,53 @@
+import type { LifecycleEvent, LifecycleEventName } from '../../contract/lifecycle-event';
+import type { StepFeatures } from './next-step';
+import { pushBounded, StateLimits, type RunState } from './run-state';
+
+/** What a transition may know besides the state and the event: the time, and which execution it is. */
+export interface TransitionEnv {
+  /** Workflow time, epoch milliseconds (deterministic inside a workflow). */
+  now: number;
+  runId: string;
+  /** The namespace and first execution's run id, which signatures are bound to (tests may leave them out). */
+  namespace?: string;
+  firstRunId?: string;
+  /** For `step_wanted` only: the history is large enough to continue as new, and this execution's behaviour (patches). */
+  historyFull?: boolean;
+  features?: StepFeatures;
+}
+
+/** The facts a signature check needs, from the env (a pure test's env defaults to namespace `default`). */
+export function signingEnvOf(env: TransitionEnv): { now: number; namespace: string; firstRunId: string } {
+  return { now: env.now, namespace: env.namespace ?? 'default', firstRunId: env.firstRunId ?? env.runId };
+}
+
+/**
+ * Handed to every transition handler: the time, and `emit`, which records a lifecycle event in the
+ * state's recent-events list and collects it for the workflow to hand to the worker's handlers.
+ */
+export interface TransitionContext extends TransitionEnv {
+  at: string;
+  emit(state: RunState, name: LifecycleEventName, data?: Record<string, unknown>, step?: string): void;
+}
+
+export function transitionContext(env: TransitionEnv, emitted: LifecycleEvent[]): TransitionContext {
+  const at = new Date(env.now).toISOString();
+  return {
+    ...env,
+    at,
+    emit(state, name, data = {}, step = '') {
+      const event: LifecycleEvent = {
+        name,
+        at,
+        workflowId: state.workflowId,
+        runId: env.runId,
+        agent: state.input.agent,
+        iteration: state.iteration,
+        // Stable across a retried workflow task, so handlers can drop the duplicate delivery.
+        key: `${state.workflowId}/${state.chain.link}/${state.iteration}/${name}/${step}`,
+        data,
+      };
+      pushBounded(state.events, event, StateLimits.events);
+      emitted.push(event);
+    },
+  };
+}

@@ -1,0 +1,150 @@
+import { produce } from 'immer';
+import { withRule } from '../approvals/preference-rules';
+import type { LifecycleEvent } from '../../contract/lifecycle-event';
+import { onCompacted } from './on-compacted';
+import { onDecision, onReply, onTimePassed, recordIgnored } from './on-decision';
+import { failRun, onModelCallStarted, onModelFailed, onModelReplied } from './on-model';
+import { onResumed, onToolFinished, onToolOutcomeUnknown, onToolStarted } from './on-tool';
+import { onCallsJudged, onGuardrailsChecked } from './on-guardrails';
+import { onChildFinished, onChildStarted, onChildWaiting, onHandedOff } from './on-team';
+import { onCloseRequested, onUserMessage } from './on-thread';
+import type { RunEvent } from './run-events';
+import { pushBounded, StateLimits, type RunState } from './run-state';
+import { derivePhase, settle } from './settle';
+import { nextStep, type NextStep } from './next-step';
+import { startedEvents } from './started-events';
+import { transitionContext, type TransitionContext, type TransitionEnv } from './transition-context';
+
+export interface TransitionResult {
+  state: RunState;
+  /** Lifecycle events this step produced, for the worker's handlers (already in `state.events`). */
+  emitted: LifecycleEvent[];
+  /** What the workflow does next: the one step a `step_wanted` event asks for; empty for every other event. */
+  effects: NextStep[];
+}
+
+/** The transition of `step_wanted` was given no features: the workflow must say how this execution behaves. */
+export class StepEnvMissingError extends Error {
+  constructor() {
+    super('step_wanted needs the execution\'s features (and historyFull) in the transition env; pass them from currentFeatures()');
+    this.name = 'StepEnvMissingError';
+  }
+}
+
+function apply(state: RunState, event: RunEvent, ctx: TransitionContext): void {
+  switch (event.type) {
+    case 'model_call_started':
+      return onModelCallStarted(state, ctx);
+    case 'model_replied':
+      return onModelReplied(state, event, ctx);
+    case 'model_failed':
+      return onModelFailed(state, event, ctx);
+    case 'conversation_resent':
+      state.conversation.syncedCount = 0;
+      return;
+    case 'compaction_started':
+      state.compacting = true;
+      return;
+    case 'compacted':
+      return onCompacted(state, event, ctx);
+    case 'tool_started':
+      return onToolStarted(state, event.callId, ctx);
+    case 'tool_finished':
+      return onToolFinished(state, event.callId, event.result, event.durationMs, ctx, event.legacy);
+    case 'tool_outcome_unknown':
+      return onToolOutcomeUnknown(state, event.callId, event.cause, event.durationMs, ctx);
+    case 'decision':
+      return onDecision(state, event.decision, event.via, event.verified, ctx, event.toolWide, event.legacy);
+    case 'reply':
+      return onReply(state, event.text, ctx);
+    case 'ignored':
+      return recordIgnored(state, event.kind, event.reason, event.payload, ctx);
+    case 'time_passed':
+      return onTimePassed(state, ctx);
+    case 'preferences_saved':
+      state.unsavedPreferences.splice(0, event.count);
+      return;
+    case 'preferences_not_saved': {
+      const lost = state.unsavedPreferences.splice(0, event.count);
+      const what = lost.map((r) => `${r.preference} for ${r.tool}`).join(', ');
+      pushBounded(state.warnings, `could not save ${what} to ${state.input.user}'s remembered choices (${event.error}); it holds for this run only`, StateLimits.warnings);
+      ctx.emit(state, 'errorOccurred', { message: `could not save a remembered choice: ${event.error}`, type: 'PreferenceNotSaved' }, `prefs-${state.warnings.length}`);
+      return;
+    }
+    case 'preferences_reloaded':
+      // Choices made in this run still hold, whether or not they reached the person's store.
+      state.preferences = state.choicesThisRun.reduce((rules, rule) => withRule(rules, rule), event.stored);
+      if (event.approverKeys !== undefined) state.approverKeys = event.approverKeys;
+      return;
+    case 'started':
+      if (state.chain.link === 0) ctx.emit(state, 'agentStarted', { task: state.input.task, user: state.input.user });
+      return;
+    case 'resumed':
+      return onResumed(state, event.from, ctx);
+    case 'child_started':
+      return onChildStarted(state, event.callId, event.workflowId, ctx);
+    case 'child_finished':
+      return onChildFinished(state, event.callId, event.outcome, event.durationMs, ctx);
+    case 'child_waiting':
+      return onChildWaiting(state, event.workflowId, event.waiting);
+    case 'handed_off':
+      return onHandedOff(state, event.callId, event.agent, ctx);
+    case 'guardrails_checked':
+      return onGuardrailsChecked(state, event.on, event.results, ctx);
+    case 'calls_judged':
+      return onCallsJudged(state, event.verdicts, event.failure, ctx);
+    case 'user_message': {
+      const refusal = onUserMessage(state, event.text, ctx, event.sender);
+      if (refusal) recordIgnored(state, 'userMessage', refusal, JSON.stringify({ text: event.text }), ctx);
+      return;
+    }
+    case 'close_requested': {
+      const refusal = onCloseRequested(state, ctx);
+      if (refusal) recordIgnored(state, 'close', refusal, '{}', ctx);
+      return;
+    }
+    case 'failed':
+      return failRun(state, event.errorType, event.message, ctx);
+    case 'cancelled':
+      state.phase = 'cancelled';
+      ctx.emit(state, 'agentEnded', { status: 'cancelled', usage: state.usage });
+      return;
+  }
+}
+
+/**
+ * The run as a pure state machine: `(state, event) → { state, emitted (lifecycle events), effects }`.
+ * The workflow sends `step_wanted` to get its next step (the effect), takes it, and feeds every
+ * outcome back through here; nothing else changes the state,
+ * and this needs no Temporal server to test. The state is immutable (immer), so a handler that throws
+ * leaves the previous state untouched.
+ */
+export function transition(state: RunState, event: RunEvent, env: TransitionEnv): TransitionResult {
+  const emitted: LifecycleEvent[] = [];
+  const ctx = transitionContext(env, emitted);
+  if (event.type === 'step_wanted') return takeStep(state, env, ctx, emitted);
+  const next = produce(state, (draft) => {
+    apply(draft, event, ctx);
+    settle(draft, ctx);
+    draft.phase = derivePhase(draft);
+  });
+  return { state: next, emitted, effects: [] };
+}
+
+/**
+ * The next step, derived from the (settled) state, with what it starts marked in the same pass, each
+ * start applied and settled as its own event would be, so a call is started exactly when its step is
+ * handed out.
+ */
+function takeStep(state: RunState, env: TransitionEnv, ctx: TransitionContext, emitted: LifecycleEvent[]): TransitionResult {
+  if (!env.features) throw new StepEnvMissingError();
+  const step = nextStep(state, { now: env.now, historyFull: env.historyFull ?? false, features: env.features });
+  const next = produce(state, (draft) => {
+    for (const started of startedEvents(state, step)) {
+      apply(draft, started, ctx);
+      settle(draft, ctx);
+    }
+    draft.phase = derivePhase(draft);
+  });
+  return { state: next, emitted, effects: [step] };
+}

@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { z } from 'zod';
+import { teamToolSpecs } from '../agents/team-tools';
+import type { ShellAnalysis } from '../../contract/shell-analysis';
+import { ConversationRefSchema } from '../../contract/conversation-ref';
+import type { ContentBlock, ConversationMessage, TokenUsage } from '../../contract/messages';
+import { FailureType } from '../../contract/errors';
+import { buildModelRequest, outputContractFor } from '../model/model-request';
+import { streamMessage } from '../model/stream-message';
+import { usageFrom } from '../model/usage';
+import { inModelSpan, recordModelResponse } from '../observability/genai-spans';
+import { checkCompletionOutputs } from '../../core/structured-output/completion-output';
+import { JsonSchemaObjectSchema, type OutputCheck } from '../../contract/output-check';
+import type { ActivityDeps } from './activity-deps';
+import { materialize } from './conversation-sync';
+import { workspaceFor } from './run-tool';
+
+export const CallModelInputSchema = z.object({
+  agent: z.string(),
+  iteration: z.number().int(),
+  conversation: ConversationRefSchema,
+  /** The run's own result schema; without it the agent's applies, if it has one. */
+  outputSchema: JsonSchemaObjectSchema.optional(),
+  /** Whom this run may delegate to or hand off to; delegate_task and handoff are offered only then. */
+  team: z
+    .object({ subAgents: z.array(z.string()), handoffs: z.array(z.string()), depth: z.number().int(), maxDepth: z.number().int(), maxPerTurn: z.number().int() })
+    .optional(),
+});
+export type CallModelInput = z.infer<typeof CallModelInputSchema>;
+
+export interface CallModelResult {
+  message: ConversationMessage;
+  stopReason: string | null;
+  model: string;
+  usage: TokenUsage;
+  /** Messages the activity now keeps under the conversation key (the prompt plus this reply). */
+  storedCount: number;
+  /** Tag of this write; the next call must present it to use the stored messages. */
+  storedTag: string;
+  /** Characters of the prompt's messages, to calibrate the workflow's token estimate. */
+  promptChars: number;
+  /** The worker's reading of the reply's tool calls (parsed shell commands), by tool_use id. */
+  analyses: Record<string, ShellAnalysis>;
+  /** For runs with an output schema: each completion call's `output` checked against it, by tool_use id. */
+  outputChecks?: Record<string, OutputCheck>;
+}
+
+/** A stream that sends nothing for this long is abandoned and the call retried (`AGENT_MODEL_IDLE_SECONDS`, read at start). */
+export function idleMsOf(deps: Pick<ActivityDeps, 'settings'>): number {
+  return deps.settings.limits.modelIdleSeconds * 1000;
+}
+
+/** delegate_task and handoff for this run, with the targets' descriptions from this worker's registry. */
+function teamTools(deps: ActivityDeps, team: CallModelInput['team']) {
+  if (!team) return [];
+  const described = (names: string[]) => names.flatMap((name) => {
+    const agent = deps.registry.agents.get(name);
+    return agent ? [{ name, description: agent.description }] : [];
+  });
+  return teamToolSpecs({ subAgents: described(team.subAgents), handoffs: described(team.handoffs), limits: { depth: team.depth, maxDepth: team.maxDepth, maxPerTurn: team.maxPerTurn } });
+}
+
+/**
+ * Runs each tool's `analyze` on the calls it made (for `shell`: the parsed command the rules judge).
+ * `workspaceRoot` is the folder the call will run in (the run's own folder for per-run agents), the
+ * one runTool gives the tool, so write targets are judged against where they will land.
+ */
+async function analyzeCalls(deps: ActivityDeps, content: ContentBlock[], workspaceRoot: string): Promise<Record<string, ShellAnalysis>> {
+  const analyses: Record<string, ShellAnalysis> = {};
+  for (const block of content) {
+    if (block.type !== 'tool_use') continue;
+    const tool = deps.registry.tools.get(block.name);
+    if (!tool?.analyze) continue;
+    const parsed = tool.inputSchema.safeParse(block.input);
+    if (!parsed.success) continue;
+    try {
+      analyses[block.id] = await tool.analyze(parsed.data, { workspaceRoot });
+    } catch (error) {
+      analyses[block.id] = { understood: false, problems: [`the worker could not analyse it: ${(error as Error).message}`], commands: [], writes: [] };
+    }
+  }
+  return analyses;
+}
+
+/**
+ * One model turn: rebuild the conversation, stream the Messages API's answer with the agent's tools
+ * (heartbeating as it arrives, with the text so far as heartbeat details for live output), keep the
+ * reply, and read the calls it makes.
+ */
+export function createCallModel(deps: ActivityDeps) {
+  return async function callModel(raw: CallModelInput): Promise<CallModelResult> {
+    const input = CallModelInputSchema.parse(raw);
+    const agent = deps.registry.agents.get(input.agent);
+    if (!agent) {
+      throw ApplicationFailure.nonRetryable(`Agent "${input.agent}" is not registered on this worker.`, FailureType.UnknownAgent);
+    }
+    const contract = outputContractFor(agent, input.outputSchema);
+    const messages = await materialize(deps.conversations, input.conversation);
+    const context = Context.current();
+    const request = buildModelRequest({
+      registry: deps.registry,
+      agent,
+      messages,
+      contract,
+      extraTools: teamTools(deps, input.team),
+      cache: deps.settings.limits.promptCache,
+      models: deps.settings.model.tiers,
+    });
+    const facts = { model: request.model, maxTokens: request.max_tokens, agent: agent.name, iteration: input.iteration, workflowId: context.info.workflowExecution?.workflowId };
+    const response = await inModelSpan(facts, async (span) => {
+      const answer = await streamMessage(deps.anthropic(), request, {
+        // The iteration lets a follower tell this call's text from the previous one's (client/live-text.ts).
+        progress: (p) => context.heartbeat({ ...p, iteration: input.iteration }),
+        signal: context.cancellationSignal,
+        idleMs: idleMsOf(deps),
+        attempt: context.info.attempt,
+      });
+      const toolCalls = answer.content.filter((b) => b.type === 'tool_use').length;
+      recordModelResponse(span, { id: answer.id, model: answer.model, stopReason: answer.stop_reason, usage: usageFrom(answer.usage), toolCalls });
+      return answer;
+    });
+    const content: ContentBlock[] = [];
+    for (const block of response.content) {
+      if (block.type === 'text') content.push({ type: 'text', text: block.text });
+      else if (block.type === 'tool_use') content.push({ type: 'tool_use', id: block.id, name: block.name, input: block.input });
+    }
+    // The API rejects an empty assistant message later in the conversation, so keep a placeholder.
+    if (content.length === 0) content.push({ type: 'text', text: '(no content)' });
+    const message: ConversationMessage = { role: 'assistant', content };
+    const tag = randomUUID();
+    await deps.conversations.save(input.conversation.key, { messages: [...messages, message], tag }, input.conversation.owner);
+    return {
+      message,
+      stopReason: response.stop_reason,
+      model: response.model,
+      usage: usageFrom(response.usage),
+      storedCount: messages.length + 1,
+      storedTag: tag,
+      promptChars: JSON.stringify(messages).length,
+      analyses: await analyzeCalls(deps, content, workspaceFor(deps.workspaceRoot, agent.workspace, facts.workflowId ?? 'standalone').workspaceRoot),
+      ...(contract ? { outputChecks: checkCompletionOutputs(content, agent.completionTools, contract) } : {}),
+    };
+  };
+}

@@ -1,0 +1,67 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { z } from 'zod';
+import { commandPatternsOf } from '../../core/approvals/approval-policy';
+import { parseCommandPattern } from '../shell/analyze-shell';
+import type { CommandPattern } from '../../contract/shell-analysis';
+import { FailureType } from '../../contract/errors';
+import type { ResolvedAgent } from '../../contract/resolved-agent';
+import type { ActivityDeps } from './activity-deps';
+
+export const ResolveAgentInputSchema = z.object({
+  agent: z.string(),
+  /** The run's own `command` rule patterns, to be split into words by the worker's shell parser. */
+  commandPatterns: z.array(z.string()).default([]),
+});
+export type ResolveAgentInput = z.input<typeof ResolveAgentInputSchema>;
+
+/** The agent, plus what the run must know of the worker: its approver registry. */
+export type ResolveAgentResult = ResolvedAgent & { approverKeys?: Record<string, string> };
+
+/**
+ * Hands the workflow what it needs about an agent; an unknown name ends the run at once, and so does
+ * a `command` rule of the run that is not one simple command of plain words.
+ */
+export function createResolveAgent(deps: ActivityDeps) {
+  return async function resolveAgent(raw: ResolveAgentInput): Promise<ResolveAgentResult> {
+    const input = ResolveAgentInputSchema.parse(raw);
+    const agent = deps.registry.agents.get(input.agent);
+    if (!agent) {
+      const known = [...deps.registry.agents.keys()].join(', ');
+      throw ApplicationFailure.create({
+        type: FailureType.UnknownAgent,
+        nonRetryable: true,
+        message: `Unknown agent "${input.agent}". Agents on this worker: ${known}.`,
+        details: [{ known: [...deps.registry.agents.keys()] }],
+      });
+    }
+    const commandPatterns: Record<string, CommandPattern> = {};
+    for (const pattern of [...commandPatternsOf(agent.approval), ...input.commandPatterns]) {
+      try {
+        commandPatterns[pattern] = await parseCommandPattern(pattern);
+      } catch (error) {
+        throw ApplicationFailure.create({ type: FailureType.InvalidRunInput, nonRetryable: true, message: (error as Error).message });
+      }
+    }
+    return {
+      name: agent.name,
+      description: agent.description,
+      modelTier: agent.modelTier,
+      maxIterations: agent.maxIterations,
+      tools: deps.registry.toolInfo(agent.name),
+      approval: agent.approval,
+      context: agent.context,
+      approvers: agent.approvers,
+      workspace: agent.workspace,
+      network: agent.network,
+      sandboxed: deps.processes.mode.mode === 'bwrap',
+      commandPatterns,
+      completionTools: agent.completionTools,
+      subAgents: agent.subAgents,
+      handoffs: agent.handoffs,
+      delegation: agent.delegation,
+      guardrails: agent.guardrails.map(({ name, on, onTrip, tools }) => ({ name, on, onTrip, tools })),
+      approvalHandler: agent.approvalHandler !== undefined,
+      approverKeys: deps.approverKeys,
+    };
+  };
+}

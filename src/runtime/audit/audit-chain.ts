@@ -1,0 +1,164 @@
+import { mkdir, open, type FileHandle } from 'node:fs/promises';
+import * as path from 'node:path';
+import { describeZodError } from '../../contract/describe-zod-error';
+import { AuditLogCorruptError, AuditLogUnavailableError, InvalidAuditRecordError } from '../../contract/errors';
+import { auditArguments } from './audit-arguments';
+import { headCopyPathOf, headPathOf, readHead, readHeadCopy, writeHead, type AuditHead, type HeadRead } from './audit-head';
+import { acquireAuditLock } from './audit-lock';
+import { assertHeadDirApart, defaultHeadDir } from './audit-path';
+import { AUDIT_RECORD_VERSION, AuditRecordSchema, GENESIS_HASH, hashLine, parseAuditLine, type AuditEntry, type AuditRecord } from './audit-record';
+import { readLastLine } from './last-line';
+
+/**
+ * The audit log writer. Each line is one JSON record that carries its 1-based line number (`seq`)
+ * and the SHA-256 of the line before it (`prev`), so an edited, removed or inserted line breaks the
+ * chain where it happened; `<file>.head` and its copy in the head folder (AGENT_AUDIT_HEAD_DIR) hold
+ * the last line's hash, so an edited last line or a cut-off end is caught too (see `verifyAuditFile`).
+ *
+ * `append` resolves only once the line is written and fsynced, so a caller that records a decision
+ * before acknowledging it knows the record survives a crash. Appends are queued, so concurrent calls
+ * get consecutive seqs in the order they were made.
+ *
+ * One file belongs to one worker process. Two processes appending to one file would each extend the
+ * chain from the end they last saw, writing two lines with the same seq and prev: the log would be
+ * broken at once. `open` takes `<file>.lock` (our pid, created exclusively) to catch that mistake on
+ * one host; by default each worker process gets its own file (`auditLogPathFromEnv`). The file is
+ * created with its first line, so a worker that recorded nothing leaves no empty log behind.
+ */
+export class AuditChain {
+  private queue: Promise<unknown> = Promise.resolve();
+  private failure: unknown;
+  private closing: Promise<void> | undefined;
+
+  private handle: FileHandle | undefined;
+
+  private constructor(
+    readonly file: string,
+    readonly headDir: string,
+    private readonly releaseLock: () => Promise<void>,
+    private seq: number,
+    private prev: string,
+  ) {}
+
+  /**
+   * Opens the log (created with its first line) and continues its chain. Refuses with
+   * AuditLogCorruptError when the file does not end in a valid record, or does not match its head or
+   * the head's copy (lines cut, a head deleted or older than the log), since appending would extend a
+   * chain that is already broken and rewriting the head would hide the cut; and with
+   * AuditLogLockedError when another live process has it open.
+   */
+  static async open(file: string, options: { headDir?: string } = {}): Promise<AuditChain> {
+    const resolved = path.resolve(file);
+    const headDir = path.resolve(options.headDir ?? defaultHeadDir());
+    assertHeadDirApart(resolved, headDir);
+    await mkdir(path.dirname(resolved), { recursive: true });
+    const releaseLock = await acquireAuditLock(resolved);
+    try {
+      const end = await chainEnd(resolved, headDir);
+      return new AuditChain(resolved, headDir, releaseLock, end.seq, end.hash);
+    } catch (error) {
+      await releaseLock();
+      throw error;
+    }
+  }
+
+  /** Writes one record and fsyncs it; resolves with the record as written. */
+  append(entry: AuditEntry): Promise<AuditRecord> {
+    if (this.closing) return Promise.reject(new AuditLogUnavailableError(`${this.file} is closed; no more records can be written to it.`));
+    const written = this.queue.then(() => this.write(entry));
+    this.queue = written.catch(() => undefined);
+    return written;
+  }
+
+  /** Waits for queued appends, then closes the file and releases the lock. */
+  close(): Promise<void> {
+    this.closing ??= this.queue.then(async () => {
+      await this.handle?.close();
+      await this.releaseLock();
+    });
+    return this.closing;
+  }
+
+  private async write(entry: AuditEntry): Promise<AuditRecord> {
+    if (this.failure !== undefined) {
+      throw new AuditLogUnavailableError(
+        `An earlier write to ${this.file} failed, so it may end in a partial line; run \`agentctl audit verify ${this.file}\` and reopen it.`,
+        { cause: this.failure },
+      );
+    }
+    const { arguments: args, ...fields } = entry;
+    // The chain's own fields come last so a caller cannot set them; parsing puts them first in the line.
+    const candidate = { ...fields, ...(args === undefined ? {} : { arguments: auditArguments(args) }), v: AUDIT_RECORD_VERSION, seq: this.seq + 1, prev: this.prev };
+    const parsed = AuditRecordSchema.safeParse(candidate);
+    if (!parsed.success) throw new InvalidAuditRecordError(`Audit record for ${entry.run}/${entry.callId} is malformed:\n${describeZodError(parsed.error)}`);
+    const record = parsed.data;
+    const line = JSON.stringify(record);
+    try {
+      this.handle ??= await open(this.file, 'a');
+      await this.handle.appendFile(`${line}\n`, 'utf8');
+      await this.handle.sync();
+    } catch (error) {
+      this.failure = error;
+      throw new AuditLogUnavailableError(`Could not write audit record ${record.seq} to ${this.file}.`, { cause: error });
+    }
+    this.seq = record.seq;
+    this.prev = hashLine(line);
+    try {
+      await writeHead(this.file, { seq: this.seq, hash: this.prev }, this.headDir);
+    } catch (error) {
+      this.failure = error;
+      throw new AuditLogUnavailableError(`Audit record ${record.seq} was written to ${this.file}, but its head (${headPathOf(this.file)} or its copy in ${this.headDir}) could not be updated.`, {
+        cause: error,
+      });
+    }
+    return record;
+  }
+}
+
+/**
+ * Where the chain continues: the last line's seq and hash, once the log is shown to match both heads.
+ * The one mismatch repaired is a head one line behind whose hash is the last line's `prev`: a crash
+ * between a line's fsync and its heads. Anything else (a missing head, a head further behind or
+ * ahead, an empty log with a head) means the log was cut or changed, and rewriting the head would
+ * hide it, so the worker refuses to start and says what does not match.
+ */
+async function chainEnd(file: string, headDir: string): Promise<{ seq: number; hash: string }> {
+  const corrupt = (problem: string) =>
+    new AuditLogCorruptError(
+      `${file} ${problem}. The worker will not write to it or rewrite its head; run \`agentctl audit verify ${file}\`, keep the log as evidence, and start with a new AGENT_AUDIT_LOG (or none, for a log per process).`,
+    );
+  const last = await readLastLine(file);
+  if (last.kind === 'unterminated') throw corrupt('does not end with a newline (a write stopped part way, or the file was cut)');
+  let end = { seq: 0, hash: GENESIS_HASH, prev: GENESIS_HASH };
+  if (last.kind === 'line') {
+    const parsed = parseAuditLine(last.bytes.toString('utf8'));
+    if (!parsed.ok) throw corrupt(`ends in a line that is ${parsed.problem}`);
+    end = { seq: parsed.record.seq, hash: hashLine(last.bytes), prev: parsed.record.prev };
+  }
+  const heads: [string, HeadRead][] = [
+    [headPathOf(file), await readHead(file)],
+    [headCopyPathOf(file, headDir), await readHeadCopy(file, headDir)],
+  ];
+  let lagging = false;
+  for (const [where, head] of heads) {
+    if (head.kind === 'invalid') throw corrupt(`has a broken head: ${head.problem}`);
+    if (head.kind === 'absent') {
+      if (end.seq > 0) throw corrupt(`has ${end.seq} lines but no head at ${where}: it was deleted, so lines cut from the end could not be told`);
+      continue;
+    }
+    const mismatch = headMismatch(head.head, end, where);
+    if (mismatch === 'one behind') lagging = true;
+    else if (mismatch) throw corrupt(mismatch);
+  }
+  if (lagging) await writeHead(file, { seq: end.seq, hash: end.hash }, headDir);
+  return end;
+}
+
+/** How a head disagrees with the log's end; 'one behind' is the crash case, repaired by the caller. */
+function headMismatch(head: AuditHead, end: { seq: number; hash: string; prev: string }, where: string): string | 'one behind' | undefined {
+  if (end.seq === 0) return `is empty but ${where} records line ${head.seq}: the log was emptied or replaced`;
+  if (head.seq > end.seq) return `ends at line ${end.seq} but ${where} records line ${head.seq}: lines were removed from its end`;
+  if (head.seq === end.seq) return head.hash === end.hash ? undefined : `has a last line (${end.seq}) that no longer matches ${where}: it was changed`;
+  if (head.seq === end.seq - 1 && head.hash === end.prev) return 'one behind';
+  return `has ${end.seq} lines but ${where} records line ${head.seq}: the head is older than the log (replaced by an old copy, or lines were changed)`;
+}

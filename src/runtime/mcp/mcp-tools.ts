@@ -1,0 +1,79 @@
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { defineJsonSchemaTool } from '../tools/json-schema-tool';
+import type { Tool } from '../tools/tool-definition';
+import { ToolResult } from '../../contract/tool-result';
+import type { ToolScope } from '../../contract/tool-scope';
+import { toToolResult } from './mcp-call-result';
+import { McpToolGoneError, type McpConnection, type McpToolInfo } from './mcp-connection';
+import type { McpPool } from './mcp-pool';
+
+/** The name a server's tool has among the agent's tools; the prefix keeps servers apart. */
+export const mcpToolName = (server: string, tool: string) => `mcp__${server}__${tool}`;
+export const mcpServerPrefix = (server: string) => `mcp__${server}__`;
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/**
+ * A tool's scope and whether it may run again, from its annotations unless the configuration says
+ * otherwise. Annotations are the server's own hints: `readOnlyHint` → read (and safe to repeat),
+ * `destructiveHint` → execute, anything else → write; `idempotentHint` → safe to repeat.
+ */
+export function classifyMcpTool(tool: McpToolInfo, override: { scope?: ToolScope; idempotent?: boolean } = {}): { scope: ToolScope; idempotent: boolean } {
+  const hints = tool.annotations ?? {};
+  const scope = override.scope ?? (hints.readOnlyHint ? 'read' : hints.destructiveHint ? 'execute' : 'write');
+  const idempotent = override.idempotent ?? (scope === 'read' || hints.idempotentHint === true);
+  return { scope, idempotent };
+}
+
+/** What went wrong with a call, for the model: the call may or may not have reached the server. */
+function callFailure(connection: McpConnection, error: unknown): ToolResult {
+  if (error instanceof McpToolGoneError) return ToolResult.error(`${error.message} Use another tool or explain what you cannot do.`);
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof McpError && error.code !== -32000 && error.code !== -32001) {
+    return ToolResult.error(`MCP server "${connection.server}" refused the call: ${message}`);
+  }
+  const printed = connection.stderr ? ` It printed: ${connection.stderr.split('\n').slice(-3).join(' | ')}` : '';
+  return ToolResult.error(
+    `MCP server "${connection.server}" failed during the call (${message}); whether the call took effect is unknown. ` +
+      `The worker reconnects on the next call.${printed}`,
+  );
+}
+
+function toolOf(connection: McpConnection, info: McpToolInfo, warn: (message: string) => void): Tool | undefined {
+  const name = mcpToolName(connection.server, info.name);
+  if (!TOOL_NAME.test(name)) {
+    warn(`MCP server "${connection.server}": tool "${info.name}" is left out; its name ${name} does not fit the Messages API (letters, digits, _ and -, at most 64).`);
+    return undefined;
+  }
+  const { scope, idempotent } = classifyMcpTool(info, connection.config.tools[info.name]);
+  try {
+    return defineJsonSchemaTool({
+      name,
+      description: info.description || info.title || `${info.name} (from MCP server ${connection.server})`,
+      scope,
+      idempotent,
+      inputJsonSchema: info.inputSchema as Record<string, unknown>,
+      async execute(input, context) {
+        try {
+          return toToolResult(await connection.callTool(info.name, input, { signal: context.signal }));
+        } catch (error) {
+          if (context.signal.aborted) throw error;
+          return callFailure(connection, error);
+        }
+      },
+    });
+  } catch (error) {
+    warn(`MCP server "${connection.server}": tool "${info.name}" is left out: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+/**
+ * The tools of every server in the pool, as they were listed when the worker started. Every call is
+ * an ordinary tool call (one `runTool` activity), so approvals, rules, the audit log and at-most-once
+ * apply to it as to any other tool. A tool that cannot be offered (its name or schema does not fit
+ * the Messages API) is left out with a warning rather than stopping the worker.
+ */
+export function mcpTools(pool: McpPool, warn: (message: string) => void = console.warn): Tool[] {
+  return pool.all().flatMap((connection) => connection.tools.flatMap((info) => toolOf(connection, info, warn) ?? []));
+}

@@ -1,0 +1,19 @@
+/**
+ * Errors of the process sandbox. Each says what was wrong and what to do; a retry of the same call
+ * cannot help with any of them.
+ */
+
+/** A call cannot run with the permission it was given here (see docs/guides/security.md, fallback modes). */
+export class SandboxEnforcementError extends Error {
+  override readonly name = 'SandboxEnforcementError';
+}
+
+/** The user commands should run as (AGENT_SANDBOX_USER) cannot be used. Raised at worker start. */
+export class SandboxUserError extends Error {
+  override readonly name = 'SandboxUserError';
+}
+
+/** No bash where commands run: the sandbox's /usr/bin or /bin. Commands never fall back to /bin/sh. */
+export class ShellMissingError extends Error {
+  override readonly name = 'ShellMissingError';
+}

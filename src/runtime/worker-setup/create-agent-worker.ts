@@ -1,0 +1,253 @@
+import * as path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { createActivities } from '../activities';
+import type { AgentRegistry } from '../agents/agent-registry';
+import type { AgentDefinitionInput } from '../../contract/agent-definition';
+import { validateTeam } from '../agents/validate-team';
+import type { ApprovalHandlerFunction, GuardrailFunction } from '../guardrails/guardrail-types';
+import { loadApproverRegistry } from '../approvals/approver-registry';
+import { AuditChain } from '../audit/audit-chain';
+import { assertOutsideWorkspace } from '../audit/audit-path';
+import { unknownSettingWarnings } from '../config/unknown-settings';
+import { parseWorkerSettings, type WorkerSettings } from '../config/worker-settings';
+import { conversationStoreFromEnv, DirectoryConversationStore } from '../conversation/conversation-store';
+import { type ConversationStore } from '../conversation/conversation-store-types';
+import type { LifecycleHandler } from '../lifecycle/lifecycle-handler';
+import { lifecycleSinks } from '../lifecycle/lifecycle-sink';
+import { createAnthropicClient } from '../model/anthropic-client';
+import { startConfiguredTracing, type Tracing } from '../observability/tracing';
+import { createProcessRunner, type ProcessRunner } from '../tools/sandbox/process-runner';
+import { resolveSandboxMode, sandboxWarning } from '../tools/sandbox/sandbox-mode';
+import type { Tool } from '../tools/tool-definition';
+import { resolveWorkspaceRoot } from '../tools/workspace';
+import type { McpPool } from '../mcp/mcp-pool';
+import { mcpHostFor } from '../mcp/mcp-sandbox';
+import { loadWorkerAgents, type WorkerAgents } from './load-agents';
+import { ensureSearchAttributes, type SearchAttributeCheck, type SearchAttributeRegistrar } from './search-attributes-setup';
+
+export interface AgentWorkerOptions {
+  address?: string;
+  namespace?: string;
+  taskQueue?: string;
+  /** Agents to serve (default: the built-in `general` and `reader`, or the configuration file's). */
+  agents?: AgentDefinitionInput[];
+  /**
+   * A YAML or JSON file of agents and MCP servers (default: `AGENT_CONFIG` from `env`). Its agents
+   * replace the built-in ones unless it sets `includeBuiltinAgents`; `agents` given here are added.
+   */
+  agentConfig?: string;
+  /** Tools besides the built-in ones. */
+  tools?: Tool[];
+  workspaceRoot?: string;
+  conversations?: ConversationStore;
+  lifecycleHandlers?: LifecycleHandler[];
+  /**
+   * The worker's settings (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, AGENT_MODEL_*, AGENT_SANDBOX,
+   * AGENT_APPROVERS_FILE, AGENT_TOOL_ENV, ...; all listed in config/settings-catalog.ts), parsed once
+   * into `WorkerSettings` when the worker is built. Default: `process.env`. Tool processes never see it:
+   * they get a clean environment (see tools/sandbox/tool-environment.ts).
+   */
+  env?: NodeJS.ProcessEnv;
+  /**
+   * Settings already parsed (`npm run worker` parses them once to print its banner); `env` is then
+   * not read again. Default: parsed from `env` here, with a warning for each unknown AGENT_* name.
+   */
+  settings?: WorkerSettings;
+  /** Functions agents' guardrails may name (`guardrails: [{ check: { function: "name" } }]`). */
+  guardrails?: Record<string, GuardrailFunction>;
+  /** Functions agents' `approvalHandler` may name. */
+  approvalHandlers?: Record<string, ApprovalHandlerFunction>;
+  /** Write the hash-chained audit log here (`npm run worker` uses AGENT_AUDIT_LOG); off when unset. */
+  auditLog?: string;
+  /** A prebuilt workflow bundle (tests and benchmarks share one to start workers quickly). */
+  workflowBundle?: WorkerOptions['workflowBundle'];
+  workerOptions?: Partial<WorkerOptions>;
+  /**
+   * OpenTelemetry tracing (see observability/tracing.ts). Default: on when OTEL_EXPORTER_OTLP_ENDPOINT
+   * is set. With a prebuilt `workflowBundle`, bundle it with the plugin's workflow interceptors
+   * (`TRACING_WORKFLOW_MODULES`), or workflow spans are missing.
+   */
+  tracing?: Tracing;
+  /** Replaces the operator call that registers search attributes (tests stand in a server that refuses). */
+  registerSearchAttributes?: SearchAttributeRegistrar;
+}
+
+export interface AgentWorker {
+  worker: Worker;
+  registry: AgentRegistry;
+  /** The worker's MCP server connections (none without a configuration that names servers). */
+  mcp: McpPool;
+  client: Client;
+  /** How tool processes run here: `bwrap`, or `none` (unsandboxed; a warning was printed). */
+  processes: ProcessRunner;
+  /** Whether AgentName/AgentStatus were there, registered, or refused (then a warning was printed). */
+  searchAttributes: SearchAttributeCheck;
+  /** The settings this worker runs with (print them with `describeWorkerSettings`). */
+  settings: WorkerSettings;
+  /** Closes the connections and the audit log; call after `worker.run()` has returned. */
+  close(): Promise<void>;
+}
+
+export const WORKFLOWS_PATH = path.join(__dirname, '..', '..', 'workflows', 'index.ts');
+
+/**
+ * AGENT_MAX_CACHED_WORKFLOWS bounds the sticky workflow cache. The SDK's default (sized from the heap)
+ * keeps every open run in memory, about 1.3 MiB each; a worker holding thousands of runs parked on
+ * approvals sets it (see docs/guides/long-runs.md and `npm run bench:load`): an evicted run replays its
+ * history when it wakes.
+ */
+export function maxCachedWorkflowsFromEnv(env: NodeJS.ProcessEnv): { maxCachedWorkflows?: number } {
+  return maxCachedWorkflowsOf(parseWorkerSettings(env));
+}
+
+function maxCachedWorkflowsOf(settings: WorkerSettings): { maxCachedWorkflows?: number } {
+  const value = settings.limits.maxCachedWorkflows;
+  return value === undefined ? {} : { maxCachedWorkflows: value };
+}
+
+/** Parses the settings from `env` once, warning about AGENT_* names nothing reads (likely typos). */
+export function workerSettingsFrom(env: NodeJS.ProcessEnv): WorkerSettings {
+  const settings = parseWorkerSettings(env);
+  for (const warning of unknownSettingWarnings(env)) console.warn(`WARNING: ${warning}`);
+  return settings;
+}
+
+/**
+ * A shared store that cannot be reached is a configuration error: say so before polling. A store this
+ * worker created from its settings is closed again when it fails; a caller's stays the caller's.
+ */
+async function prepareConversationStore(store: ConversationStore, { owned }: { owned: boolean }): Promise<void> {
+  try {
+    await store.prepare?.();
+  } catch (error) {
+    if (owned) await store.close?.();
+    throw error;
+  }
+}
+
+/**
+ * Builds a worker for the agent task queue. Everything that can be wrong with the configuration is
+ * checked before anything connects to Temporal: the configuration file, its MCP servers (started
+ * here, so their tools are known), agent and tool definitions (and their command rules), the
+ * sandbox (never silently downgraded), the approver registry, the conversation store and where the
+ * audit log lives. Then the search attributes are registered.
+ */
+export async function createAgentWorker(options: AgentWorkerOptions = {}): Promise<AgentWorker> {
+  // Read once, before anything else: a bad value stops here, before any connection or process.
+  const settings = options.settings ?? workerSettingsFrom(options.env ?? process.env);
+  // The sandbox is resolved before the agents are loaded: stdio MCP servers start inside it.
+  const workspaceRoot = resolveWorkspaceRoot(options.workspaceRoot ?? settings.workspace.root);
+  const processes = toolProcessRunner(settings);
+  const mcpHost = mcpHostFor(processes, workspaceRoot);
+  const configFile = options.agentConfig ?? settings.workspace.configFile;
+  // The configuration file's ${VAR}s and MCP servers' env may name any variable: they get the whole environment.
+  const agents = await loadWorkerAgents({ agents: options.agents, tools: options.tools, configFile, env: settings.env, mcpHost });
+  try {
+    return await startWorker(options, settings, agents, { workspaceRoot, processes });
+  } catch (error) {
+    await agents.mcp.close();
+    throw error;
+  }
+}
+
+/** How tool processes (and stdio MCP servers) run on this worker; warns when they are unsandboxed. */
+function toolProcessRunner({ sandbox }: WorkerSettings): ProcessRunner {
+  // The sandbox needs PATH to find bwrap even when the caller's env is only the model settings
+  // (createAgentWorker({ env })): then the worker process's own PATH.
+  const mode = resolveSandboxMode({ PATH: sandbox.path ?? process.env.PATH, AGENT_SANDBOX: sandbox.mode });
+  const warning = sandboxWarning(mode);
+  if (warning) console.warn(`WARNING: ${warning}`);
+  // A root worker runs commands as AGENT_SANDBOX_USER (default nobody), or refuses to start (SandboxUserError).
+  // Allowed variables come from the worker's own process environment, where a deployment puts them.
+  // Raw on purpose: besides AGENT_TOOL_ENV's names, each agent's `env` list (configuration file) may
+  // name any variable, so no typed field can hold them all.
+  return createProcessRunner({ mode, envAllowList: sandbox.toolEnv, sourceEnv: process.env, sandboxUser: sandbox.user });
+}
+
+async function startWorker(
+  options: AgentWorkerOptions,
+  workerSettings: WorkerSettings,
+  { registry, mcp, configFile }: WorkerAgents,
+  { workspaceRoot, processes }: { workspaceRoot: string; processes: ProcessRunner },
+): Promise<AgentWorker> {
+  const judges = { guardrails: options.guardrails ?? {}, approvalHandlers: options.approvalHandlers ?? {} };
+  validateTeam(registry, judges);
+  const approverKeys = workerSettings.approversFile ? loadApproverRegistry(workerSettings.approversFile) : undefined;
+  const conversations = options.conversations ?? conversationStoreFromEnv(workerSettings.conversationStore);
+  const conversationsDir = conversations instanceof DirectoryConversationStore ? conversations.dir : undefined;
+  if (conversationsDir) assertOutsideWorkspace(conversationsDir, workspaceRoot);
+  if (options.auditLog) assertOutsideWorkspace(options.auditLog, workspaceRoot);
+
+  await prepareConversationStore(conversations, { owned: !options.conversations });
+
+  // Opened before anything connects to Temporal: a log that was cut stops the worker here, and
+  // there are no connections yet to leave open.
+  const audit = options.auditLog ? await AuditChain.open(options.auditLog, { headDir: workerSettings.audit.headDir }).catch(async (error: unknown) => {
+    await mcp.close();
+    throw error;
+  }) : undefined;
+
+  const settings = workerSettings.temporal;
+  const tracing = options.tracing ?? startConfiguredTracing(workerSettings.observability.tracing);
+  const plugins = tracing ? [tracing.plugin] : [];
+  const connectionOptions = { ...settings.connection, address: options.address ?? settings.address };
+  const namespace = options.namespace ?? settings.namespace;
+  const taskQueue = options.taskQueue ?? settings.taskQueue;
+  const clientConnection = await Connection.connect(connectionOptions);
+  const attributes = await ensureSearchAttributes(clientConnection, namespace, options.registerSearchAttributes);
+  if (attributes.warning) console.warn(`WARNING: ${attributes.warning}`);
+  const client = new Client({ connection: clientConnection, namespace, dataConverter: settings.dataConverter, plugins });
+  const connection = await NativeConnection.connect(connectionOptions);
+  let anthropic: ReturnType<typeof createAnthropicClient> | undefined;
+
+  const activities = createActivities({
+    registry,
+    workspaceRoot,
+    conversations,
+    anthropic: () => (anthropic ??= createAnthropicClient(workerSettings.model)),
+    settings: workerSettings,
+    temporal: () => client,
+    taskQueue,
+    processes,
+    approverKeys,
+    audit,
+    mcp,
+    configFile,
+    judges,
+  });
+
+  const worker = await Worker.create({
+    connection,
+    namespace,
+    taskQueue,
+    activities,
+    dataConverter: settings.dataConverter,
+    plugins,
+    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    sinks: lifecycleSinks(options.lifecycleHandlers ?? []),
+    // Heartbeats of a streaming model call carry its text so far; sent this often, a client
+    // watching the run sees it within about a second.
+    maxHeartbeatThrottleInterval: '500 milliseconds',
+    ...maxCachedWorkflowsOf(workerSettings),
+    ...options.workerOptions,
+  });
+
+  return {
+    worker,
+    registry,
+    mcp,
+    client,
+    processes,
+    searchAttributes: attributes,
+    settings: workerSettings,
+    async close() {
+      await connection.close();
+      await clientConnection.close();
+      await audit?.close();
+      await mcp.close();
+      // A store built here from AGENT_CONVERSATION_STORE is closed here; a caller's stays the caller's.
+      if (!options.conversations) await conversations.close?.();
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { describeZodError } from '../../../contract/describe-zod-error';
+import { FailureType } from '../../../contract/errors';
+import { RunStateSchema, type RunState } from '../../../core/machine/run-state';
+import { v1ToV2, type RunStateV1 } from './run-state-v1';
+import { v2ToV3, type RunStateV2 } from './run-state-v2';
+
+export const CURRENT_STATE_VERSION = 3;
+
+/**
+ * Upgrades any known checkpoint shape to the current `RunState`, one version at a time, then checks
+ * it against the schema: a checkpoint that does not fit fails the run with what is wrong, instead of
+ * misbehaving later. `now` is the workflow time, for fields older versions did not keep.
+ */
+export function migrateState(raw: unknown, now: string): RunState {
+  let value = raw;
+  let version = (value as { schemaVersion?: unknown } | null)?.schemaVersion;
+  if (version === 1) {
+    value = v1ToV2(value as RunStateV1, now);
+    version = 2;
+  }
+  if (version === 2) {
+    value = v2ToV3(value as RunStateV2);
+    version = 3;
+  }
+  if (version !== CURRENT_STATE_VERSION) {
+    throw ApplicationFailure.create({
+      type: FailureType.UnsupportedStateVersion,
+      nonRetryable: true,
+      message: `Cannot continue from a checkpoint with schemaVersion ${String(version)}; this worker knows versions 1 to ${CURRENT_STATE_VERSION}.`,
+    });
+  }
+  const parsed = RunStateSchema.safeParse(value);
+  if (!parsed.success) {
+    throw ApplicationFailure.create({
+      type: FailureType.UnsupportedStateVersion,
+      nonRetryable: true,
+      message: `The run's checkpoint (schemaVersion ${CURRENT_STATE_VERSION}) is invalid:\n${describeZodError(parsed.error)}`,
+    });
+  }
+  return parsed.data;
+}

@@ -1,0 +1,44 @@
+import { patched } from '@temporalio/workflow';
+
+/**
+ * Every change to `agentRun` that alters the commands a running workflow issues is guarded by a patch
+ * (see docs/guides/upgrading.md). A history written before the change has no marker, so `patched` is false
+ * while it replays and the old behaviour is kept for the rest of that execution (run link); a new
+ * execution records the marker and behaves the new way. When no execution from before a change can
+ * still be running, its `patched` call becomes `deprecatePatch` and, a release later, goes away.
+ */
+export const Patches = {
+  /** Model unavailable (429/5xx/529/connection): wait it out with timers, no attempt cap (was: fail after 12 attempts). */
+  waitOutModelOutage: 'wait-out-model-outage',
+  /** "Always"/"never" remember the command or arguments the person saw (was: the whole tool). */
+  scopedChoices: 'scoped-choices',
+  /** Compaction keeps the recent turns that fit a token budget and cuts oversized outputs (was: a fixed number of turns). */
+  compactionByBudget: 'compaction-by-token-budget',
+  /** Contiguous read-only calls of a turn run side by side (was: one at a time). */
+  concurrentReadTools: 'concurrent-read-tools',
+  /** A closed run's conversation is deleted from the model activity's store (was: left behind). */
+  releaseConversation: 'release-conversation-on-close',
+  /** Decisions are written to the audit log by a local activity before they take effect (was: a best-effort sink). */
+  auditDecisions: 'audit-decisions',
+  /** Calls of quick idempotent tools run as local activities inside the workflow task (was: an activity task each). */
+  localQuickTools: 'local-quick-tools',
+  /**
+   * Signatures cover the v2 canonical message, a prefix must start the call, and a run with approvers
+   * takes answers and follow-ups only from them (was: v1 newline-joined signatures, any prefix, anyone).
+   */
+  approvalChannel: 'approval-channel-v2',
+  /** A tool result with `shouldContinue: false` (`ToolResult.complete`) ends the run once its turn is done (was: ignored). */
+  toolResultEndsRun: 'tool-result-ends-run',
+} as const;
+
+export type Features = { -readonly [K in keyof typeof Patches]: boolean };
+
+/**
+ * The behaviour of this execution, decided once at its start: a run keeps one behaviour for a whole
+ * link, and a link that started on an older release finishes the way that release would have.
+ */
+export function currentFeatures(): Features {
+  const features = {} as Features;
+  for (const [name, id] of Object.entries(Patches) as [keyof typeof Patches, string][]) features[name] = patched(id);
+  return features;
+}

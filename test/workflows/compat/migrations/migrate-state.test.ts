@@ -1,0 +1,61 @@
+// Every checkpoint shape a released worker wrote still becomes a valid current state (no server needed).
+import { readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CURRENT_STATE_VERSION, migrateState } from '../../../../src/workflows/compat/migrations/migrate-state';
+import { permissionOf } from '../../../../src/core/machine/call-records';
+import { pendingApprovalsOf } from '../../../../src/core/machine/run-status';
+import { RunStateSchema } from '../../../../src/core/machine/run-state';
+
+const FIXTURES = path.join(__dirname, '..', '..', '..', 'fixtures');
+const fixture = (name: string) => JSON.parse(readFileSync(path.join(FIXTURES, name), 'utf8')) as Record<string, unknown>;
+/** Every committed checkpoint, of every version: a new fixture is read here without editing this file. */
+const checkpointFixtures = readdirSync(FIXTURES).filter((name) => /^run-state-v\d+.*\.json$/.test(name)).sort();
+const NOW = '2026-11-23T12:00:00.000Z';
+
+describe('migrateState', () => {
+  it('finds the checkpoint fixtures, one or more for each version from 1 to the current one', () => {
+    const versions = new Set(checkpointFixtures.map((name) => Number(/^run-state-v(\d+)/.exec(name)![1])));
+    expect([...versions].sort((a, b) => a - b)).toEqual(Array.from({ length: CURRENT_STATE_VERSION }, (_, i) => i + 1));
+  });
+
+  it.each(checkpointFixtures)('turns %s into a valid current state', (name) => {
+    const state = migrateState(fixture(name), NOW);
+    expect(state.schemaVersion).toBe(CURRENT_STATE_VERSION);
+    expect(RunStateSchema.safeParse(state).success).toBe(true);
+  });
+
+  it('keeps a version-2 parked call parked, with its request time and reason, as the one pending list', () => {
+    const v2 = fixture('run-state-v2-parked.json') as { pendingApprovals: { callId: string; requestedAt: string; reason: string }[] };
+    const state = migrateState(v2, NOW);
+    expect(pendingApprovalsOf(state)).toEqual([expect.objectContaining({ callId: v2.pendingApprovals[0]!.callId, requestedAt: v2.pendingApprovals[0]!.requestedAt, reason: v2.pendingApprovals[0]!.reason })]);
+  });
+
+  it('reads version-2 tools as at-most-once unless they are read tools or write_file', () => {
+    const state = migrateState(fixture('run-state-v2.json'), NOW);
+    for (const [name, tool] of Object.entries(state.agent.tools)) expect(tool.idempotent).toBe(tool.scope === 'read' || name === 'write_file');
+  });
+
+  it('turns version-2 tool-wide choices into tool-wide rules, marked as migrated', () => {
+    const v2 = { ...fixture('run-state-v2.json'), preferences: { alwaysApproved: ['write_file'], alwaysRejected: ['shell'] } };
+    expect(migrateState(v2, NOW).preferences).toEqual([
+      { tool: 'write_file', preference: 'always', match: { kind: 'tool' }, migrated: true },
+      { tool: 'shell', preference: 'never', match: { kind: 'tool' }, migrated: true },
+    ]);
+  });
+
+  it('gives calls let run before verdicts carried a permission the person\'s when a person approved them, otherwise the least', () => {
+    // A version-3 checkpoint as workers before the permission wrote it: two calls let run, one approved
+    // by a person (on record in `decisions`), one allowed by the read default; neither verdict says more.
+    const state = migrateState(fixture('run-state-v3-before-permission.json'), NOW);
+    const [approved, allowed] = state.turn!.calls;
+    expect([approved!.verdict, allowed!.verdict]).toEqual([{ kind: 'run' }, { kind: 'run' }]);
+    expect(permissionOf(state, approved!)).toEqual({ by: 'person', writes: true });
+    expect(permissionOf(state, allowed!)).toEqual({ by: 'rule', writes: false });
+  });
+
+  it('refuses an unknown version, and a checkpoint that does not fit the schema, saying what is wrong', () => {
+    expect(() => migrateState({ schemaVersion: 99 }, NOW)).toThrow(/schemaVersion 99; this worker knows versions 1 to 3/);
+    expect(() => migrateState({ ...migrateState(fixture('run-state-v2.json'), NOW), iteration: -1 }, NOW)).toThrow(/checkpoint \(schemaVersion 3\) is invalid/);
+  });
+});
