@@ -4,7 +4,7 @@
  */
 export { createAgentWorker, type AgentWorker, type AgentWorkerOptions } from './runtime/worker-setup/create-agent-worker';
 export { parseWorkerSettings, WorkerSettingsError, type WorkerSettings } from './runtime/config/worker-settings';
-export { parseClientSettings, ClientSettingsError, type ClientSettings } from './runtime/config/client-settings';
+export { parseClientSettings, ClientSettingsError, type ClientSettings } from './client/client-settings';
 export { describeWorkerSettings } from './runtime/config/settings-banner';
 export { AgentDefinitionSchema, type AgentDefinition, type AgentDefinitionInput, type ContextBudget } from './contract/agent-definition';
 export { builtinAgents } from './runtime/agents/builtin-agents';

@@ -1,5 +1,5 @@
 import { WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
-import { ClientSettingsError, parseClientSettings, type ClientSettings } from '../runtime/config/client-settings';
+import { ClientSettingsError, parseClientSettings, type ClientSettings } from '../client/client-settings';
 import { createContext, parseArgs } from '../client/cli-context';
 import { commands } from './commands';
 import { UsageError } from '../client/errors';

@@ -18,10 +18,7 @@ import { terminalSafe } from './terminal-safe';
 /** Queries and updates need a worker; without a deadline a call to a run whose worker is down would hang. */
 export const WORKER_ANSWER_TIMEOUT_MS = 30_000;
 
-/** Who decides when the CLI is not told: the login name, so "always" is remembered for that person. */
-export function defaultApprover(env: NodeJS.ProcessEnv = process.env): string {
-  return env.USER || env.USERNAME || 'cli';
-}
+export { defaultApprover } from './default-approver';
 
 /**
  * True when the error, or one it wraps, is gRPC DEADLINE_EXCEEDED (code 4). The SDK's own

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import type { ClientSettings } from '../runtime/config/client-settings';
+import type { ClientSettings } from './client-settings';
 import type { TemporalSettings } from '../runtime/config/worker-config';
 import { connectClient } from './connect';
 import { UsageError } from './errors';

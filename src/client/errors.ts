@@ -52,3 +52,8 @@ export class NoSuchPreferenceError extends Error {
 export class ApproverKeyError extends Error {
   override readonly name = 'ApproverKeyError';
 }
+
+/** A console variable (AGENT_CONSOLE_*) has a value the console cannot use; the message names it. */
+export class ConsoleSettingsError extends Error {
+  override readonly name = 'ConsoleSettingsError';
+}

@@ -3,20 +3,10 @@
 import { hostname, networkInterfaces } from 'node:os';
 import { z } from 'zod';
 import { describeZodError } from '../contract/describe-zod-error';
-import { defaultApprover } from '../client/approval-helpers';
-import { temporalSettings } from '../runtime/config/worker-config';
-import { MODEL_PRICES_FILE_ENV } from '../runtime/model/model-prices';
-import { modelIdForTier, ModelTierSchema } from '../contract/model-tiers';
 import { ConsoleConfigError } from './errors';
-import { USERS_FILE_ENV } from './auth/users-file';
+import { consoleSettingsFromEnv, DEFAULT_CONSOLE_PORT, type ConsoleEnvSettings } from '../client/console-settings';
 
-export const DEFAULT_CONSOLE_PORT = 4280;
-/** The Web UI's base URL for links to a run, e.g. http://localhost:8233. */
-export const UI_URL_ENV = 'TEMPORAL_UI_URL';
-export const PORT_ENV = 'AGENT_CONSOLE_PORT';
-export const HOST_ENV = 'AGENT_CONSOLE_HOST';
-/** Comma-separated names the console answers to when it listens off loopback (e.g. behind a TLS proxy). */
-export const HOST_NAMES_ENV = 'AGENT_CONSOLE_HOST_NAMES';
+export { DEFAULT_CONSOLE_PORT, HOST_ENV, HOST_NAMES_ENV, PORT_ENV, UI_URL_ENV, consoleSettingsFromEnv, type ConsoleEnvSettings } from '../client/console-settings';
 
 export const ConsoleOptionsSchema = z.object({
   /** Loopback unless told otherwise: the console decides on tool calls. */
@@ -50,30 +40,6 @@ export const ConsoleOptionsSchema = z.object({
 });
 export type ConsoleOptions = z.output<typeof ConsoleOptionsSchema>;
 export type ConsoleOptionsInput = z.input<typeof ConsoleOptionsSchema>;
-
-/** The console's options that come from the environment, read once with the client settings (config/client-settings.ts). */
-export type ConsoleEnvSettings = Partial<ConsoleOptionsInput>;
-
-/** Reads the console's variables; a port that is not one is refused here, naming the variable. */
-export function consoleSettingsFromEnv(env: NodeJS.ProcessEnv): ConsoleEnvSettings {
-  const rawPort = env[PORT_ENV]?.trim();
-  const port = rawPort ? Number(rawPort) : undefined;
-  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65_535)) {
-    throw new ConsoleConfigError(`${PORT_ENV}="${rawPort}" is not a TCP port: use a number from 0 to 65535 (0 picks a free one), or unset it for ${DEFAULT_CONSOLE_PORT}.`);
-  }
-  return {
-    host: env[HOST_ENV] || undefined,
-    hostNames: env[HOST_NAMES_ENV] ? env[HOST_NAMES_ENV].split(',').map((n) => n.trim()).filter(Boolean) : undefined,
-    port,
-    localUser: defaultApprover(env),
-    usersFile: env[USERS_FILE_ENV] || undefined,
-    workspace: env.AGENT_WORKSPACE || undefined,
-    uiBaseUrl: env[UI_URL_ENV] || undefined,
-    taskQueue: temporalSettings(env).taskQueue,
-    modelPricesFile: env[MODEL_PRICES_FILE_ENV] || undefined,
-    models: Object.fromEntries(ModelTierSchema.options.map((tier) => [tier, modelIdForTier(tier, env)])),
-  };
-}
 
 /** The options from the environment's settings (`consoleSettingsFromEnv`), overridden by what the caller gives. */
 export function consoleOptionsFrom(given: Partial<ConsoleOptionsInput>, fromEnv: ConsoleEnvSettings): ConsoleOptions {

@@ -8,7 +8,7 @@ import { describeZodError } from '../../contract/describe-zod-error';
 import { ConsoleConfigError } from '../errors';
 import { isPasswordHash } from './password-hash';
 
-export const USERS_FILE_ENV = 'AGENT_CONSOLE_USERS';
+export { USERS_FILE_ENV } from '../../client/console-settings';
 
 const ConsoleUserSchema = z.object({
   name: z.string().regex(APPROVER_NAME, 'a name is letters, digits, ".", "_", "-" or "@", starting with a letter or digit (it names the approver key file too)'),

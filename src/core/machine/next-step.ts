@@ -3,18 +3,9 @@ import { planCompaction, type CompactionPlan } from './compaction-plan';
 import { pendingCalls } from './decision-rules';
 import type { RunState, TurnCall } from './run-state';
 import { guardrailsOn, needsToolGuardrails } from './on-guardrails';
+import type { StepEnv, StepFeatures } from './step-env';
 
-/**
- * Behaviour that differs between histories of earlier releases and new runs (see ../patches.ts). The
- * choices travel in the step, so the executors never read a patch flag.
- */
-export interface StepFeatures {
-  compactionByBudget: boolean;
-  concurrentReadTools: boolean;
-  localQuickTools: boolean;
-  waitOutModelOutage: boolean;
-  toolResultEndsRun: boolean;
-}
+export type { StepEnv, StepFeatures } from './step-env';
 
 /**
  * How a call runs: a sub-agent's child workflow; a quick idempotent tool as a local activity inside
@@ -24,13 +15,6 @@ export type ToolLane = 'child' | 'local' | 'retryable' | 'once';
 
 /** A call to start, with its lane. */
 export type ToolRun = TurnCall & { lane: ToolLane };
-
-export interface StepEnv {
-  now: number;
-  /** The history is large enough that the run should continue as new at its next safe point. */
-  historyFull: boolean;
-  features: StepFeatures;
-}
 
 /** What the workflow does next: exactly one of these, derived from the state alone. */
 export type NextStep =

@@ -1,5 +1,5 @@
 import type { LifecycleEvent, LifecycleEventName } from '../../contract/lifecycle-event';
-import type { StepFeatures } from './next-step';
+import type { StepFeatures } from './step-env';
 import { pushBounded, StateLimits, type RunState } from './run-state';
 
 /** What a transition may know besides the state and the event: the time, and which execution it is. */

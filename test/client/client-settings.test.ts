@@ -2,8 +2,8 @@
 // the real agentctl binary refusing a bad client variable before it does anything.
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ClientSettingsError, parseClientSettings } from '../../../src/runtime/config/client-settings';
-import { startAgentctl } from '../../client/agentctl-process';
+import { ClientSettingsError, parseClientSettings } from '../../src/client/client-settings';
+import { startAgentctl } from './agentctl-process';
 
 const KEY = `k1:${Buffer.alloc(32, 7).toString('base64')}`;
 

@@ -1,9 +1,10 @@
-import { auditDirFromEnv, auditHeadDirFromEnv, AUDIT_LOG_ENV } from '../audit/audit-path';
-import { approverKeysDir } from '../../client/approver-keys';
-import { encryptionKeysFromEnv, type EncryptionKeys } from '../codec/encryption-keys';
-import { consoleSettingsFromEnv, type ConsoleEnvSettings } from '../../console/console-options';
-import { tracingSettings, type TracingSettings } from '../observability/tracing';
-import { temporalSettings, type TemporalSettings } from './worker-config';
+import { auditDirFromEnv, auditHeadDirFromEnv, AUDIT_LOG_ENV } from '../runtime/audit/audit-path';
+import { approverKeysDir } from './approver-keys';
+import { defaultApprover } from './default-approver';
+import { encryptionKeysFromEnv, type EncryptionKeys } from '../runtime/codec/encryption-keys';
+import { consoleSettingsFromEnv, type ConsoleEnvSettings } from './console-settings';
+import { tracingSettings, type TracingSettings } from '../runtime/observability/tracing';
+import { temporalSettings, type TemporalSettings } from '../runtime/config/worker-config';
 
 /**
  * The settings of the clients (agentctl and the console it serves), parsed from the environment once,
@@ -57,7 +58,7 @@ export function parseClientSettings(env: NodeJS.ProcessEnv): ClientSettings {
   const log = env[AUDIT_LOG_ENV]?.trim();
   return {
     temporal,
-    approver: env.USER || env.USERNAME || 'cli',
+    approver: defaultApprover(env),
     keysDir: approverKeysDir(env),
     codec: { keys, token: env.AGENT_CODEC_TOKEN || undefined },
     audit: { log: log && log !== 'off' ? log : undefined, dir: auditDirFromEnv(env), headDir: auditHeadDirFromEnv(env) },

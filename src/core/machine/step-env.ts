@@ -1,0 +1,20 @@
+/**
+ * Behaviour that differs between histories of earlier releases and new runs (see src/workflows/compat/patches.ts). The
+ * choices travel in the step, so the executors never read a patch flag.
+ */
+export interface StepFeatures {
+  compactionByBudget: boolean;
+  concurrentReadTools: boolean;
+  localQuickTools: boolean;
+  waitOutModelOutage: boolean;
+  toolResultEndsRun: boolean;
+}
+
+/** What the machine needs from outside to choose the next step: the clock, the history's size, and the features. */
+export interface StepEnv {
+  now: number;
+  /** The history is large enough that the run should continue as new at its next safe point. */
+  historyFull: boolean;
+  features: StepFeatures;
+}
+
