@@ -137,7 +137,7 @@ describe('forged and replayed decisions (issue 19)', () => {
 
       const v1 = signWithApproverKey('alice', legacyDecisionText({ workflowId: handle.workflowId, callId: 'toolu_0_0', decision: 'approve', approver: 'alice' }), { dir: keys })!;
       expect(await refusal(decide({ callId: 'toolu_0_0', decision: 'approve', approver: 'alice', signature: v1 }))).toMatch(
-        /^old-format signature \(v1, newline-joined text, no expiry\) refused: .*docs\/approvals\.md, "Re-signing"/,
+        /^old-format signature \(v1, newline-joined text, no expiry\) refused: .*docs\/guides\/approvals\.md, "Re-signing"/,
       );
       await stillParked(handle);
 
