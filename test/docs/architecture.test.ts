@@ -148,4 +148,13 @@ describe('docs/architecture.md', () => {
   it('has no circle of imports between files', () => {
     expect(findCircle(graph)).toBeUndefined();
   });
+
+  it('keeps src/ to at most 10 top-level entries and every source file to at most 300 lines', () => {
+    // Issue 20's limits: a newcomer finds their room among a few, and reads any file in one sitting.
+    expect(readdirSync(SRC).filter((name) => name !== 'README.md').length).toBeLessThanOrEqual(10);
+    const long = sourceFiles(SRC)
+      .map((file) => ({ file: path.relative(repoRoot, file), lines: readFileSync(file, 'utf8').split('\n').length - 1 }))
+      .filter(({ lines }) => lines > 300);
+    expect(long).toEqual([]);
+  });
 });
