@@ -5,6 +5,7 @@ import { encryptionKeysFromEnv, type EncryptionKeys } from '../runtime/codec/enc
 import { consoleSettingsFromEnv, type ConsoleEnvSettings } from './console-settings';
 import { tracingSettings, type TracingSettings } from '../runtime/observability/tracing';
 import { temporalSettings, type TemporalSettings } from '../runtime/config/worker-config';
+import { collect } from '../runtime/config/collect-problems';
 
 /**
  * The settings of the clients (agentctl and the console it serves), parsed from the environment once,
@@ -34,16 +35,6 @@ export class ClientSettingsError extends Error {
   override readonly name = 'ClientSettingsError';
   constructor(readonly problems: string[]) {
     super(`agentctl's settings are wrong, so it did nothing:\n${problems.map((p) => `- ${p}`).join('\n')}\nFix the environment variables above (see the configuration table in README.md) and run the command again.`);
-  }
-}
-
-/** Runs a parser that throws a named error of its own, collecting its message as a problem. */
-function collect<T>(problems: string[], parse: () => T): T | undefined {
-  try {
-    return parse();
-  } catch (error) {
-    problems.push((error as Error).message);
-    return undefined;
   }
 }
 

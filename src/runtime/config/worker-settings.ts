@@ -4,6 +4,7 @@ import { metricsServerOptionsFromEnv } from '../lifecycle/metrics-server';
 import { modelIdForTier, ModelTierSchema, type ModelTier } from '../../contract/model-tiers';
 import { tracingSettings, type TracingSettings } from '../observability/tracing';
 import { temporalSettings, type TemporalSettings } from './worker-config';
+import { collect } from './collect-problems';
 
 /**
  * The worker's settings, parsed from the environment once, when the worker starts (`createAgentWorker`
@@ -111,16 +112,6 @@ function rawSettings(env: NodeJS.ProcessEnv): Record<string, unknown> {
     at[keys.at(-1)!] = env[variable];
   }
   return raw;
-}
-
-/** Runs a parser that throws a named error of its own, collecting its message as a problem. */
-function collect<T>(problems: string[], parse: () => T): T | undefined {
-  try {
-    return parse();
-  } catch (error) {
-    problems.push((error as Error).message);
-    return undefined;
-  }
 }
 
 /** Parses every worker setting from `env`; throws WorkerSettingsError listing all that are wrong. */
