@@ -16,7 +16,8 @@ export { builtinTools } from './runtime/tools/builtin';
 export type { ProcessRunner, ProcessRunSpec, ProcessRunResult } from './runtime/tools/sandbox/process-runner';
 export type { SandboxMode } from './runtime/tools/sandbox/sandbox-mode';
 export { evaluatePolicy } from './core/approvals/approval-policy';
-export { type ApprovalRule, type ToolApproval, type ScopePolicy } from './contract/approval-rules';
+export { type ApprovalRule, type ToolApproval, type ScopePolicy, type ScopeAction } from './contract/approval-rules';
+export { DecisionSchema, type Decision, type DecisionVia } from './contract/decision';
 export {
   ApprovalDecisionSchema,
   UserReplySchema,

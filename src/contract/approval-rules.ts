@@ -52,8 +52,20 @@ export const ApprovalRuleSchema = z.union([
 ], { error: (issue) => (issue.code === 'invalid_union' && typeof issue.input === 'object' && issue.input !== null ? objectRuleProblems(issue.errors[1]) : undefined) });
 export type ApprovalRule = z.infer<typeof ApprovalRuleSchema>;
 
-export const ScopeActionSchema = z.enum(['allow', 'approve', 'reject']);
-export type ScopeAction = z.infer<typeof ScopeActionSchema>;
+/**
+ * What a scope policy does with a call: run it (`allow`), ask a person (`ask`), or refuse it (`reject`).
+ * `approve` is the old spelling of `ask` (it clashed with a person's `approve`, meaning yes): config files
+ * and run inputs that still say it keep working, read as `ask`. The checkpoint stores `ask`.
+ */
+export const SCOPE_ACTION_ALIASES: Readonly<Record<string, ScopeAction>> = { approve: 'ask' };
+const ScopeActionValues = z.enum(['allow', 'ask', 'reject'], { error: 'must be "allow", "ask" (a person decides; "approve" is an alias) or "reject"' });
+export type ScopeAction = z.infer<typeof ScopeActionValues>;
+// The parameter's type is what callers may write (TypeScript sees the alias too); zod passes any value
+// and the enum after the rewrite refuses what is not listed.
+export const ScopeActionSchema = z.preprocess(
+  (value: ScopeAction | 'approve') => (typeof value === 'string' && Object.hasOwn(SCOPE_ACTION_ALIASES, value) ? SCOPE_ACTION_ALIASES[value] : value),
+  ScopeActionValues,
+);
 
 export const ScopePolicySchema = z.object({
   read: ScopeActionSchema.optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DecisionSchema, type Decision } from './decision';
 
 /**
  * The records a run keeps and its status shows: the phase, token usage, decisions, ignored messages,
@@ -29,18 +30,9 @@ export const TokenUsageSchema = z.object({
   cacheCreationInputTokens: z.number(),
 });
 
-export const DecisionRecordSchema = z.object({
-  callId: z.string(),
-  tool: z.string(),
-  decision: z.string(),
-  reason: z.string().optional(),
-  approver: z.string().optional(),
-  /** True when the approver's signature was checked against the worker's approver registry. */
-  verified: z.boolean().optional(),
-  decidedAt: z.string(),
-  via: z.string(),
-});
-export type DecisionRecord = z.infer<typeof DecisionRecordSchema>;
+/** The run's decisions are the contract's one Decision record (src/contract/decision.ts). */
+export const DecisionRecordSchema = DecisionSchema;
+export type DecisionRecord = Decision;
 
 export const IgnoredMessageSchema = z.object({ at: z.string(), kind: z.string(), reason: z.string(), payload: z.string() });
 export type IgnoredMessage = z.infer<typeof IgnoredMessageSchema>;

@@ -5,13 +5,19 @@ import type { CommandPattern, ShellAnalysis, SimpleCommand } from '../../contrac
 import { commandMatches } from './shell/match-command';
 
 /** Read tools run; tools that write or execute ask a person. */
-export const DEFAULT_SCOPE_POLICY: Required<ScopePolicy> = { read: 'allow', write: 'approve', execute: 'approve' };
+export const DEFAULT_SCOPE_POLICY: Required<ScopePolicy> = { read: 'allow', write: 'ask', execute: 'ask' };
+
+/**
+ * How a scope's action reads in a call's reason ("write tools: approve"). The reason is shown in the
+ * status and by the CLI, which other clients read, so "ask" keeps its old word there.
+ */
+const SCOPE_REASON_WORD: Record<ScopeAction, string> = { allow: 'allow', ask: 'approve', reject: 'reject' };
 
 /**
  * What the policy decided, and for `allow` whether the call may change the workspace: only when every
  * rule or "always" that let it through grants writes (`"writes": true`); defaults never do.
  */
-export type PolicyVerdict = { action: 'allow'; reason: string; writes: boolean } | { action: 'approve' | 'reject'; reason: string };
+export type PolicyVerdict = { action: 'allow'; reason: string; writes: boolean } | { action: 'ask' | 'reject'; reason: string };
 
 /** Whether an allow rule grants writes; a bare tool name never does. */
 const grantsWrites = (rule: ApprovalRule): boolean => typeof rule === 'object' && rule.writes === true;
@@ -106,23 +112,23 @@ function evaluateSubject(args: PolicyInput, subject: Subject): PolicyVerdict {
   if (prefer('never')) return { action: 'reject', reason: `${what}you chose "never" for ${args.tool}` };
 
   const runAsks = first(run?.requiresApproval, 'reject');
-  if (runAsks !== undefined) return { action: 'approve', reason: `${what}run rule "${describeRule(runAsks)}" requires approval` };
+  if (runAsks !== undefined) return { action: 'ask', reason: `${what}run rule "${describeRule(runAsks)}" requires approval` };
   const runAllows = first(run?.alwaysApproved, 'allow');
   if (runAllows !== undefined) return { action: 'allow', reason: `run rule "${describeRule(runAllows)}" approves it`, writes: writes(run?.alwaysApproved) };
   if (prefer('always')) return { action: 'allow', reason: `you chose "always" for ${args.tool}`, writes: alwaysWrites() };
 
   const agentAsks = first(agent?.requiresApproval, 'reject');
-  if (agentAsks !== undefined) return { action: 'approve', reason: `${what}agent rule "${describeRule(agentAsks)}" requires approval` };
+  if (agentAsks !== undefined) return { action: 'ask', reason: `${what}agent rule "${describeRule(agentAsks)}" requires approval` };
   const agentAllows = first(agent?.alwaysApproved, 'allow');
   if (agentAllows !== undefined) return { action: 'allow', reason: `agent rule "${describeRule(agentAllows)}" approves it`, writes: writes(agent?.alwaysApproved) };
 
   const action = run?.scopes?.[args.scope] ?? agent?.scopes?.[args.scope] ?? DEFAULT_SCOPE_POLICY[args.scope];
-  const reason = `${what}${args.scope} tools: ${action}`;
+  const reason = `${what}${args.scope} tools: ${SCOPE_REASON_WORD[action]}`;
   // A scope that allows (read tools by default) never grants writes: no rule names what it lets through.
   return action === 'allow' ? { action, reason, writes: false } : { action, reason };
 }
 
-const SEVERITY: Record<ScopeAction, number> = { allow: 0, approve: 1, reject: 2 };
+const SEVERITY: Record<ScopeAction, number> = { allow: 0, ask: 1, reject: 2 };
 
 /**
  * Decides what happens to one tool call. A shell call is judged command by command: it is rejected
@@ -146,14 +152,14 @@ export function evaluatePolicy(args: PolicyInput): PolicyVerdict {
     // The person must see what the analyzer could not model, whatever else asked first.
     const why = analysis?.problems.join('; ') || 'the worker could not parse it';
     const note = `the command is not fully understood (${why}), so a person decides`;
-    return { action: 'approve', reason: worst.action === 'approve' ? `${worst.reason}; ${note}` : note };
+    return { action: 'ask', reason: worst.action === 'ask' ? `${worst.reason}; ${note}` : note };
   }
   if (worst.action !== 'allow') return worst;
   // The call writes only if what allowed each of its commands grants writes.
   const allowed = { ...worst, writes: verdicts.every((v) => v.action === 'allow' && v.writes) };
   const outside = analysis.writes.filter((w) => !w.insideWorkspace);
   if (outside.length > 0) {
-    return { action: 'approve', reason: `it writes outside the workspace (${outside.map((w) => w.target || '?').join(', ')}), so a person decides` };
+    return { action: 'ask', reason: `it writes outside the workspace (${outside.map((w) => w.target || '?').join(', ')}), so a person decides` };
   }
   return allowed;
 }

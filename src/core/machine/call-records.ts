@@ -4,6 +4,7 @@ import { PERSON_APPROVED, RULE_READ_ONLY } from '../../contract/tool-permission'
 import type { ToolResult } from '../../contract/tool-result';
 import { pushBounded, StateLimits, type RunState, type TurnCall } from './run-state';
 import { type ToolCallRecord } from '../../contract/run-records';
+import type { CallApproval } from '../../contract/decision';
 
 /** "shell: ls -la", "read_file: notes.md": how a call reads in status, events and the Web UI. */
 export function callSummary(name: string, input: unknown): string {
@@ -32,7 +33,7 @@ export function recordCall(state: RunState, entry: Omit<ToolCallRecord, 'summary
 }
 
 /** Who let a call run: a person's decision, or the policy. Carried on the tool events and in the audit log. */
-export function approvalOf(state: RunState, callId: string): { decision: string; approver?: string; verified?: boolean; via: string; requestedBy?: string } {
+export function approvalOf(state: RunState, callId: string): CallApproval {
   const decided = [...state.decisions].reverse().find((d) => d.callId === callId);
   // Who sent the follow-up the call came from, so a call allowed by someone's "always" is traceable to them.
   const requestedBy = state.thread.requestedBy ? { requestedBy: state.thread.requestedBy } : {};

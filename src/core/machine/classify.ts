@@ -1,14 +1,11 @@
-import { evaluatePolicy } from '../approvals/approval-policy';
 import { ruleAllowed } from '../../contract/tool-permission';
-import { pushBounded, StateLimits, type RunState } from './run-state';
+import type { RunState } from './run-state';
+import { policyFor, recordDecision } from './decisions';
 import { errorResult, recordCall, rejectCall, toBlock } from './call-records';
 import { controlToolNamesOf } from './control-calls';
 import { needsToolGuardrails } from './on-guardrails';
 import { screenTeamCalls } from './on-team';
 import type { TransitionContext } from './transition-context';
-
-/** Tools whose calls are shell command lines; their rules compare parsed commands. */
-export const COMMAND_ARGUMENT = 'command';
 
 /**
  * Applies the approval policy to every call of the turn that has not been judged yet: control tools
@@ -35,26 +32,13 @@ export function classifyTurn(state: RunState, ctx: TransitionContext): void {
       recordCall(state, { iteration: turn.iteration, callId: call.id, tool: call.name, input: call.input, outcome: 'error' });
       continue;
     }
-    const verdict = evaluatePolicy({
-      tool: call.name,
-      scope: tool.scope,
-      input: call.input,
-      analysis: call.analysis,
-      isCommand: tool.subjectArgument === COMMAND_ARGUMENT,
-      run: state.input.toolApproval,
-      agent: state.agent.approval,
-      preferences: state.preferences,
-      patterns: state.agent.commandPatterns,
-    });
+    const verdict = policyFor(state, call);
     if (verdict.action === 'allow') {
       // No person saw it: it writes only if the rule or "always" that let it through says so.
       call.verdict = { kind: 'run', permission: ruleAllowed(verdict.writes) };
     } else if (verdict.action === 'reject') {
-      call.verdict = { kind: 'reject', reason: verdict.reason };
-      const entry = { callId: call.id, tool: call.name, decision: 'policy_reject', reason: verdict.reason, decidedAt: ctx.at, via: 'policy' };
-      pushBounded(state.decisions, entry, StateLimits.decisions);
-      // An event too, so the audit log records calls the policy refused, not only the ones that ran.
-      ctx.emit(state, 'approvalDecided', { ...entry, arguments: call.input }, call.id);
+      // Recorded and emitted, so the audit log records calls the policy refused, not only the ones that ran.
+      recordDecision(state, call, { decision: 'policy_reject', reason: verdict.reason, via: 'policy' }, ctx);
       rejectCall(state, call.id, verdict.reason);
     } else if (state.agent.approvalHandler && !call.judged) {
       // The agent's approval handler decides first; only its "ask" parks the call.

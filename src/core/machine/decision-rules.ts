@@ -4,7 +4,7 @@ import { argumentOf, type PreferenceMatch } from '../approvals/preference-rules'
 import { checkSignature } from '../approvals/signatures/decision-signature';
 import { v1SignatureVerifies } from '../approvals/signatures/legacy-v1';
 import { decisionMessage, legacyDecisionText, type RunIdentity } from '../approvals/signatures/signed-message';
-import { COMMAND_ARGUMENT } from './classify';
+import { COMMAND_ARGUMENT } from './decisions';
 import type { RunState, TurnCall } from './run-state';
 
 /** The calls of the current turn that wait for a person: the one source of "pending approvals". */

@@ -1,11 +1,10 @@
-import { evaluatePolicy } from '../approvals/approval-policy';
 import type { ApprovalDecision } from '../../contract/approval-decision';
 import { withRule, type PreferenceRule } from '../approvals/preference-rules';
-import { COMMAND_ARGUMENT } from './classify';
+import { policyFor, recordDecision } from './decisions';
+import type { DecisionVia } from '../../contract/decision';
 import { decisionRefusal, pendingCalls, rememberedMatches } from './decision-rules';
 import { errorResult, recordCall, rejectCall, toBlock } from './call-records';
 import { pushBounded, StateLimits, type RunState, type TurnCall } from './run-state';
-import { type DecisionRecord } from '../../contract/run-records';
 import type { ToolPermission } from '../../contract/tool-permission';
 import { PERSON_APPROVED, ruleAllowed } from '../../contract/tool-permission';
 import { signingEnvOf, type TransitionContext } from './transition-context';
@@ -16,22 +15,11 @@ export function recordIgnored(state: RunState, kind: string, reason: string, pay
 }
 
 /** `permission`: the call a person decided on runs as theirs; others an "always" settles run as that choice allows. */
-function settleCall(state: RunState, call: TurnCall, decision: ApprovalDecision, via: string, verified: boolean, ctx: TransitionContext, permission: ToolPermission = PERSON_APPROVED): void {
+function settleCall(state: RunState, call: TurnCall, decision: ApprovalDecision, via: DecisionVia, verified: boolean, ctx: TransitionContext, permission: ToolPermission = PERSON_APPROVED): void {
   const approves = decision.decision === 'approve' || decision.decision === 'approve_always';
   if (approves) call.verdict = { kind: 'run', permission: { ...permission } };
   else rejectCall(state, call.id, decision.reason ? `rejected: ${decision.reason}` : 'rejected by a person');
-  const record: DecisionRecord = {
-    callId: call.id,
-    tool: call.name,
-    decision: decision.decision,
-    reason: decision.reason,
-    approver: decision.approver,
-    verified,
-    decidedAt: ctx.at,
-    via,
-  };
-  pushBounded(state.decisions, record, StateLimits.decisions);
-  ctx.emit(state, 'approvalDecided', { ...record }, call.id);
+  recordDecision(state, call, { decision: decision.decision, reason: decision.reason, approver: decision.approver, verified, via }, ctx);
 }
 
 /**
@@ -43,7 +31,7 @@ function settleCall(state: RunState, call: TurnCall, decision: ApprovalDecision,
 export function onDecision(
   state: RunState,
   decision: ApprovalDecision,
-  via: string,
+  via: DecisionVia,
   verified: boolean,
   ctx: TransitionContext,
   /** Replaying a history from before choices were scoped: "always"/"never" were tool-wide then. */
@@ -81,18 +69,7 @@ export function onDecision(
       if (other.name === call.name) settleCall(state, other, { ...decision, callId: other.id }, via, verified, ctx, ruleAllowed(writes === true));
       continue;
     }
-    const tool = state.agent.tools[other.name]!;
-    const verdict = evaluatePolicy({
-      tool: other.name,
-      scope: tool.scope,
-      input: other.input,
-      analysis: other.analysis,
-      isCommand: tool.subjectArgument === COMMAND_ARGUMENT,
-      run: state.input.toolApproval,
-      agent: state.agent.approval,
-      preferences: state.preferences,
-      patterns: state.agent.commandPatterns,
-    });
+    const verdict = policyFor(state, other);
     const follows = (verdict.action === 'allow' && preference === 'always') || (verdict.action === 'reject' && preference === 'never');
     if (follows) settleCall(state, other, { ...decision, callId: other.id }, via, verified, ctx, ruleAllowed(verdict.action === 'allow' && verdict.writes));
   }
@@ -124,9 +101,7 @@ export function onTimePassed(state: RunState, ctx: TransitionContext): void {
   for (const call of pendingCalls(state)) {
     if (call.verdict.kind !== 'pending' || Date.parse(call.verdict.requestedAt) + timeoutMs > ctx.now) continue;
     rejectCall(state, call.id, `timed out: no decision within ${state.input.approvalTimeoutSeconds}s`);
-    const entry = { callId: call.id, tool: call.name, decision: 'timed_out', reason: 'timed out', decidedAt: ctx.at, via: 'timeout' };
-    pushBounded(state.decisions, entry, StateLimits.decisions);
-    ctx.emit(state, 'approvalDecided', { ...entry }, call.id);
+    recordDecision(state, call, { decision: 'timed_out', reason: 'timed out', via: 'timeout' }, ctx);
   }
   const question = state.pendingQuestion;
   if (question && Date.parse(question.askedAt) + timeoutMs <= ctx.now) {

@@ -1,6 +1,7 @@
 import { ruleAllowed } from '../../contract/tool-permission';
 import { recordCall, rejectCall } from './call-records';
-import { pushBounded, StateLimits, type RunState, type TurnCall } from './run-state';
+import type { RunState, TurnCall } from './run-state';
+import { recordDecision } from './decisions';
 import type { TransitionContext } from './transition-context';
 
 /** One guardrail's answer, as the worker reports it. */
@@ -42,9 +43,7 @@ export function onGuardrailsChecked(state: RunState, on: 'input' | 'output' | 't
     const reason = `guardrail "${result.name}": ${result.reason ?? 'tripped'}`;
     if (spec(result.name)?.onTrip === 'reject_call') {
       rejectCall(state, call.id, reason);
-      const entry = { callId: call.id, tool: call.name, decision: 'guardrail_reject', reason, decidedAt: ctx.at, via: 'guardrail' };
-      pushBounded(state.decisions, entry, StateLimits.decisions);
-      ctx.emit(state, 'approvalDecided', { ...entry, arguments: call.input }, call.id);
+      recordDecision(state, call, { decision: 'guardrail_reject', reason, via: 'guardrail' }, ctx);
     } else {
       return trip(state, result.name, result.reason ?? 'tripped', `tool ${call.name} (${call.id}) in iteration ${state.iteration}`, ctx);
     }
@@ -75,9 +74,7 @@ export function onCallsJudged(state: RunState, verdicts: HandlerVerdict[], failu
       ctx.emit(state, 'approvalRequested', { callId: call.id, tool: call.name, input: call.input, requestedAt: ctx.at, iteration: state.turn!.iteration, reason, context: state.turn!.contextText }, call.id);
       continue;
     }
-    const entry = { callId: call.id, tool: call.name, decision: `handler_${verdict.verdict}`, reason: verdict.reason, decidedAt: ctx.at, via: 'handler' };
-    pushBounded(state.decisions, entry, StateLimits.decisions);
-    ctx.emit(state, 'approvalDecided', { ...entry, arguments: call.input }, call.id);
+    recordDecision(state, call, { decision: verdict.verdict === 'allow' ? 'handler_allow' : 'handler_reject', reason: verdict.reason, via: 'handler' }, ctx);
     // The handler is not a person and names no rule that grants writes: the call runs read-only.
     if (verdict.verdict === 'allow') call.verdict = { kind: 'run', permission: ruleAllowed(false) };
     else rejectCall(state, call.id, `rejected by the approval handler: ${verdict.reason}`);

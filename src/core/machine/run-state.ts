@@ -111,7 +111,7 @@ export const OutcomeSchema = z.discriminatedUnion('kind', [
 ]);
 
 export const RunStateSchema = z.object({
-  schemaVersion: z.literal(3),
+  schemaVersion: z.literal(4),
   workflowId: z.string(),
   input: RunSettingsSchema,
   agent: ResolvedAgentSchema,

@@ -11,7 +11,7 @@ import { RULE_READ_ONLY, ToolPermissionSchema } from '../../contract/tool-permis
 import { RUNS_FOLDER } from '../tools/workspace';
 import { inToolSpan } from '../observability/genai-spans';
 import type { ActivityDeps } from './activity-deps';
-import { AuditDecisionSchema } from '../../contract/audit-decision';
+import { CallApprovalSchema } from '../../contract/decision';
 
 export const RunToolInputSchema = z.object({
   agent: z.string(),
@@ -23,10 +23,11 @@ export const RunToolInputSchema = z.object({
   /** Whether this call's processes may reach the network. */
   network: z.boolean().default(false),
   /**
-   * Who let the call run, for the audit line written when it ends. The decision is checked against the
-   * audit enum here, before the tool runs, so an unlisted kind fails the call instead of its audit line.
+   * Who let the call run, for the audit line written when it ends: the contract's Decision fields. The
+   * decision is checked against the audit enum here, before the tool runs, so an unlisted kind fails
+   * the call instead of its audit line.
    */
-  approval: z.object({ decision: z.string().pipe(AuditDecisionSchema), approver: z.string().optional(), verified: z.boolean().optional(), via: z.string(), requestedBy: z.string().optional() }).optional(),
+  approval: CallApprovalSchema.optional(),
   /**
    * Who let the call run and whether it may write (`ToolContext.permission`). Absent from workflows
    * of earlier releases: such a call gets the least, a read-only workspace.

@@ -19,11 +19,11 @@ const ruleMatches = (rule: ApprovalRule, tool: string, input: unknown) => matche
 describe('evaluatePolicy', () => {
   describe('defaults', () => {
     it('runs read tools and asks for write and execute tools', () => {
-      expect(DEFAULT_SCOPE_POLICY).toEqual({ read: 'allow', write: 'approve', execute: 'approve' });
+      expect(DEFAULT_SCOPE_POLICY).toEqual({ read: 'allow', write: 'ask', execute: 'ask' });
       expect(action({ tool: 'read_file', scope: 'read' })).toBe('allow');
       expect(action({ tool: 'list_files', scope: 'read' })).toBe('allow');
-      expect(action({ tool: 'write_file', scope: 'write' })).toBe('approve');
-      expect(action({ tool: 'shell', scope: 'execute' })).toBe('approve');
+      expect(action({ tool: 'write_file', scope: 'write' })).toBe('ask');
+      expect(action({ tool: 'shell', scope: 'execute' })).toBe('ask');
     });
 
     it('says why it decided', () => {
@@ -70,7 +70,7 @@ describe('evaluatePolicy', () => {
   describe('precedence below the rejects', () => {
     it('run requiresApproval beats run alwaysApproved and a personal "always"', () => {
       const run = { requiresApproval: ['write_file'], alwaysApproved: ['write_file'] };
-      expect(action({ tool: 'write_file', scope: 'write', run, preferences: prefs({ alwaysApproved: ['write_file'], alwaysRejected: [] }) })).toBe('approve');
+      expect(action({ tool: 'write_file', scope: 'write', run, preferences: prefs({ alwaysApproved: ['write_file'], alwaysRejected: [] }) })).toBe('ask');
     });
 
     it('run alwaysApproved beats agent requiresApproval', () => {
@@ -85,17 +85,17 @@ describe('evaluatePolicy', () => {
         // A tool-wide "always" stored without the flag (every choice before it existed) grants no writes.
         writes: false,
       });
-      expect(action({ tool: 'shell', scope: 'execute', run: { requiresApproval: ['shell'] }, preferences })).toBe('approve');
+      expect(action({ tool: 'shell', scope: 'execute', run: { requiresApproval: ['shell'] }, preferences })).toBe('ask');
     });
 
     it('agent requiresApproval beats agent alwaysApproved, and both beat the scope policy', () => {
-      expect(action({ tool: 'read_file', scope: 'read', agent: { requiresApproval: ['read_file'], alwaysApproved: ['read_file'] } })).toBe('approve');
+      expect(action({ tool: 'read_file', scope: 'read', agent: { requiresApproval: ['read_file'], alwaysApproved: ['read_file'] } })).toBe('ask');
       expect(action({ tool: 'shell', scope: 'execute', agent: { alwaysApproved: ['shell'] } })).toBe('allow');
     });
 
     it('a personal choice is by tool name and leaves other tools to the policy', () => {
-      expect(action({ tool: 'write_file', scope: 'write', preferences: prefs({ alwaysApproved: ['shell'], alwaysRejected: [] }) })).toBe('approve');
-      expect(action({ tool: 'write_file', scope: 'write', preferences: none })).toBe('approve');
+      expect(action({ tool: 'write_file', scope: 'write', preferences: prefs({ alwaysApproved: ['shell'], alwaysRejected: [] }) })).toBe('ask');
+      expect(action({ tool: 'write_file', scope: 'write', preferences: none })).toBe('ask');
     });
   });
 
@@ -103,13 +103,13 @@ describe('evaluatePolicy', () => {
     it('run scopes override agent scopes, which override the default', () => {
       expect(action({ tool: 'shell', scope: 'execute', agent: { scopes: { execute: 'allow' } } })).toBe('allow');
       expect(action({ tool: 'shell', scope: 'execute', run: { scopes: { execute: 'reject' } }, agent: { scopes: { execute: 'allow' } } })).toBe('reject');
-      expect(action({ tool: 'read_file', scope: 'read', run: { scopes: { read: 'approve' } } })).toBe('approve');
+      expect(action({ tool: 'read_file', scope: 'read', run: { scopes: { read: 'ask' } } })).toBe('ask');
       // A scope the run leaves out falls through to the agent's, then the default.
       expect(action({ tool: 'write_file', scope: 'write', run: { scopes: { execute: 'allow' } }, agent: { scopes: { write: 'allow' } } })).toBe('allow');
     });
 
     it('a rule naming the tool beats a scope policy', () => {
-      expect(action({ tool: 'read_file', scope: 'read', run: { requiresApproval: ['read_file'], scopes: { read: 'allow' } } })).toBe('approve');
+      expect(action({ tool: 'read_file', scope: 'read', run: { requiresApproval: ['read_file'], scopes: { read: 'allow' } } })).toBe('ask');
     });
   });
 
@@ -122,7 +122,7 @@ describe('evaluatePolicy', () => {
         action: 'reject',
         reason: 'rejected by rule "shell /rm -rf //"',
       });
-      expect(action({ tool: 'shell', scope: 'execute', input: { command: 'ls -la' }, run })).toBe('approve');
+      expect(action({ tool: 'shell', scope: 'execute', input: { command: 'ls -la' }, run })).toBe('ask');
     });
 
     it('matches a regular expression against one argument, or the JSON of all of them', () => {
@@ -140,7 +140,7 @@ describe('evaluatePolicy', () => {
     it('lets a pattern approve only some calls of a tool', () => {
       const run = { alwaysApproved: [{ tool: 'write_file', argumentsMatch: '"path":"notes/' }] };
       expect(action({ tool: 'write_file', scope: 'write', input: { path: 'notes/a.md' }, run })).toBe('allow');
-      expect(action({ tool: 'write_file', scope: 'write', input: { path: 'src/a.ts' }, run })).toBe('approve');
+      expect(action({ tool: 'write_file', scope: 'write', input: { path: 'src/a.ts' }, run })).toBe('ask');
     });
 
     it('refuses a broken regular expression when the rules are validated, naming the rule', () => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ShellAnalysis } from '../../../src/contract/shell-analysis';
 import { permissionOf } from '../../../src/core/machine/call-records';
 import type { TurnCall } from '../../../src/core/machine/run-state';
+import type { Decision } from '../../../src/contract/decision';
 import { call, Machine, runState } from './state-factory';
 
 /** A parse of plain literal words, with the redirection targets the analysis found. */
@@ -100,7 +101,7 @@ describe('the permission of a call', () => {
 
 describe('permissionOf, for checkpoints from before calls carried a permission', () => {
   const letRun = (id: string): TurnCall => ({ id, name: 'write_file', input: {}, verdict: { kind: 'run' }, started: false, guarded: false, judged: false });
-  const decided = (callId: string, decision: string, via: string) => ({ callId, tool: 'write_file', decision, decidedAt: '2026-11-23T10:00:00.000Z', via });
+  const decided = (callId: string, decision: Decision['decision'], via: Decision['via']): Decision => ({ callId, tool: 'write_file', decision, decidedAt: '2026-11-23T10:00:00.000Z', via });
 
   it('reads a person\'s approval from the run\'s decisions, and gives everything else the least', () => {
     const state = runState({

@@ -100,6 +100,16 @@ describe('loadAgentConfig', () => {
     expect(onReject).toContain('- agents[0].approval.alwaysRejected[0].writes: rule for shell: "writes" only applies to alwaysApproved rules; remove it here');
   });
 
+  it('reads a scope policy that says "approve", the old word for "ask", as "ask", and names a word that is neither', async () => {
+    const agent = (scopes: string) => `agents:\n  - { name: a, description: d, modelTier: fast, tools: [shell], systemPrompt: p, maxIterations: 3, approval: { scopes: ${scopes} } }\n`;
+    const old = await configFile('scopes-approve.yaml', agent('{ read: allow, write: approve, execute: reject }'));
+    expect(loadAgentConfig(old).agents[0]!.approval?.scopes).toEqual({ read: 'allow', write: 'ask', execute: 'reject' });
+    const json = await configFile('scopes-approve.json', JSON.stringify({ agents: [{ name: 'a', description: 'd', modelTier: 'fast', tools: [], systemPrompt: 'p', maxIterations: 3, approval: { scopes: { execute: 'approve' } } }] }));
+    expect(loadAgentConfig(json).agents[0]!.approval?.scopes).toEqual({ execute: 'ask' });
+    const bad = problemsOf(await configFile('scopes-bad.yaml', agent('{ write: maybe }')));
+    expect(bad).toContain('- agents[0].approval.scopes.write: must be "allow", "ask" (a person decides; "approve" is an alias) or "reject"');
+  });
+
   it('reports YAML syntax errors with their line, and a missing file with its path', async () => {
     expect(problemsOf(await configFile('syntax.yaml', 'includeBuiltinAgents: true\nagents: []\nagents: []\n'))).toMatch(/- line 3, column 1: Map keys must be unique/);
     expect(problemsOf(await configFile('unclosed.yaml', 'agents:\n  - name: [unclosed\n'))).toMatch(/- line \d+, column \d+: Flow sequence/);

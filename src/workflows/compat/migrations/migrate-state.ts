@@ -4,8 +4,9 @@ import { FailureType } from '../../../contract/errors';
 import { RunStateSchema, type RunState } from '../../../core/machine/run-state';
 import { v1ToV2, type RunStateV1 } from './run-state-v1';
 import { v2ToV3, type RunStateV2 } from './run-state-v2';
+import { v3ToV4, type RunStateV3 } from './run-state-v3';
 
-export const CURRENT_STATE_VERSION = 3;
+export const CURRENT_STATE_VERSION = 4;
 
 /**
  * Upgrades any known checkpoint shape to the current `RunState`, one version at a time, then checks
@@ -22,6 +23,10 @@ export function migrateState(raw: unknown, now: string): RunState {
   if (version === 2) {
     value = v2ToV3(value as RunStateV2);
     version = 3;
+  }
+  if (version === 3) {
+    value = v3ToV4(value as RunStateV3);
+    version = 4;
   }
   if (version !== CURRENT_STATE_VERSION) {
     throw ApplicationFailure.create({

@@ -88,7 +88,7 @@ export function v2ToV3(v2: RunStateV2): unknown {
     ...v2.preferences.alwaysRejected.map((tool) => toolWide({ tool, preference: 'never' })),
   ].flat();
   const { pendingApprovals: _pending, turn: _turn, ...rest } = v2;
-  const v3: Omit<RunState, 'agent' | 'input'> & { agent: unknown; input: unknown } = {
+  const v3: Omit<RunState, 'agent' | 'input' | 'schemaVersion'> & { schemaVersion: 3; agent: unknown; input: unknown } = {
     ...(rest as unknown as RunState),
     schemaVersion: 3,
     input: { ...v2.input, modelRetryMaxSeconds: 300 },

@@ -17,7 +17,7 @@ async function verdictFor(entry: HostileEntry, workspaceRoot: string) {
   return { analysis, verdict: evaluatePolicy({ tool: entry.tool, scope, input, analysis, isCommand, run: entry.rules, preferences: entry.preferences, patterns }) };
 }
 
-const ACTION = { ask: 'approve', reject: 'reject' } as const;
+const ACTION = { ask: 'ask', reject: 'reject' } as const;
 
 describe('the hostile-command corpus', () => {
   const workspace = scratchWorkspace();

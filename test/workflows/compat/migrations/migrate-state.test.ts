@@ -54,8 +54,34 @@ describe('migrateState', () => {
     expect(permissionOf(state, allowed!)).toEqual({ by: 'rule', writes: false });
   });
 
+  it('reads a version-3 scope policy\'s "approve" as "ask", in the run\'s rules and the agent\'s, and keeps the decisions', () => {
+    const v3 = fixture('run-state-v3.json') as { input: Record<string, unknown>; agent: Record<string, unknown> };
+    // What version-3 machines wrote, including the guardrail's refusal that the audit list lacked then.
+    const decisions = [
+      { callId: 'a', tool: 'shell', decision: 'policy_reject', reason: 'rejected by rule "shell"', decidedAt: NOW, via: 'policy' },
+      { callId: 'b', tool: 'shell', decision: 'guardrail_reject', reason: 'guardrail "g": no', decidedAt: NOW, via: 'guardrail' },
+      { callId: 'c', tool: 'write_file', decision: 'approve_always', approver: 'ana', verified: true, decidedAt: NOW, via: 'update' },
+      { callId: 'd', tool: 'write_file', decision: 'timed_out', reason: 'timed out', decidedAt: NOW, via: 'timeout' },
+    ];
+    const old = {
+      ...v3,
+      decisions,
+      input: { ...v3.input, toolApproval: { requiresApproval: ['shell'], scopes: { read: 'allow', write: 'approve' } } },
+      agent: { ...v3.agent, approval: { scopes: { execute: 'approve', write: 'reject' } } },
+    };
+    const state = migrateState(old, NOW);
+    expect(state.input.toolApproval).toEqual({ requiresApproval: ['shell'], scopes: { read: 'allow', write: 'ask' } });
+    expect(state.agent.approval).toEqual({ scopes: { execute: 'ask', write: 'reject' } });
+    expect(state.decisions).toEqual(decisions);
+  });
+
+  it('refuses a version-3 decision of a kind version 4 does not list, naming where it is', () => {
+    const bad = { ...fixture('run-state-v3.json'), decisions: [{ callId: 'a', tool: 'shell', decision: 'approved', decidedAt: NOW, via: 'update' }] };
+    expect(() => migrateState(bad, NOW)).toThrow(/checkpoint \(schemaVersion 4\) is invalid:[\s\S]*decisions/);
+  });
+
   it('refuses an unknown version, and a checkpoint that does not fit the schema, saying what is wrong', () => {
-    expect(() => migrateState({ schemaVersion: 99 }, NOW)).toThrow(/schemaVersion 99; this worker knows versions 1 to 3/);
-    expect(() => migrateState({ ...migrateState(fixture('run-state-v2.json'), NOW), iteration: -1 }, NOW)).toThrow(/checkpoint \(schemaVersion 3\) is invalid/);
+    expect(() => migrateState({ schemaVersion: 99 }, NOW)).toThrow(/schemaVersion 99; this worker knows versions 1 to 4/);
+    expect(() => migrateState({ ...migrateState(fixture('run-state-v2.json'), NOW), iteration: -1 }, NOW)).toThrow(/checkpoint \(schemaVersion 4\) is invalid/);
   });
 });
