@@ -9,7 +9,7 @@
 //   npm run bench:approval -- [--approvals 50]
 import type { WorkflowHandle } from '@temporalio/client';
 import { startRun } from '../src/client/start-run';
-import type { LifecycleEvent } from '../src/contract/lifecycle-event';
+import type { LifecycleEventOf } from '../src/contract/lifecycle-event';
 import { approvalSignal, decideApprovalUpdate } from '../src/contract/agent-run-api';
 import { callId, stepOf } from '../test/support/step-script';
 import { benchWorker, TEMPORAL_DEFAULT_QUEUE_RATES, ms, percentile, report, sizeArg, startBenchEnv, table, uniqueId } from './support/bench-env';
@@ -55,10 +55,10 @@ async function measure(serverName: string, dynamicConfig: Record<string, unknown
   const key = (workflowId: string, n: number | string) => `${workflowId}/${n}`;
   const stepOfCall = (id: unknown) => Number(/^toolu_s(\d+)_/.exec(String(id))?.[1]);
 
-  const decide = async (event: LifecycleEvent) => {
+  const decide = async (event: LifecycleEventOf<'approvalRequested'>) => {
     const run = handles.get(event.workflowId);
     if (!run) return;
-    const id = String(event.data.callId);
+    const id = event.data.callId;
     await settled(run.handle);
     sent.set(key(event.workflowId, stepOfCall(id)), performance.now());
     const decision = { callId: id, decision: 'approve' as const, approver: 'bench' };

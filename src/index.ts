@@ -41,7 +41,7 @@ export {
 export { describeRunIdentity, signDecision, signReply, signFollowUp } from './client/sign-messages';
 export { loadApproverRegistry, approverRegistryFromEnv } from './runtime/approvals/approver-registry';
 export { approverKeysDir, createApproverKey, signWithApproverKey, type CreatedApproverKey } from './client/approver-keys';
-export type { LifecycleEvent, LifecycleEventName } from './contract/lifecycle-event';
+export type { LifecycleEvent, LifecycleEventName, LifecycleEventData, LifecycleEventOf, CallApproval } from './contract/lifecycle-event';
 export type { LifecycleHandler } from './runtime/lifecycle/lifecycle-handler';
 export { ConsoleLifecycleLogger } from './runtime/lifecycle/console-logger';
 export { MetricsCollector, type AgentMetrics, type ToolMetrics } from './runtime/lifecycle/metrics-collector';

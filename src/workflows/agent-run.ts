@@ -30,8 +30,8 @@ export { CONTINUE_NUDGE } from '../core/machine/on-model';
 
 /**
  * The agent loop as a Temporal workflow. All of the run's state is one `RunState`, changed only by
- * the pure transition function (run-machine/); this function only takes the steps `nextStep` asks for
- * (take-step.ts: activities, child runs, waits) or ends the link. Every outcome goes back through the driver.
+ * the pure transition function (core/machine/); this function only takes the steps the machine hands out
+ * as effects (take-step.ts: activities, child runs, waits) or ends the link. Every outcome goes back through the driver.
  */
 export async function agentRun(rawInput: AgentRunInput): Promise<AgentRunResult> {
   const features = currentFeatures();
@@ -92,6 +92,11 @@ async function start(input: ParsedRunInput, features: Features): Promise<RunDriv
  * acts on them).
  */
 async function drive(driver: RunDriver, input: ParsedRunInput, features: Features): Promise<AgentRunResult> {
+  // A wait's `condition` re-reads its predicate on every activation, and must end exactly when the step
+  // would change: by a message's event, but also by the history filling up, which is no event (its
+  // size is Temporal's, not the state's). So the predicate asks the pure `nextStep` (it marks nothing).
+  // Ending a wait any other way (on every event, say) would start a new timer, a command that replays
+  // of earlier histories do not have.
   const next = () => nextStep(driver.state, { now: Date.now(), historyFull: historyIsFull(driver.state.input.historyBudget), features });
   const ctx: StepContext = { running: new Map(), moved: (waiting) => stepKey(next()) !== stepKey(waiting) };
   for (;;) {

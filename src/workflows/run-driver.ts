@@ -1,7 +1,7 @@
-import { getExternalWorkflowHandle, proxySinks, setCurrentDetails, upsertSearchAttributes, workflowInfo, type Sinks } from '@temporalio/workflow';
-import { AuditDecisionSchema } from '../contract/audit-decision';
+import { getExternalWorkflowHandle, proxySinks, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { AuditEntry } from '../runtime/audit/audit-record';
-import type { LifecycleEvent } from '../contract/lifecycle-event';
+import type { LifecycleSinks } from '../contract/lifecycle-event';
+import { auditEntryOf } from './audit-entry';
 import { audit } from './activity-stubs';
 import type { RunEvent } from '../core/machine/run-events';
 import type { RunState } from '../core/machine/run-state';
@@ -15,37 +15,7 @@ import { pendingQuestionsOf, pendingApprovalsOf } from '../core/machine/run-stat
 import type { ChildWaiting } from '../contract/run-records';
 import { AgentNameKey, AgentStatusKey } from '../contract/search-attributes';
 
-/** The sink the worker implements (see src/runtime/lifecycle/lifecycle-sink.ts). */
-export interface LifecycleSinks extends Sinks {
-  lifecycle: { emit(event: LifecycleEvent): void };
-}
-
 const { lifecycle } = proxySinks<LifecycleSinks>();
-
-/** The audit line a lifecycle event stands for, if any: decisions, and calls whose outcome is unknown. */
-function auditEntryOf(event: LifecycleEvent, before: RunState, after: RunState): AuditEntry | undefined {
-  const d = event.data;
-  const callId = String(d.callId ?? '');
-  const call = (after.turn ?? before.turn)?.calls.find((c) => c.id === callId) ?? before.turn?.calls.find((c) => c.id === callId);
-  const base = { at: event.at, run: event.workflowId, runId: event.runId, agent: event.agent, iteration: event.iteration, tool: String(d.tool), callId };
-  if (event.name === 'approvalDecided') {
-    return {
-      ...base,
-      kind: 'decision',
-      arguments: call?.input ?? d.arguments,
-      // Event data is untyped until the lifecycle events are; the audit enum is checked here meanwhile.
-      decision: AuditDecisionSchema.parse(d.decision),
-      approver: typeof d.approver === 'string' ? d.approver : undefined,
-      verified: typeof d.verified === 'boolean' ? d.verified : undefined,
-      via: String(d.via),
-      reason: typeof d.reason === 'string' ? d.reason : undefined,
-    };
-  }
-  if (event.name === 'toolEnded' && d.outcome === 'unknown') {
-    return { ...base, kind: 'call', arguments: call?.input ?? d.arguments, decision: 'outcome_unknown', outcome: 'unknown', durationMs: Number(d.durationMs) || undefined, idempotencyKey: `${event.workflowId}/${callId}` };
-  }
-  return undefined;
-}
 
 /**
  * Holds the run's state and is the only way to change it: every outcome goes through `dispatch`,
@@ -96,11 +66,11 @@ export class RunDriver {
     const before = this.state;
     const info = workflowInfo();
     const env = { now: Date.now(), runId: info.runId, namespace: info.namespace, firstRunId: info.firstExecutionRunId, ...options.step };
-    const { state, emitted, effects } = transition(before, event, env);
+    const { state, effects, events } = transition(before, event, env);
     this.state = state;
     if (options.publish !== false) this.publish();
     setCurrentDetails(runDetails(state));
-    for (const e of emitted) {
+    for (const e of events) {
       lifecycle.emit(e);
       const entry = this.auditing ? auditEntryOf(e, before, state) : undefined;
       if (entry) this.unaudited.push(entry);

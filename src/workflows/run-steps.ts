@@ -2,7 +2,6 @@ import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, condition, i
 import type { PreferenceRule } from '../core/approvals/preference-rules';
 import { FailureType } from '../contract/errors';
 import { localTools, model, onceTools, setup, summarizer, tools } from './activity-stubs';
-import type { RunDriver } from './run-driver';
 import type { RunEvent } from '../core/machine/run-events';
 import { approvalOf, callSummary, permissionOf } from '../core/machine/call-records';
 import type { NextStep, ToolRun } from '../core/machine/next-step';
@@ -66,23 +65,21 @@ export async function callModelStep(state: RunState, step: Extract<NextStep, { k
 
 /**
  * Summarizes the turns before the plan's split (or only cuts oversized outputs, without a model call).
- * A store miss is told to the driver at once and the summary asked again with the whole conversation,
- * inside this step, as it always was (re-deciding the step there could pick another one).
+ * A store miss is reported like the model call's: the machine marks the conversation to be sent whole,
+ * and the loop asks again. The plan does not depend on what the store holds, so the next step is this
+ * compaction again (unless the history filled up meanwhile: then the next link compacts).
  */
-export async function compactStep(driver: RunDriver, { plan, byBudget }: Extract<NextStep, { kind: 'compact' }>): Promise<RunEvent> {
+export async function compactStep(state: RunState, { plan, byBudget }: Extract<NextStep, { kind: 'compact' }>): Promise<RunEvent> {
   if (plan.split === undefined) return { type: 'compacted', estimate: plan.estimate, fit: true };
-  for (;;) {
-    const state = driver.state;
-    try {
-      const result = await summarizer.summarizeConversation.executeWithOptions({ summary: `compact turns 1-${plan.split - 1}` }, [
-        // From 0: the first message carries the previous summary, so the new one replaces it.
-        { conversation: conversationRef(state), from: 0, to: plan.split, task: state.input.task },
-      ]);
-      return { type: 'compacted', ...result, split: plan.split, estimate: plan.estimate, fit: byBudget };
-    } catch (error) {
-      if (!isStoreMiss(error)) throw error;
-      driver.dispatch({ type: 'conversation_resent' });
-    }
+  try {
+    const result = await summarizer.summarizeConversation.executeWithOptions({ summary: `compact turns 1-${plan.split - 1}` }, [
+      // From 0: the first message carries the previous summary, so the new one replaces it.
+      { conversation: conversationRef(state), from: 0, to: plan.split, task: state.input.task },
+    ]);
+    return { type: 'compacted', ...result, split: plan.split, estimate: plan.estimate, fit: byBudget };
+  } catch (error) {
+    if (!isStoreMiss(error)) throw error;
+    return { type: 'conversation_resent' };
   }
 }
 

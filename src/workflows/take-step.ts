@@ -43,7 +43,7 @@ export async function takeStep(driver: RunDriver, step: TakenStep, ctx: StepCont
     case 'judge':
       return report(await judgeStep(state, step));
     case 'compact':
-      return report(await compactStep(driver, step));
+      return report(await compactStep(state, step));
     case 'call_model':
       return report(await callModelStep(state, step));
   }

@@ -82,6 +82,17 @@ function startableCalls(state: RunState, features: StepFeatures): { start: TurnC
   return { start: group.filter((c) => !c.started), running };
 }
 
+/**
+ * `settle` left a turn open that no step can move: a bug of the machine (settle and nextStep disagree),
+ * never of the run's input. The workflow fails the run with this message rather than loop.
+ */
+export class StuckTurnError extends Error {
+  constructor(iteration: number, calls: [string, string, boolean][]) {
+    super(`turn ${iteration} cannot move: no call is waiting, running or ready to start (calls as [id, verdict, has result]: ${JSON.stringify(calls)}); this is a bug of the run machine, please report it with the run's history`);
+    this.name = 'StuckTurnError';
+  }
+}
+
 export function nextStep(state: RunState, env: StepEnv): NextStep {
   if (state.outcome) return { kind: 'finish' };
   const timeoutMs = state.input.approvalTimeoutSeconds * 1000;
@@ -113,7 +124,7 @@ export function nextStep(state: RunState, env: StepEnv): NextStep {
       return { kind: 'wait', for: 'reply', until: Date.parse(state.pendingQuestion.askedAt) + timeoutMs };
     }
     // A turn always has a pending, running, startable or waiting call until it ends (settle closes it).
-    throw new Error(`turn ${state.turn.iteration} cannot move: ${JSON.stringify(state.turn.calls.map((c) => [c.id, c.verdict.kind, !!c.result]))}`);
+    throw new StuckTurnError(state.turn.iteration, state.turn.calls.map((c) => [c.id, c.verdict.kind, !!c.result]));
   }
   // The agent completed; its output guardrails decide whether that stands.
   if (state.completion && !state.thread.idleSince) return { kind: 'check_guardrails', on: 'output', calls: [] };

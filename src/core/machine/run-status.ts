@@ -61,6 +61,8 @@ export function toStatus(state: RunState): RunStatus {
     completion: state.completion,
     decisions: state.decisions.slice(-10),
     ignored: state.ignored,
+    // The checkpoint keeps events loosely (a checkpoint of an earlier release holds what it emitted then);
+    // this run's own events are the typed union, older ones may lack a field added since.
     events: state.events as LifecycleEvent[],
     compactions: state.compactions,
     continueAsNewLinks: state.chain.link,

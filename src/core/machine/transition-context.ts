@@ -1,4 +1,4 @@
-import type { LifecycleEvent, LifecycleEventName } from '../../contract/lifecycle-event';
+import type { LifecycleEvent, LifecycleEventData, LifecycleEventName, LifecycleEventOf } from '../../contract/lifecycle-event';
 import type { StepFeatures } from './step-env';
 import { pushBounded, StateLimits, type RunState } from './run-state';
 
@@ -26,16 +26,17 @@ export function signingEnvOf(env: TransitionEnv): { now: number; namespace: stri
  */
 export interface TransitionContext extends TransitionEnv {
   at: string;
-  emit(state: RunState, name: LifecycleEventName, data?: Record<string, unknown>, step?: string): void;
+  /** Typed by name: the data must be the one that event carries (contract/lifecycle-event.ts). */
+  emit<N extends LifecycleEventName>(state: RunState, name: N, data: LifecycleEventData[N], step?: string): void;
 }
 
-export function transitionContext(env: TransitionEnv, emitted: LifecycleEvent[]): TransitionContext {
+export function transitionContext(env: TransitionEnv, events: LifecycleEvent[]): TransitionContext {
   const at = new Date(env.now).toISOString();
   return {
     ...env,
     at,
-    emit(state, name, data = {}, step = '') {
-      const event: LifecycleEvent = {
+    emit<N extends LifecycleEventName>(state: RunState, name: N, data: LifecycleEventData[N], step = '') {
+      const one: LifecycleEventOf<N> = {
         name,
         at,
         workflowId: state.workflowId,
@@ -46,8 +47,10 @@ export function transitionContext(env: TransitionEnv, emitted: LifecycleEvent[])
         key: `${state.workflowId}/${state.chain.link}/${state.iteration}/${name}/${step}`,
         data,
       };
+      // TypeScript cannot see that an event of one generic name is a member of the union by name.
+      const event = one as LifecycleEvent;
       pushBounded(state.events, event, StateLimits.events);
-      emitted.push(event);
+      events.push(event);
     },
   };
 }

@@ -17,10 +17,10 @@ import { transitionContext, type TransitionContext, type TransitionEnv } from '.
 
 export interface TransitionResult {
   state: RunState;
-  /** Lifecycle events this step produced, for the worker's handlers (already in `state.events`). */
-  emitted: LifecycleEvent[];
   /** What the workflow does next: the one step a `step_wanted` event asks for; empty for every other event. */
   effects: NextStep[];
+  /** Lifecycle events this transition produced, for the worker's handlers (already in `state.events`). */
+  events: LifecycleEvent[];
 }
 
 /** The transition of `step_wanted` was given no features: the workflow must say how this execution behaves. */
@@ -113,22 +113,22 @@ function apply(state: RunState, event: RunEvent, ctx: TransitionContext): void {
 }
 
 /**
- * The run as a pure state machine: `(state, event) → { state, emitted (lifecycle events), effects }`.
+ * The run as a pure state machine: `(state, event) → { state, effects, events (lifecycle events) }`.
  * The workflow sends `step_wanted` to get its next step (the effect), takes it, and feeds every
  * outcome back through here; nothing else changes the state,
  * and this needs no Temporal server to test. The state is immutable (immer), so a handler that throws
  * leaves the previous state untouched.
  */
 export function transition(state: RunState, event: RunEvent, env: TransitionEnv): TransitionResult {
-  const emitted: LifecycleEvent[] = [];
-  const ctx = transitionContext(env, emitted);
-  if (event.type === 'step_wanted') return takeStep(state, env, ctx, emitted);
+  const events: LifecycleEvent[] = [];
+  const ctx = transitionContext(env, events);
+  if (event.type === 'step_wanted') return takeStep(state, env, ctx, events);
   const next = produce(state, (draft) => {
     apply(draft, event, ctx);
     settle(draft, ctx);
     draft.phase = derivePhase(draft);
   });
-  return { state: next, emitted, effects: [] };
+  return { state: next, effects: [], events };
 }
 
 /**
@@ -136,7 +136,7 @@ export function transition(state: RunState, event: RunEvent, env: TransitionEnv)
  * start applied and settled as its own event would be, so a call is started exactly when its step is
  * handed out.
  */
-function takeStep(state: RunState, env: TransitionEnv, ctx: TransitionContext, emitted: LifecycleEvent[]): TransitionResult {
+function takeStep(state: RunState, env: TransitionEnv, ctx: TransitionContext, events: LifecycleEvent[]): TransitionResult {
   if (!env.features) throw new StepEnvMissingError();
   const step = nextStep(state, { now: env.now, historyFull: env.historyFull ?? false, features: env.features });
   const next = produce(state, (draft) => {
@@ -146,5 +146,5 @@ function takeStep(state: RunState, env: TransitionEnv, ctx: TransitionContext, e
     }
     draft.phase = derivePhase(draft);
   });
-  return { state: next, emitted, effects: [step] };
+  return { state: next, effects: [step], events };
 }

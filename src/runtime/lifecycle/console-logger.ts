@@ -20,26 +20,25 @@ function time(iso: string): string {
 
 /** "[14:23:45.123] 🔧 Tool 'shell' ✓": one line per event, as in the Peekaboo seed. */
 export function formatEvent(event: LifecycleEvent): string {
-  const d = event.data;
   const icon = ICONS[event.name] ?? '•';
   const run = event.workflowId;
   switch (event.name) {
     case 'agentStarted':
       return `${icon} Agent '${event.agent}' started (${run})`;
     case 'agentEnded':
-      return `${icon} Agent '${event.agent}' ended: ${String(d.status)} (${run})`;
+      return `${icon} Agent '${event.agent}' ended: ${event.data.status} (${run})`;
     case 'toolStarted':
-      return `${icon} Tool '${String(d.tool)}' started`;
+      return `${icon} Tool '${event.data.tool}' started`;
     case 'toolEnded':
-      return `${icon} Tool '${String(d.tool)}' ${d.success ? '✓' : '✗'} (${String(d.durationMs)} ms)`;
+      return `${icon} Tool '${event.data.tool}' ${event.data.success ? '✓' : '✗'} (${event.data.durationMs} ms)`;
     case 'approvalRequested':
-      return `${icon} Approval needed for '${String(d.tool)}' (${String(d.callId)}) in ${run}`;
+      return `${icon} Approval needed for '${event.data.tool}' (${event.data.callId}) in ${run}`;
     case 'approvalDecided':
-      return `${icon} '${String(d.tool)}' ${String(d.decision)}${d.approver ? ` by ${String(d.approver)}` : ''}`;
+      return `${icon} '${event.data.tool}' ${event.data.decision}${event.data.approver ? ` by ${event.data.approver}` : ''}`;
     case 'errorOccurred':
-      return `${icon} Error: ${String(d.message)}`;
+      return `${icon} Error: ${event.data.message}`;
     case 'contextCompacted':
-      return `${icon} Context compacted (${String(d.messagesBefore)} → ${String(d.messagesAfter)} messages)`;
+      return `${icon} Context compacted (${event.data.messagesBefore} → ${event.data.messagesAfter} messages)`;
     default:
       return `${icon} ${event.name} #${event.iteration}`;
   }

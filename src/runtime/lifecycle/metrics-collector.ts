@@ -62,7 +62,6 @@ export class MetricsCollector implements LifecycleHandler {
 
   handle(event: LifecycleEvent): void {
     if (!this.dedupe.firstTime(event.key)) return;
-    const d = event.data;
     switch (event.name) {
       case 'agentStarted':
         this.runsStarted += 1;
@@ -73,28 +72,30 @@ export class MetricsCollector implements LifecycleHandler {
         this.prom.iterations.inc();
         break;
       case 'toolEnded':
-        this.recordTool(String(d.tool), d.success === true, typeof d.durationMs === 'number' ? d.durationMs : 0);
+        this.recordTool(event.data.tool, event.data.success === true, typeof event.data.durationMs === 'number' ? event.data.durationMs : 0);
         break;
       case 'approvalRequested':
         this.approvalsRequested += 1;
         this.prom.approvalsRequested.inc();
         break;
       case 'approvalDecided':
-        increment(this.approvalsDecided, String(d.decision));
-        this.prom.approvalDecisions.inc({ decision: String(d.decision) });
+        increment(this.approvalsDecided, event.data.decision);
+        this.prom.approvalDecisions.inc({ decision: event.data.decision });
         break;
       case 'errorOccurred': {
-        const type = typeof d.type === 'string' ? d.type : 'unknown';
+        const type = typeof event.data.type === 'string' ? event.data.type : 'unknown';
         increment(this.errorsByType, type);
         this.prom.errors.inc({ type });
         break;
       }
       case 'agentEnded':
-        increment(this.runsEnded, String(d.status));
-        this.prom.runsEnded.inc({ status: String(d.status) });
+        increment(this.runsEnded, event.data.status);
+        this.prom.runsEnded.inc({ status: event.data.status });
         break;
     }
-    if (isUsage(d.usage)) this.recordUsage(event.workflowId, d.usage);
+    // The events that carry the run's cumulative usage (iterationCompleted, agentEnded).
+    const usage = 'usage' in event.data ? event.data.usage : undefined;
+    if (isUsage(usage)) this.recordUsage(event.workflowId, usage);
     if (event.name === 'agentEnded') this.usageByRun.delete(event.workflowId);
   }
 

@@ -57,7 +57,7 @@ export class Machine {
   send(event: RunEvent): this {
     const result = transition(this.state, event, { now: this.now, runId: 'r1' });
     this.state = result.state;
-    this.events.push(...result.emitted);
+    this.events.push(...result.events);
     return this;
   }
 
@@ -76,7 +76,7 @@ export class Machine {
   take(historyFull = false): NextStep {
     const result = transition(this.state, { type: 'step_wanted' }, { now: this.now, runId: 'r1', historyFull, features: this.features });
     this.state = result.state;
-    this.events.push(...result.emitted);
+    this.events.push(...result.events);
     return result.effects[0]!;
   }
 

@@ -2,16 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { ConsoleLifecycleLogger } from '../../../src/runtime/lifecycle/console-logger';
 import type { LifecycleEvent, LifecycleEventName } from '../../../src/contract/lifecycle-event';
 
-const event = (name: LifecycleEventName, data: Record<string, unknown> = {}, iteration = 1): LifecycleEvent => ({
-  name,
-  at: '2026-11-23T14:23:45.123Z',
-  workflowId: 'agent-general-1',
-  runId: 'r1',
-  agent: 'general',
-  iteration,
-  key: `agent-general-1/${name}/${iteration}`,
-  data,
-});
+// Cast: each test gives only the fields the line reads.
+const event = (name: LifecycleEventName, data: Record<string, unknown> = {}, iteration = 1): LifecycleEvent =>
+  ({
+    name,
+    at: '2026-11-23T14:23:45.123Z',
+    workflowId: 'agent-general-1',
+    runId: 'r1',
+    agent: 'general',
+    iteration,
+    key: `agent-general-1/${name}/${iteration}`,
+    data,
+  }) as LifecycleEvent;
 
 const run: LifecycleEvent[] = [
   event('agentStarted'),

@@ -9,6 +9,7 @@ export function lifecycleEvent(
   const workflowId = overrides.workflowId ?? 'run-1';
   const iteration = overrides.iteration ?? 1;
   const step = typeof data.callId === 'string' ? data.callId : '';
+  // Cast: handler tests give only the fields they read (and some give odd ones, to see handlers cope).
   return {
     name,
     at: '2025-01-02T03:04:05.678Z',
@@ -19,7 +20,7 @@ export function lifecycleEvent(
     key: `${workflowId}/0/${iteration}/${name}/${step}`,
     data,
     ...overrides,
-  };
+  } as LifecycleEvent;
 }
 
 export const usage = (inputTokens: number, outputTokens: number) => ({

@@ -8,12 +8,11 @@ import { Worker, type InjectedSinks, type WorkflowBundle } from '@temporalio/wor
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditRecord } from '../../../src/runtime/audit/audit-record';
 import { verifyAuditFile } from '../../../src/runtime/audit/verify-audit';
-import type { LifecycleEvent } from '../../../src/contract/lifecycle-event';
+import type { LifecycleEvent, LifecycleEventOf, LifecycleSinks } from '../../../src/contract/lifecycle-event';
 import { lifecycleSinks } from '../../../src/runtime/lifecycle/lifecycle-sink';
 import { MetricsCollector } from '../../../src/runtime/lifecycle/metrics-collector';
 import type { agentRun } from '../../../src/workflows/agent-run';
 import { approvalSignal } from '../../../src/contract/agent-run-api';
-import type { LifecycleSinks } from '../../../src/workflows/run-driver';
 import { fail, reply, startFakeAnthropic, toolCall, type FakeAnthropic } from '../../support/fake-anthropic';
 import { bundleAgentWorkflows, waitFor, withAgentWorker } from '../../support/agent-run-harness';
 import { uniqueId } from '../../support/temporal';
@@ -62,10 +61,10 @@ describe('lifecycle events on a real worker', () => {
         // Waits on the delivered event rather than polling the status query: with no cache, every
         // query is another full replay competing with the run's own workflow tasks.
         const requested = await waitFor(
-          async () => events.find((e) => e.workflowId === approvedRun.workflowId && e.name === 'approvalRequested'),
+          async () => events.find((e): e is LifecycleEventOf<'approvalRequested'> => e.workflowId === approvedRun.workflowId && e.name === 'approvalRequested'),
           'the approvalRequested event',
         );
-        await approvedRun.signal(approvalSignal, { callId: String(requested.data.callId), decision: 'approve', approver: 'alice' });
+        await approvedRun.signal(approvalSignal, { callId: requested.data.callId, decision: 'approve', approver: 'alice' });
         await approvedRun.result();
         approvedHistory = await approvedRun.fetchHistory();
         failedRun = await start({ agent: 'general', task: failingTask });

@@ -1,0 +1,28 @@
+import { AuditDecisionSchema } from '../contract/audit-decision';
+import type { LifecycleEvent } from '../contract/lifecycle-event';
+import type { AuditEntry } from '../runtime/audit/audit-record';
+import type { RunState } from '../core/machine/run-state';
+
+/** The audit line a lifecycle event stands for, if any: decisions, and calls whose outcome is unknown. */
+export function auditEntryOf(event: LifecycleEvent, before: RunState, after: RunState): AuditEntry | undefined {
+  if (event.name !== 'approvalDecided' && !(event.name === 'toolEnded' && event.data.outcome === 'unknown')) return undefined;
+  const d = event.data;
+  const callId = d.callId;
+  const call = (after.turn ?? before.turn)?.calls.find((c) => c.id === callId) ?? before.turn?.calls.find((c) => c.id === callId);
+  const base = { at: event.at, run: event.workflowId, runId: event.runId, agent: event.agent, iteration: event.iteration, tool: d.tool, callId };
+  if (event.name === 'toolEnded') {
+    return { ...base, kind: 'call', arguments: call?.input ?? event.data.arguments, decision: 'outcome_unknown', outcome: 'unknown', durationMs: event.data.durationMs || undefined, idempotencyKey: `${event.workflowId}/${callId}` };
+  }
+  const decided = event.data;
+  return {
+    ...base,
+    kind: 'decision',
+    arguments: call?.input ?? decided.arguments,
+    // The run's decision record says `string`; the audit log takes only its enum, checked here.
+    decision: AuditDecisionSchema.parse(decided.decision),
+    approver: decided.approver,
+    verified: decided.verified,
+    via: decided.via,
+    reason: decided.reason,
+  };
+}
