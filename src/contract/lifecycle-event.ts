@@ -4,8 +4,10 @@ import type { Completion } from './control-tools/complete-task';
 import type { TokenUsage } from './messages';
 import type { DecisionRecord } from './run-records';
 
+import type { CallApproval } from './decision';
+
 /** Who let a call run, as the tool events carry it: the policy, or the decision of a person or handler. */
-export type CallApproval = { decision: string; approver?: string; verified?: boolean; via: string; requestedBy?: string };
+export type { CallApproval } from './decision';
 
 /**
  * The `data` of each lifecycle event, by name. Names and fields are a contract with other clients

@@ -54,7 +54,7 @@ describe('auditEntryOf', () => {
     const m = new Machine().reply(call('w', 'write_file', { path: 'a.md', content: 'x' }));
     m.send({ type: 'decision', decision: { callId: 'w', decision: 'approve', approver: 'ana' }, via: 'update', verified: false });
     const event = m.events.find((e) => e.name === 'approvalDecided')!;
-    const odd = { ...event, data: { ...event.data, decision: 'maybe' } } as typeof event;
+    const odd = { ...event, data: { ...event.data, decision: 'maybe' } } as unknown as typeof event;
     expect(() => auditEntryOf(odd, m.state, m.state)).toThrow(/expected one of/);
   });
 });
