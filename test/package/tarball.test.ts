@@ -39,6 +39,14 @@ async function installedVersion(name: string): Promise<string> {
   return (JSON.parse(await readFile(path.join(REPO, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
+/** The TypeScript block of the README's "Use it in your project" section. */
+function readmeExample(readme: string): string {
+  const section = readme.split('\n## Use it in your project\n')[1]?.split('\n## ')[0] ?? '';
+  const example = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+  if (!example) throw new Error('README.md has no ```ts block under "## Use it in your project"');
+  return example;
+}
+
 describe('the packed tarball, installed into a fresh TypeScript project', () => {
   let work: string;
   let project: string;
@@ -57,6 +65,8 @@ describe('the packed tarball, installed into a fresh TypeScript project', () => 
     project = path.join(work, 'app');
     await mkdir(project);
     await cp(path.join(__dirname, 'consumer'), project, { recursive: true });
+    // The README's example is compiled with the project's own code, so it cannot drift from the API.
+    await writeFile(path.join(project, 'src', 'readme-example.ts'), readmeExample(await readFile(path.join(REPO, 'README.md'), 'utf8')));
     await writeFile(path.join(project, 'package.json'), `${JSON.stringify({ name: 'my-agents', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
     installStarted = Date.now();
     const [zod, typescript, typesNode] = await Promise.all(['zod', 'typescript', '@types/node'].map(installedVersion));
@@ -74,7 +84,7 @@ describe('the packed tarball, installed into a fresh TypeScript project', () => 
   });
 
   it('holds the compiled code, the .d.ts files and the agentctl bin, and no sources, tests, fixtures or benchmarks', () => {
-    expect(entries).toEqual(expect.arrayContaining(['package/package.json', 'package/bin/agentctl.js', 'package/dist/index.js', 'package/dist/index.d.ts', 'package/dist/client/index.js', 'package/dist/workflows/index.js', 'package/dist/console/public/app.js']));
+    expect(entries).toEqual(expect.arrayContaining(['package/package.json', 'package/bin/agentctl.js', 'package/dist/index.js', 'package/dist/index.d.ts', 'package/dist/client/index.js', 'package/dist/workflows/index.js', 'package/dist/console/public/app.js', 'package/CHANGELOG.md']));
     const unexpected = entries.filter((entry) => !/^package\/(dist\/|bin\/agentctl\.js$|package\.json$|README\.md$|CHANGELOG\.md$|LICENSE$)/.test(entry));
     expect(unexpected).toEqual([]);
     expect(entries.filter((entry) => entry.endsWith('.ts') && !entry.endsWith('.d.ts'))).toEqual([]);
