@@ -89,7 +89,13 @@ export interface AgentWorker {
   close(): Promise<void>;
 }
 
-export const WORKFLOWS_PATH = path.join(__dirname, '..', '..', 'workflows', 'index.ts');
+/**
+ * The workflow bundle's entry, beside this module in whichever form it runs: `src/workflows/index.ts`
+ * from a checkout (tsx, vitest), `dist/workflows/index.js` from the built package, also when it is
+ * installed in a user's node_modules. So nobody passes `workflowsPath`: the worker bundles our own
+ * compiled workflow code.
+ */
+export const WORKFLOWS_PATH = path.join(__dirname, '..', '..', 'workflows', `index${path.extname(__filename)}`);
 
 /**
  * AGENT_MAX_CACHED_WORKFLOWS bounds the sticky workflow cache. The SDK's default (sized from the heap)

@@ -1,0 +1,52 @@
+/**
+ * `durable-agent/client`: what code that drives runs imports (a service, a script, a test), without
+ * the worker: connect, start, follow, decide, reply, resume and await a run, and the contract's
+ * names and payloads those calls carry. Nothing here loads `@temporalio/worker`.
+ */
+export { connectClient } from './connect';
+export { parseClientSettings, ClientSettingsError, type ClientSettings } from './client-settings';
+export { startRun, newRunId } from './start-run';
+export { followRun, type FollowOptions, type FollowResult, type IdleThread } from './follow-run';
+export { awaitOutcome, outcomeOfError, type RunOutcome } from './run-outcome';
+export { resumeRun, planResume, startResumedRun, type ResumePlan } from './resume-run';
+export { queryStatus, sendDecision, sendReply, sendFollowUp } from './approval-helpers';
+export { describeRunIdentity, signDecision, signReply, signFollowUp } from './sign-messages';
+export { approverKeysDir, createApproverKey, signWithApproverKey, type CreatedApproverKey } from './approver-keys';
+export { listQuery, toListed, type ListedRun } from './list-runs';
+export { fetchAgentCatalog } from './agent-catalog';
+export {
+  TemporalUnreachableError,
+  InvalidRunRequestError,
+  RunNotResumableError,
+  NoPendingApprovalError,
+  AmbiguousApprovalError,
+  DecisionRefusedError,
+  NoWorkerAnsweredError,
+  ApproverKeyError,
+} from './errors';
+export {
+  AGENT_RUN_WORKFLOW_TYPE,
+  statusQuery,
+  approvalSignal,
+  decideApprovalUpdate,
+  userReplySignal,
+  submitReplyUpdate,
+  userMessageSignal,
+  sendMessageUpdate,
+  closeSignal,
+  closeThreadUpdate,
+} from '../contract/agent-run-api';
+export { AgentRunInputSchema, type AgentRunInput } from '../contract/run-input';
+export type { AgentRunResult } from '../contract/run-result';
+export type { RunStatus, PendingApproval, PendingQuestionView, TaskProgress } from '../contract/run-status';
+export type { RunPhase, DecisionRecord, ToolCallRecord } from '../contract/run-records';
+export {
+  ApprovalDecisionSchema,
+  UserReplySchema,
+  FollowUpSchema,
+  type ApprovalDecision,
+  type UserReply,
+  type FollowUp,
+  type DecisionOutcome,
+} from '../contract/approval-decision';
+export type { LifecycleEvent, LifecycleEventName } from '../contract/lifecycle-event';
