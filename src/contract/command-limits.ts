@@ -4,9 +4,11 @@ const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
 
 /**
- * What one command may use. Every limit but `tmpBytes` is an rlimit set (soft and hard, so the
- * command cannot raise it) by the shell that starts the command, inside the sandbox; `tmpBytes` caps
- * the sandbox's private /tmp. CPU time, address space and file size count per process, processes per
+ * What one command may use. The first five are rlimits set (soft and hard, so the command cannot
+ * raise them) by the shell that starts the command, inside the sandbox; `tmpBytes` caps the
+ * sandbox's private /tmp. The `total*` fields and `cpuCores` bound the whole command (all its
+ * processes together) through a cgroup of its own, where the worker may create one (see
+ * src/runtime/tools/sandbox/cgroups); elsewhere only the rlimits hold. CPU time, address space and file size count per process, processes per
  * user (hence commands run as their own unprivileged user when the worker is root). Wall time is the
  * tool's own timeout. The defaults let compilers, test runners and `npm install` work, and stop a
  * runaway before it hurts the worker; an agent sets its own with `limits` in its definition.
@@ -25,6 +27,12 @@ export const CommandLimitsSchema = z
     processes: z.number().int().min(8).default(256),
     /** Size of the sandbox's private /tmp (a tmpfs, so it is memory). */
     tmpBytes: z.number().int().min(MiB).default(256 * MiB),
+    /** Memory of all the command's processes together, /tmp included (cgroup memory.max); beyond it the kernel kills one. */
+    totalMemoryBytes: z.number().int().min(32 * MiB).default(4 * GiB),
+    /** Processes and threads of the command at once (cgroup pids.max); a fork beyond it fails. */
+    totalProcesses: z.number().int().min(8).default(256),
+    /** CPU cores' worth of time the command may use (cgroup cpu.max); beyond it, it is slowed down, not stopped. */
+    cpuCores: z.number().min(0.05).max(1024).default(2),
   })
   .strict();
 export type CommandLimits = z.output<typeof CommandLimitsSchema>;
@@ -59,7 +67,12 @@ const SIGXFSZ_STATUS = 128 + 25;
  * certain (their signals, in the status or in bash's report); the others show only as a failed call, so their usual messages are read
  * from the output and the note says "probably".
  */
-export function describeLimitHit(outcome: { exitCode: number | null; output: string }, limits: CommandLimits): string | undefined {
+export function describeLimitHit(
+  outcome: { exitCode: number | null; output: string },
+  limits: CommandLimits,
+  /** Limits the command's cgroup reported as hit, so that the guess from the output is not repeated. */
+  known: { processes?: boolean } = {},
+): string | undefined {
   // bash names the signal when a command it waited for died of it; the status says so when it was the last one.
   if (outcome.exitCode === SIGXCPU_STATUS || /CPU time limit exceeded/.test(outcome.output)) {
     return `The command used its ${limits.cpuSeconds} s of CPU time and was stopped (limits.cpuSeconds).`;
@@ -72,7 +85,7 @@ export function describeLimitHit(outcome: { exitCode: number | null; output: str
   if (/Cannot allocate memory|MemoryError|out of memory|bad_alloc|memory exhausted|xmalloc|allocation fail/i.test(output)) {
     notes.push(`an allocation beyond its ${formatBytes(limits.memoryBytes)} of address space (limits.memoryBytes)`);
   }
-  if (/fork: (retry: )?Resource temporarily unavailable|Resource temporarily unavailable|fork failed|can't fork/i.test(output)) {
+  if (!known.processes && /fork: (retry: )?Resource temporarily unavailable|Resource temporarily unavailable|fork failed|can't fork/i.test(output)) {
     notes.push(`more than ${limits.processes} processes (limits.processes)`);
   }
   if (/Too many open files/i.test(output)) notes.push(`more than ${limits.openFiles} open files (limits.openFiles)`);

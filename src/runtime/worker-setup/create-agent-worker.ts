@@ -19,6 +19,7 @@ import { createAnthropicClient } from '../model/anthropic-client';
 import { startConfiguredTracing, type Tracing } from '../observability/tracing';
 import { createProcessRunner, type ProcessRunner } from '../tools/sandbox/process-runner';
 import { resolveSandboxMode, sandboxWarning } from '../tools/sandbox/sandbox-mode';
+import { cgroupsOfThisWorker } from '../tools/sandbox/cgroups/detect-cgroups';
 import type { Tool } from '../tools/tool-definition';
 import { resolveWorkspaceRoot } from '../tools/workspace';
 import type { McpPool } from '../mcp/mcp-pool';
@@ -164,6 +165,9 @@ function toolProcessRunner({ sandbox }: WorkerSettings): ProcessRunner {
   const mode = resolveSandboxMode({ PATH: sandbox.path ?? process.env.PATH, AGENT_SANDBOX: sandbox.mode });
   const warning = sandboxWarning(mode);
   if (warning) console.warn(`WARNING: ${warning}`);
+  // Once per worker: which per-command cgroup limits this host cannot enforce, and how to grant them.
+  const cgroupNotice = cgroupsOfThisWorker().notice;
+  if (cgroupNotice) console.warn(`WARNING: ${cgroupNotice}`);
   // A root worker runs commands as AGENT_SANDBOX_USER (default nobody), or refuses to start (SandboxUserError).
   // Allowed variables come from the worker's own process environment, where a deployment puts them.
   // Raw on purpose: besides AGENT_TOOL_ENV's names, each agent's `env` list (configuration file) may

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { analyzeShellCommand } from '../../shell/analyze-shell';
 import { ProcessStartError } from '../../../contract/errors';
-import { SandboxEnforcementError, ShellMissingError } from '../sandbox/errors';
+import { CommandCgroupError, SandboxEnforcementError, ShellMissingError } from '../sandbox/errors';
 import type { ProcessRunResult } from '../sandbox/process-runner';
 import { defineTool } from '../tool-definition';
 import { ToolResult } from '../../../contract/tool-result';
@@ -57,7 +57,7 @@ export const shellTool = defineTool({
       return describeResult(result, timeoutMs);
     } catch (error) {
       if (error instanceof ProcessStartError) return ToolResult.error(`Could not start the command: ${error.message}`);
-      if (error instanceof SandboxEnforcementError || error instanceof ShellMissingError) return ToolResult.error(error.message);
+      if (error instanceof SandboxEnforcementError || error instanceof ShellMissingError || error instanceof CommandCgroupError) return ToolResult.error(error.message);
       throw error;
     } finally {
       clearInterval(beat);

@@ -17,3 +17,8 @@ export class SandboxUserError extends Error {
 export class ShellMissingError extends Error {
   override readonly name = 'ShellMissingError';
 }
+
+/** A command's cgroup could not be created or removed, although the worker found it could at start. */
+export class CommandCgroupError extends Error {
+  override readonly name = 'CommandCgroupError';
+}

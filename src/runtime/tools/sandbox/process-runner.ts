@@ -2,9 +2,13 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import type { ToolPermission } from '../../../contract/tool-permission';
 import { bwrapArgs, dropTo } from './bwrap-args';
+import { describeCgroupHits, enterCgroupArgv } from './cgroups/cgroup-launch';
+import type { CgroupHits, CgroupHost, CommandCgroup } from './cgroups/command-cgroup';
+import { cgroupsOfThisWorker } from './cgroups/detect-cgroups';
 import { detectChildGuard, type ChildGuard } from './child-guard';
 import { CommandLimitsSchema, describeLimitHit, ulimitCommands, type CommandLimits } from '../../../contract/command-limits';
 import { SandboxEnforcementError } from './errors';
+import { findExecutable } from './find-executable';
 import { shellLauncher } from './liveness-gate';
 import { protectionMounts } from './protection-mounts';
 import { undoProtectedChanges } from './protected-sweep';
@@ -77,6 +81,11 @@ export interface ProcessRunnerConfig {
   sourceEnv: NodeJS.ProcessEnv;
   /** `AGENT_SANDBOX_USER`: who commands run as when the worker is root (default nobody). */
   sandboxUser?: string | undefined;
+  /**
+   * Where each command gets a cgroup of its own (memory, pids, cpu limits); null for none. Absent,
+   * the worker's own cgroups as found at start (cgroupsOfThisWorker), which the worker logs.
+   */
+  cgroups?: CgroupHost | null;
 }
 
 /**
@@ -94,6 +103,9 @@ export function createProcessRunner(config: ProcessRunnerConfig): ProcessRunner 
   const childGuard = mode.mode === 'none' ? detectChildGuard(config.sourceEnv) : undefined;
   const user = resolveSandboxUser(config.sandboxUser ?? config.sourceEnv.AGENT_SANDBOX_USER);
   const shell = shellLauncher();
+  // The host bash that joins the command's cgroups before the launcher runs (see cgroup-launch.ts).
+  const bash = findExecutable('bash', '/usr/bin:/bin');
+  const cgroups = bash === undefined ? undefined : config.cgroups === undefined ? cgroupsOfThisWorker().host : (config.cgroups ?? undefined);
 
   const argvFor = (spec: RunSpec, env: Record<string, string>, scan: WorkspaceScan | undefined): string[] => {
     const launched = shell(spec.command, ulimitCommands(spec.limits));
@@ -120,19 +132,47 @@ export function createProcessRunner(config: ProcessRunnerConfig): ProcessRunner 
       const guarded = mode.mode === 'bwrap' && protects(spec.permission);
       const scan = guarded || user ? await scanWorkspace(spec.workspace, { hidden: spec.hiddenPaths, owner: user }) : undefined;
       const env = toolEnvironment({ home: spec.workspace, allow: [...envAllowList, ...spec.extraEnvAllow], source: config.sourceEnv });
-      const outcome = await runProcess({
-        argv: argvFor(spec, env, scan),
-        cwd: spec.workspace,
-        env,
-        timeoutMs: spec.timeoutMs,
-        signal: spec.signal,
-        outputLimit: spec.outputLimit,
-      });
+      const argv = argvFor(spec, env, scan);
+      const cgroup = cgroups ? await cgroups.create(spec.limits) : undefined;
+      let hits: CgroupHits | undefined;
+      let outcome;
+      try {
+        outcome = await runProcess({
+          argv: cgroup && bash ? enterCgroupArgv(bash, cgroup.procsFiles, argv) : argv,
+          cwd: spec.workspace,
+          env,
+          timeoutMs: spec.timeoutMs,
+          signal: spec.signal,
+          outputLimit: spec.outputLimit,
+        });
+        hits = await cgroup?.hits();
+      } finally {
+        await removeCgroup(cgroup);
+      }
       const removedProtectedPaths = guarded && scan ? await undoProtectedChanges(spec.workspace, spec.hiddenPaths, scan, user) : [];
-      const limitHit = outcome.aborted ? undefined : describeLimitHit(outcome, spec.limits);
+      const limitHit = outcome.aborted ? undefined : describeLimits(outcome, spec.limits, hits);
       return { ...outcome, sandboxed: mode.mode === 'bwrap', removedProtectedPaths, ...(limitHit ? { limitHit } : {}) };
     },
   };
+}
+
+/** What the model is told: what the cgroup counted for certain, then what the output suggests of the rlimits. */
+function describeLimits(outcome: { exitCode: number | null; output: string; timedOut: boolean }, limits: CommandLimits, hits: CgroupHits | undefined) {
+  const failed = outcome.timedOut || outcome.exitCode !== 0;
+  const notes = [
+    hits && describeCgroupHits(hits, limits, failed),
+    describeLimitHit(outcome, limits, { processes: (hits?.forkRefusals ?? 0) > 0 }),
+  ].filter((note) => note !== undefined);
+  return notes.length === 0 ? undefined : notes.join(' ');
+}
+
+/** The command's result stands even when its cgroup cannot be removed; the worker says so in its log. */
+async function removeCgroup(cgroup: CommandCgroup | undefined): Promise<void> {
+  try {
+    await cgroup?.remove();
+  } catch (error) {
+    console.warn(`WARNING: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 type RunSpec = z.output<typeof ProcessRunSpecSchema> & { limits: CommandLimits };
