@@ -117,7 +117,7 @@ export function prepareV2Parent(dir: string): { parent: string; controllers: Cgr
 
 function moveProcess(procsFile: string, pid: string): void {
   try {
-    appendFileSync(procsFile, pid);
+    appendFileSync(procsFile, `${pid}\n`);
   } catch (error) {
     // A process that exited meanwhile is no longer there to move.
     if (code(error) !== 'ESRCH') throw error;
