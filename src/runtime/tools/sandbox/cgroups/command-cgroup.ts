@@ -86,13 +86,8 @@ const REMOVE_PAUSE_MS = 20;
 export async function emptyAndRemove(fs: CgroupFs, dir: string, killFile?: string): Promise<void> {
   if (killFile) await fs.write(`${dir}/${killFile}`, '1').catch(() => undefined);
   for (let attempt = 0; attempt < REMOVE_ATTEMPTS; attempt++) {
-    let procs: string;
-    try {
-      procs = await fs.read(`${dir}/cgroup.procs`);
-    } catch (error) {
-      if (code(error) === 'ENOENT') return;
-      procs = '';
-    }
+    // Unreadable (the cgroup is already gone): rmdir below says so.
+    const procs = await fs.read(`${dir}/cgroup.procs`).catch(() => '');
     for (const pid of procs.split('\n').filter((line) => /^\d+$/.test(line))) {
       try {
         process.kill(Number(pid), 'SIGKILL');

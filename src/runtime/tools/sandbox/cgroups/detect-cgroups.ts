@@ -9,6 +9,8 @@ export interface CgroupDetection {
   host: CgroupHost | undefined;
   /** Logged once at worker start when a controller is missing: which limits only rlimits hold, and how to grant them. */
   notice: string | undefined;
+  /** Folders this worker made for its command cgroups (v1), removed when it exits. */
+  ownFolders: string[];
 }
 
 /** What detection reads of the host; /proc/self's by default, a temporary layout in tests. */
@@ -32,12 +34,11 @@ let ofThisWorker: CgroupDetection | undefined;
 
 /** Detection for this process, done once: v2 preparation moves the worker, so it must not run twice. */
 export function cgroupsOfThisWorker(): CgroupDetection {
-  ofThisWorker ??= detectCgroups({
-    mountinfo: readOr('/proc/self/mountinfo'),
-    selfCgroup: readOr('/proc/self/cgroup'),
-    pid: process.pid,
-  });
-  return ofThisWorker;
+  if (ofThisWorker) return ofThisWorker;
+  const detection = detectCgroups({ mountinfo: readOr('/proc/self/mountinfo'), selfCgroup: readOr('/proc/self/cgroup'), pid: process.pid });
+  process.once('exit', () => detection.ownFolders.forEach(removeTree));
+  ofThisWorker = detection;
+  return detection;
 }
 
 /**
@@ -55,8 +56,8 @@ export function detectCgroups(probe: CgroupProbe): CgroupDetection {
   const v2Mount = mounts.find((m) => m.fstype === 'cgroup2');
   const v2Dir = v2Mount && own.has('') ? inside(v2Mount, own.get('')!) : undefined;
   if (v2Dir) {
-    const prepared = prepareV2Parent(v2Dir);
-    if (typeof prepared !== 'string') return withNotice(v2Host(prepared.parent, prepared.controllers, prefix), reasons);
+    const prepared = prepareV2Parent(v2Dir, probe.pid);
+    if (typeof prepared !== 'string') return withNotice(v2Host(prepared.parent, prepared.controllers, prefix), reasons, []);
     reasons.push(prepared);
   }
 
@@ -67,7 +68,7 @@ export function detectCgroups(probe: CgroupProbe): CgroupDetection {
     if (!dir) return [];
     const base = path.join(dir, prefix);
     try {
-      removeStale(dir);
+      removeLeftovers(dir, probe.pid);
       mkdirSync(base, { recursive: true });
       accessSync(path.join(base, V1_KEY_FILE[controller]), constants.W_OK);
       return [{ controller, base }];
@@ -76,9 +77,9 @@ export function detectCgroups(probe: CgroupProbe): CgroupDetection {
       return [];
     }
   });
-  if (hierarchies.length > 0) return withNotice(v1Host(hierarchies), reasons);
+  if (hierarchies.length > 0) return withNotice(v1Host(hierarchies), reasons, hierarchies.map((h) => h.base));
   if (!v2Dir && reasons.length === 0) reasons.push('no cgroup filesystem of this worker is mounted');
-  return withNotice(undefined, reasons);
+  return withNotice(undefined, reasons, []);
 }
 
 /**
@@ -89,13 +90,13 @@ export function detectCgroups(probe: CgroupProbe): CgroupDetection {
  * file) nothing is moved; the commands get a folder of their own, `durable-agent`, instead.
  * Returns the parent, or why it cannot be used.
  */
-export function prepareV2Parent(dir: string): { parent: string; controllers: CgroupController[] } | string {
+export function prepareV2Parent(dir: string, self: number): { parent: string; controllers: CgroupController[] } | string {
   try {
     const available = readFileSync(path.join(dir, 'cgroup.controllers'), 'utf8').trim().split(/\s+/);
     const controllers = CGROUP_CONTROLLERS.filter((c) => available.includes(c));
     if (controllers.length === 0) return `the cgroup v2 subtree ${dir} offers none of memory, pids, cpu (they may be bound to cgroup v1)`;
     accessSync(path.join(dir, 'cgroup.subtree_control'), constants.W_OK);
-    removeStale(dir);
+    removeLeftovers(dir, self);
     const enable = controllers.map((c) => `+${c}`).join(' ');
     let parent = dir;
     if (existsSync(path.join(dir, 'cgroup.type'))) {
@@ -124,35 +125,34 @@ function moveProcess(procsFile: string, pid: string): void {
   }
 }
 
-/** Removes the empty cgroups a worker that is gone left behind (`durable-agent-<pid>…` of a dead pid). */
-function removeStale(dir: string): void {
+/**
+ * Removes what an earlier process with this worker's pid left behind (`durable-agent-<pid>…`):
+ * detection runs before this worker made any. Folders of other pids are left alone even when that
+ * pid looks dead, because on a v1 hierarchy shared with other containers it may be alive in another
+ * PID namespace; empty cgroups cost nothing, and each worker removes its own when it exits.
+ */
+function removeLeftovers(dir: string, self: number): void {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const pid = /^durable-agent-(\d+)/.exec(entry.name)?.[1];
-    if (!entry.isDirectory() || pid === undefined || alive(Number(pid))) continue;
-    const stale = path.join(dir, entry.name);
-    try {
-      for (const child of readdirSync(stale, { withFileTypes: true })) if (child.isDirectory()) rmdirSync(path.join(stale, child.name));
-      rmdirSync(stale);
-    } catch {
-      // Still in use or not ours to remove: left alone.
-    }
+    if (entry.isDirectory() && new RegExp(`^durable-agent-${self}(-|$)`).test(entry.name)) removeTree(path.join(dir, entry.name));
   }
 }
 
-function alive(pid: number): boolean {
+/** rmdir of a cgroup and its child cgroups (cgroupfs removes interface files with their folder). */
+export function removeTree(dir: string): void {
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return code(error) === 'EPERM';
+    for (const child of readdirSync(dir, { withFileTypes: true })) if (child.isDirectory()) removeTree(path.join(dir, child.name));
+    rmdirSync(dir);
+  } catch {
+    // Still in use: left in place.
   }
 }
 
-function withNotice(host: CgroupHost | undefined, reasons: readonly string[]): CgroupDetection {
+function withNotice(host: CgroupHost | undefined, reasons: readonly string[], ownFolders: string[]): CgroupDetection {
   const missing = CGROUP_CONTROLLERS.filter((c) => !host?.controllers.includes(c));
-  if (missing.length === 0) return { host, notice: undefined };
+  if (missing.length === 0) return { host, notice: undefined, ownFolders };
   return {
     host,
+    ownFolders,
     notice:
       `Per-command cgroup limits are not enforced for ${missing.map((c) => LIMIT_OF[c]).join(', ')}; only the rlimits hold there ` +
       `(${reasons.join('; ') || 'the controllers are not available'}). To enforce them, give the worker a delegated cgroup v2 subtree: ` +
