@@ -72,7 +72,8 @@ export const AgentDefinitionSchema = z.object({
   env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'environment variable names are letters, digits and _')).default([]),
   /**
    * What each of this agent's commands may use: cpuSeconds, memoryBytes, fileSizeBytes, openFiles,
-   * processes, tmpBytes (see command-limits.ts for the defaults). Absent fields keep their defaults.
+   * processes, tmpBytes, and for the whole command totalMemoryBytes, totalProcesses, cpuCores (see
+   * command-limits.ts for the defaults). Absent fields keep their defaults.
    */
   limits: CommandLimitsSchema.optional(),
   // prefault: an absent budget is parsed as {}, so the field defaults above are the only ones.

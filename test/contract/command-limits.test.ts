@@ -132,6 +132,13 @@ describe('ulimitCommands', () => {
   it('refuses unknown or nonsensical limits', () => {
     expect(CommandLimitsSchema.safeParse({ cpuSecs: 5 }).success).toBe(false);
     expect(CommandLimitsSchema.safeParse({ processes: 0 }).success).toBe(false);
+    expect(CommandLimitsSchema.safeParse({ cpuCores: 0 }).success).toBe(false);
+    expect(CommandLimitsSchema.safeParse({ totalProcesses: 1 }).success).toBe(false);
+    expect(CommandLimitsSchema.safeParse({ totalMemoryBytes: 1024 }).success).toBe(false);
+  });
+
+  it('gives the whole-command (cgroup) limits defaults that let builds run', () => {
+    expect(DEFAULT_COMMAND_LIMITS).toMatchObject({ totalMemoryBytes: 4 * GiB, totalProcesses: 256, cpuCores: 2 });
   });
 });
 
