@@ -1,6 +1,5 @@
 // Limits per command, hit for real under bwrap through the shell tool: each ends with a tool error
 // that names the limit, and the same runner serves the next call normally.
-import { readdirSync, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
@@ -9,7 +8,7 @@ import { shellTool } from '../../src/runtime/tools/builtin/shell';
 import { runnerForAgent } from '../../src/runtime/tools/sandbox/agent-runner';
 import { CommandLimitsSchema, DEFAULT_COMMAND_LIMITS, ulimitCommands, type CommandLimitsInput } from '../../src/contract/command-limits';
 import { removeTempDirs, tempDir, toolContext } from '../runtime/tools/tool-test-context';
-import { eventually, PERSON_APPROVED, runnerFor } from '../runtime/tools/sandbox/sandbox-test-support';
+import { eventually, hasProcessesOf, PERSON_APPROVED, runnerFor } from '../runtime/tools/sandbox/sandbox-test-support';
 
 const GiB = 1024 ** 3;
 
@@ -141,15 +140,3 @@ describe('ulimitCommands', () => {
     expect(DEFAULT_COMMAND_LIMITS).toMatchObject({ totalMemoryBytes: 4 * GiB, totalProcesses: 256, cpuCores: 2 });
   });
 });
-
-/** Whether any process of the uid is alive (zombies included: they still count against RLIMIT_NPROC). */
-function hasProcessesOf(uid: number): boolean {
-  return readdirSync('/proc').some((entry) => {
-    if (!/^\d+$/.test(entry)) return false;
-    try {
-      return new RegExp(`^Uid:\\s+${uid}\\s`, 'm').test(readFileSync(`/proc/${entry}/status`, 'utf8'));
-    } catch {
-      return false;
-    }
-  });
-}

@@ -84,3 +84,15 @@ export async function lockFreed(file: string): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** Whether any process of the uid is alive (zombies included: they still count against RLIMIT_NPROC). */
+export function hasProcessesOf(uid: number): boolean {
+  return readdirSync('/proc').some((entry) => {
+    if (!/^\d+$/.test(entry)) return false;
+    try {
+      return new RegExp(`^Uid:\\s+${uid}\\s`, 'm').test(readFileSync(`/proc/${entry}/status`, 'utf8'));
+    } catch {
+      return false;
+    }
+  });
+}

@@ -10,7 +10,7 @@ import { runnerForAgent } from '../../../../../src/runtime/tools/sandbox/agent-r
 import { cgroupsOfThisWorker } from '../../../../../src/runtime/tools/sandbox/cgroups/detect-cgroups';
 import type { ProcessRunner } from '../../../../../src/runtime/tools/sandbox/process-runner';
 import { removeTempDirs, tempDir, toolContext } from '../../tool-test-context';
-import { eventually, PERSON_APPROVED, runnerFor } from '../sandbox-test-support';
+import { eventually, hasProcessesOf, PERSON_APPROVED, runnerFor } from '../sandbox-test-support';
 
 const MiB = 1024 ** 2;
 
@@ -127,15 +127,3 @@ describe.each(['bwrap', 'none'] as const)('a command in mode %s', (mode) => {
     expect(result).toMatchObject({ success: true, output: 'exit code 0\ndone\n' });
   });
 });
-
-/** Whether any process of the uid is alive (zombies included). */
-function hasProcessesOf(uid: number): boolean {
-  return readdirSync('/proc').some((entry) => {
-    if (!/^\d+$/.test(entry)) return false;
-    try {
-      return new RegExp(`^Uid:\\s+${uid}\\s`, 'm').test(readFileSync(`/proc/${entry}/status`, 'utf8'));
-    } catch {
-      return false;
-    }
-  });
-}
