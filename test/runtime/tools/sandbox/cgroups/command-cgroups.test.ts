@@ -112,13 +112,15 @@ describe.each(['bwrap', 'none'] as const)('a command in mode %s', (mode) => {
   });
 
   it('holds a busy loop to its cpuCores, says so when the call times out, and removes the cgroup after the kill', async () => {
-    const result = await shell('while :; do :; done', { cpuCores: 0.2 }, 3);
+    // 5 ms per 100 ms period: even on a busy shared host the loop gets that much, and is held back after it.
+    const result = await shell('while :; do :; done', { cpuCores: 0.05 }, 3);
     expect(result.success).toBe(false);
     expect(result.output).toMatch(/^Command timed out after 3s and was killed/);
-    const note = /held to 0\.2 CPU cores \(limits\.cpuCores\): held back in (\d+) of (\d+) periods of 100 ms \(([\d.]+) s in all\)\./.exec(result.output);
+    const note = /held to 0\.05 CPU cores \(limits\.cpuCores\): held back in (\d+) of (\d+) periods of 100 ms \(([\d.]+) s in all\)\./.exec(result.output);
     expect(note, result.output).not.toBeNull();
-    // At a fifth of a core, a loop that wants a whole one is held back in most periods.
-    expect(Number(note![1])).toBeGreaterThan(Number(note![2]) / 2);
+    // About 30 periods in 3 s; cpu.stat counts one as throttled when the loop used up its 5 ms in it.
+    expect(Number(note![1])).toBeGreaterThanOrEqual(5);
+    expect(Number(note![3])).toBeGreaterThan(0);
     expect(leftoverCgroups()).toEqual([]);
   });
 
