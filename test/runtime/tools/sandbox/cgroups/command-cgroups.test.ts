@@ -8,9 +8,10 @@ import { CommandLimitsSchema, type CommandLimitsInput } from '../../../../../src
 import { shellTool } from '../../../../../src/runtime/tools/builtin/shell';
 import { runnerForAgent } from '../../../../../src/runtime/tools/sandbox/agent-runner';
 import { cgroupsOfThisWorker } from '../../../../../src/runtime/tools/sandbox/cgroups/detect-cgroups';
-import type { ProcessRunner } from '../../../../../src/runtime/tools/sandbox/process-runner';
+import { createProcessRunner, type ProcessRunner } from '../../../../../src/runtime/tools/sandbox/process-runner';
+import { resolveSandboxMode } from '../../../../../src/runtime/tools/sandbox/sandbox-mode';
 import { removeTempDirs, tempDir, toolContext } from '../../tool-test-context';
-import { eventually, hasProcessesOf, PERSON_APPROVED, runnerFor } from '../sandbox-test-support';
+import { eventually, hasProcessesOf, PERSON_APPROVED, runIn, runnerFor } from '../sandbox-test-support';
 
 const MiB = 1024 ** 2;
 
@@ -129,3 +130,15 @@ describe.each(['bwrap', 'none'] as const)('a command in mode %s', (mode) => {
     expect(result).toMatchObject({ success: true, output: 'exit code 0\ndone\n' });
   });
 });
+
+describe('a worker without cgroups', () => {
+  it('runs commands with the rlimits only, in its own cgroup, and reports no cgroup limit', async () => {
+    const workspace = await tempDir('cgroup-ws-');
+    const runner = createProcessRunner({ mode: resolveSandboxMode({ ...process.env, AGENT_SANDBOX: 'none' }), envAllowList: [], sourceEnv: process.env, cgroups: null });
+    const result = await runIn(runner, workspace, 'grep -E "^[0-9]+:pids:" /proc/self/cgroup; ulimit -u', { permission: PERSON_APPROVED, limits: { totalProcesses: 8, processes: 99 } });
+    const ownPids = readFileSync('/proc/self/cgroup', 'utf8').split('\n').find((l) => /^\d+:pids:/.test(l));
+    expect(result).toMatchObject({ exitCode: 0, output: `${ownPids}\n99\n` });
+    expect(result.limitHit).toBeUndefined();
+  });
+});
+
