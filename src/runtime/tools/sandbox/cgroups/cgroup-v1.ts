@@ -13,11 +13,11 @@ import {
   type CommandCgroup,
 } from './command-cgroup';
 
-/** One v1 hierarchy the worker may write: its controller and this worker's folder in it. */
+/** One v1 hierarchy the worker may write: its controller and the worker's own cgroup in it. */
 export interface V1Hierarchy {
   controller: CgroupController;
-  /** `<mount><worker's own cgroup>/durable-agent-<pid>`, created at start (see detect-cgroups.ts). */
-  base: string;
+  /** `<mount><worker's own cgroup>`, where command cgroups are made (see detect-cgroups.ts). */
+  parent: string;
 }
 
 /** The files that set a limit, in the order they are written (v1 names). */
@@ -42,16 +42,17 @@ function limitFiles(controller: CgroupController, limits: CommandLimits): [file:
 
 /**
  * Command cgroups on cgroup v1, where each controller is its own hierarchy: one folder per command
- * in each, and the launcher joins all of them before it starts the sandbox.
+ * in each (`<prefix>-cmd-<n>`, as on v2), and the launcher joins all of them before it starts the
+ * sandbox. Nothing else is made, so nothing of the worker is left once its commands are done.
  */
-export function v1Host(hierarchies: readonly V1Hierarchy[], fs: CgroupFs = kernelCgroupFs): CgroupHost {
+export function v1Host(hierarchies: readonly V1Hierarchy[], prefix: string, fs: CgroupFs = kernelCgroupFs): CgroupHost {
   let made = 0;
   return {
     version: 1,
     controllers: hierarchies.map((h) => h.controller),
     async create(limits) {
-      const name = `cmd-${++made}`;
-      const dirs = hierarchies.map((h) => ({ controller: h.controller, dir: path.join(h.base, name) }));
+      const name = `${prefix}-cmd-${++made}`;
+      const dirs = hierarchies.map((h) => ({ controller: h.controller, dir: path.join(h.parent, name) }));
       const created: string[] = [];
       const remove = async () => {
         const failures = await Promise.allSettled(created.map((dir) => emptyAndRemove(fs, dir)));

@@ -1,4 +1,4 @@
-import { accessSync, appendFileSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync } from 'node:fs';
+import { accessSync, appendFileSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { v1Host } from './cgroup-v1';
 import { v2Host } from './cgroup-v2';
@@ -9,8 +9,6 @@ export interface CgroupDetection {
   host: CgroupHost | undefined;
   /** Logged once at worker start when a controller is missing: which limits only rlimits hold, and how to grant them. */
   notice: string | undefined;
-  /** Folders this worker made for its command cgroups (v1), removed when it exits. */
-  ownFolders: string[];
 }
 
 /** What detection reads of the host; /proc/self's by default, a temporary layout in tests. */
@@ -34,11 +32,8 @@ let ofThisWorker: CgroupDetection | undefined;
 
 /** Detection for this process, done once: v2 preparation moves the worker, so it must not run twice. */
 export function cgroupsOfThisWorker(): CgroupDetection {
-  if (ofThisWorker) return ofThisWorker;
-  const detection = detectCgroups({ mountinfo: readOr('/proc/self/mountinfo'), selfCgroup: readOr('/proc/self/cgroup'), pid: process.pid });
-  process.once('exit', () => detection.ownFolders.forEach(removeTree));
-  ofThisWorker = detection;
-  return detection;
+  ofThisWorker ??= detectCgroups({ mountinfo: readOr('/proc/self/mountinfo'), selfCgroup: readOr('/proc/self/cgroup'), pid: process.pid });
+  return ofThisWorker;
 }
 
 /**
@@ -57,7 +52,7 @@ export function detectCgroups(probe: CgroupProbe): CgroupDetection {
   const v2Dir = v2Mount && own.has('') ? inside(v2Mount, own.get('')!) : undefined;
   if (v2Dir) {
     const prepared = prepareV2Parent(v2Dir, probe.pid);
-    if (typeof prepared !== 'string') return withNotice(v2Host(prepared.parent, prepared.controllers, prefix), reasons, []);
+    if (typeof prepared !== 'string') return withNotice(v2Host(prepared.parent, prepared.controllers, prefix), reasons);
     reasons.push(prepared);
   }
 
@@ -66,20 +61,25 @@ export function detectCgroups(probe: CgroupProbe): CgroupDetection {
     const ownPath = [...own].find(([controllers]) => controllers.split(',').includes(controller))?.[1];
     const dir = mount && ownPath !== undefined ? inside(mount, ownPath) : undefined;
     if (!dir) return [];
-    const base = path.join(dir, prefix);
+    // A trial cgroup: the folder is writable and the kernel gives it the controller's files.
+    const trial = path.join(dir, `${prefix}-trial`);
     try {
       removeLeftovers(dir, probe.pid);
-      mkdirSync(base, { recursive: true });
-      accessSync(path.join(base, V1_KEY_FILE[controller]), constants.W_OK);
-      return [{ controller, base }];
+      mkdirSync(trial);
+      try {
+        accessSync(path.join(trial, V1_KEY_FILE[controller]), constants.W_OK);
+      } finally {
+        rmdirSync(trial);
+      }
+      return [{ controller, parent: dir }];
     } catch (error) {
       reasons.push(`cgroup v1 ${controller} at ${dir} is not writable (${code(error) ?? String(error)})`);
       return [];
     }
   });
-  if (hierarchies.length > 0) return withNotice(v1Host(hierarchies), reasons, hierarchies.map((h) => h.base));
+  if (hierarchies.length > 0) return withNotice(v1Host(hierarchies, prefix), reasons);
   if (!v2Dir && reasons.length === 0) reasons.push('no cgroup filesystem of this worker is mounted');
-  return withNotice(undefined, reasons, []);
+  return withNotice(undefined, reasons);
 }
 
 /**
@@ -125,20 +125,40 @@ function moveProcess(procsFile: string, pid: string): void {
   }
 }
 
+/** A command joins its cgroup milliseconds after it is made; one of a dead pid this old is left over. */
+const DEAD_PID_LEFTOVER_MS = 60 * 1000;
+/** A call lasts at most 600 s; a command cgroup this old is left over whatever its pid. */
+const LEFTOVER_MS = 60 * 60 * 1000;
+
 /**
- * Removes what an earlier process with this worker's pid left behind (`durable-agent-<pid>…`):
- * detection runs before this worker made any. Folders of other pids are left alone even when that
- * pid looks dead, because on a v1 hierarchy shared with other containers it may be alive in another
- * PID namespace; empty cgroups cost nothing, and each worker removes its own when it exits.
+ * Removes the command cgroups (`durable-agent-<pid>-cmd-<n>`) a worker left behind when it died
+ * during a call: those of this worker's pid (an earlier process with the same pid; this one has made
+ * none yet), those of a pid not alive here after a minute, and any after an hour. The waits are for
+ * a worker in another PID namespace sharing a v1 hierarchy, whose pid looks dead here: it enters a
+ * cgroup it made within milliseconds. rmdir fails on a cgroup that holds processes, so nothing in
+ * use is removed.
  */
-function removeLeftovers(dir: string, self: number): void {
+function removeLeftovers(dir: string, self: number, now = Date.now()): void {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.isDirectory() && new RegExp(`^durable-agent-${self}(-|$)`).test(entry.name)) removeTree(path.join(dir, entry.name));
+    const pid = Number(/^durable-agent-(\d+)(-|$)/.exec(entry.name)?.[1] ?? NaN);
+    if (!entry.isDirectory() || Number.isNaN(pid)) continue;
+    const folder = path.join(dir, entry.name);
+    const age = now - statSync(folder).mtimeMs;
+    if (pid === self || (age > DEAD_PID_LEFTOVER_MS && !alive(pid)) || age > LEFTOVER_MS) removeTree(folder);
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return code(error) === 'EPERM';
   }
 }
 
 /** rmdir of a cgroup and its child cgroups (cgroupfs removes interface files with their folder). */
-export function removeTree(dir: string): void {
+function removeTree(dir: string): void {
   try {
     for (const child of readdirSync(dir, { withFileTypes: true })) if (child.isDirectory()) removeTree(path.join(dir, child.name));
     rmdirSync(dir);
@@ -147,12 +167,11 @@ export function removeTree(dir: string): void {
   }
 }
 
-function withNotice(host: CgroupHost | undefined, reasons: readonly string[], ownFolders: string[]): CgroupDetection {
+function withNotice(host: CgroupHost | undefined, reasons: readonly string[]): CgroupDetection {
   const missing = CGROUP_CONTROLLERS.filter((c) => !host?.controllers.includes(c));
-  if (missing.length === 0) return { host, notice: undefined, ownFolders };
+  if (missing.length === 0) return { host, notice: undefined };
   return {
     host,
-    ownFolders,
     notice:
       `Per-command cgroup limits are not enforced for ${missing.map((c) => LIMIT_OF[c]).join(', ')}; only the rlimits hold there ` +
       `(${reasons.join('; ') || 'the controllers are not available'}). To enforce them, give the worker a delegated cgroup v2 subtree: ` +

@@ -15,21 +15,21 @@ import { eventually, hasProcessesOf, PERSON_APPROVED, runIn, runnerFor } from '.
 
 const MiB = 1024 ** 2;
 
-/** This worker's folders for command cgroups, one per v1 hierarchy (`…/durable-agent-<pid>`). */
-function commandCgroupBases(): string[] {
-  const bases: string[] = [];
+/** This worker's own cgroup in each v1 hierarchy, where its command cgroups are made. */
+function ownCgroups(): string[] {
+  const own: string[] = [];
   for (const line of readFileSync('/proc/self/cgroup', 'utf8').split('\n')) {
-    const [, controllers = '', own = ''] = line.split(':');
+    const [, controllers = '', cgroup = ''] = line.split(':');
     for (const controller of ['memory', 'pids', 'cpu']) {
-      if (controllers.split(',').includes(controller)) bases.push(path.join('/sys/fs/cgroup', controller, own, `durable-agent-${process.pid}`));
+      if (controllers.split(',').includes(controller)) own.push(path.join('/sys/fs/cgroup', controller, cgroup));
     }
   }
-  return bases;
+  return own;
 }
 
-/** Command cgroups that still exist in this worker's folders. */
+/** Cgroups of this worker (`durable-agent-<pid>…`) that still exist: none, once its calls are done. */
 function leftoverCgroups(): string[] {
-  return commandCgroupBases().flatMap((base) => readdirSync(base, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(base, e.name)));
+  return ownCgroups().flatMap((dir) => readdirSync(dir).filter((name) => name.startsWith(`durable-agent-${process.pid}-`)).map((name) => path.join(dir, name)));
 }
 
 beforeAll(() => {
@@ -80,7 +80,7 @@ describe.each(['bwrap', 'none'] as const)('a command in mode %s', (mode) => {
     expect(result.success).toBe(true);
     const lines = result.output.split('\n').filter((l) => /^\d+:/.test(l));
     expect(lines).toHaveLength(3);
-    for (const line of lines) expect(line).toMatch(mode === 'none' ? new RegExp(`/durable-agent-${process.pid}/cmd-\\d+$`) : /:\/$/);
+    for (const line of lines) expect(line).toMatch(mode === 'none' ? new RegExp(`/durable-agent-${process.pid}-cmd-\\d+$`) : /:\/$/);
     expect(leftoverCgroups()).toEqual([]);
   });
 

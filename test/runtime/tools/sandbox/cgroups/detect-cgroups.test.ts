@@ -2,7 +2,7 @@
 // kernel binds memory, pids and cpu to cgroup v1 (its cgroup2 mount offers only hugetlb, also in a
 // private mount and cgroup namespace), so the v2 path is not run against a kernel here: these tests
 // check which files it writes and reads, and a test fs stands in for the kernel's rmdir.
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -45,15 +45,23 @@ describe('detectCgroups on a delegated cgroup v2 subtree', () => {
     await v2Cgroup(service, { procs: '101\n102\n' });
     await mkdir(path.join(service, 'durable-agent-4242-cmd-3'));
     await mkdir(path.join(service, `durable-agent-${OTHER_PID}-cmd-1`));
+    const minutesAgo = new Date(Date.now() - 2 * 60 * 1000);
+    await mkdir(path.join(service, `durable-agent-${OTHER_PID}-cmd-2`));
+    await utimes(path.join(service, `durable-agent-${OTHER_PID}-cmd-2`), minutesAgo, minutesAgo);
+    // The test process is alive: its recent cgroups stay, even when old enough for a dead pid's.
+    await mkdir(path.join(service, `durable-agent-${process.pid}-cmd-1`));
+    await utimes(path.join(service, `durable-agent-${process.pid}-cmd-1`), minutesAgo, minutesAgo);
     const { host, notice } = detectCgroups(probe(root, '/system.slice/agent.service'));
     expect(notice).toBeUndefined();
     expect(host).toMatchObject({ version: 2, controllers: ['memory', 'pids', 'cpu'] });
     expect(await readFile(path.join(service, 'durable-agent-worker/cgroup.procs'), 'utf8')).toBe('101\n102\n');
     expect(await readFile(path.join(service, 'cgroup.subtree_control'), 'utf8')).toBe('+memory +pids +cpu');
-    // What an earlier process with this pid left behind is removed; another pid's cgroups are not
-    // touched (on a shared v1 hierarchy that pid may be alive in another PID namespace).
+    // What an earlier process with this pid left behind is removed, and a dead pid's after a minute;
+    // not a fresh one of a dead pid (alive, maybe, in another PID namespace), nor a live pid's.
     expect(existsSync(path.join(service, 'durable-agent-4242-cmd-3'))).toBe(false);
+    expect(existsSync(path.join(service, `durable-agent-${OTHER_PID}-cmd-2`))).toBe(false);
     expect(existsSync(path.join(service, `durable-agent-${OTHER_PID}-cmd-1`))).toBe(true);
+    expect(existsSync(path.join(service, `durable-agent-${process.pid}-cmd-1`))).toBe(true);
   });
 
   it('at the real root (no cgroup.type) moves nothing and gives commands a folder of their own', async () => {
