@@ -53,12 +53,13 @@ describe('the packed tarball, installed into a fresh TypeScript project', () => 
   let entries: string[];
   let fake: FakeAnthropic;
   let installStarted: number;
+  let tarball: string;
 
   beforeAll(async () => {
     fake = await startFakeAnthropic();
     work = await mkdtemp(path.join(tmpdir(), 'durable-agent-pack-'));
     await run('npm', ['pack', '--pack-destination', work], { cwd: REPO });
-    const tarball = path.join(work, (await readdir(work)).find((name) => name.endsWith('.tgz'))!);
+    tarball = path.join(work, (await readdir(work)).find((name) => name.endsWith('.tgz'))!);
     entries = (await run('tar', ['-tzf', tarball], { cwd: work })).stdout.split('\n').filter(Boolean);
 
     // Outside the repository, so nothing resolves through its node_modules.
@@ -151,6 +152,23 @@ describe('the packed tarball, installed into a fresh TypeScript project', () => 
     expect(JSON.parse(stdout)).toEqual({ createAgentWorker: 'function', defineTool: 'function', complete: 'function', startRun: 'function', statusQuery: 'status' });
     expect((await run(process.execPath, ['-e', clientOnly], { cwd: project })).stdout.trim()).toBe('false');
   });
+
+  it('builds examples/quickstart from the same tarball and passes its own test (durable-agent/testing)', async () => {
+    const quickstart = path.join(work, 'quickstart');
+    await cp(path.join(REPO, 'examples', 'quickstart'), quickstart, { recursive: true, filter: (source) => !/[/\\](node_modules|dist)$/.test(source) });
+    // In the repository it depends on `file:../..`; here on the tarball, as a user's copy would on a version.
+    const manifest = JSON.parse(await readFile(path.join(quickstart, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    manifest.dependencies['durable-agent'] = `file:${tarball}`;
+    await writeFile(path.join(quickstart, 'package.json'), JSON.stringify(manifest, null, 2));
+    const started = Date.now();
+    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: quickstart, timeoutMs: 300_000 });
+    await run('npm', ['run', 'build'], { cwd: quickstart });
+    // The suite's server, so the test need not start a second one.
+    const { stdout } = await run('npm', ['test'], { cwd: quickstart, env: { ...process.env, TEMPORAL_ADDRESS: temporalAddress() }, timeoutMs: 180_000 });
+    console.info(`quickstart: npm install, build and its test took ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    expect(stdout).toMatch(/# pass 1\b/);
+    expect(stdout).toMatch(/# fail 0\b/);
+  }, 600_000);
 
   it('runs `npx agentctl --help` from the project, on the compiled CLI', async () => {
     const { stdout } = await run('npx', ['agentctl', '--help'], { cwd: project });
