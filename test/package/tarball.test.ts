@@ -47,6 +47,21 @@ function readmeExample(readme: string): string {
   return example;
 }
 
+/**
+ * The ```ts blocks of the library docs that a user would paste: all of docs/library.md's, and those of
+ * docs/guides/lifecycle.md that import the package (its others show shapes, not programs).
+ */
+async function docSnippets(): Promise<{ file: string; code: string }[]> {
+  const blocks = (doc: string) => [...doc.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
+  const library = blocks(await readFile(path.join(REPO, 'docs', 'library.md'), 'utf8'));
+  const lifecycle = blocks(await readFile(path.join(REPO, 'docs', 'guides', 'lifecycle.md'), 'utf8')).filter((code) => code.includes("from 'durable-agent'"));
+  if (library.length < 8 || lifecycle.length < 1) throw new Error(`expected the docs' snippets, found ${library.length} in library.md and ${lifecycle.length} in lifecycle.md`);
+  return [
+    ...library.map((code, i) => ({ file: `docs-library-${i + 1}.ts`, code })),
+    ...lifecycle.map((code, i) => ({ file: `docs-lifecycle-${i + 1}.ts`, code })),
+  ];
+}
+
 describe('the packed tarball, installed into a fresh TypeScript project', () => {
   let work: string;
   let project: string;
@@ -68,6 +83,8 @@ describe('the packed tarball, installed into a fresh TypeScript project', () => 
     await cp(path.join(__dirname, 'consumer'), project, { recursive: true });
     // The README's example is compiled with the project's own code, so it cannot drift from the API.
     await writeFile(path.join(project, 'src', 'readme-example.ts'), readmeExample(await readFile(path.join(REPO, 'README.md'), 'utf8')));
+    // So are the library docs' snippets (compiled, not run: they need a server and a real model).
+    for (const snippet of await docSnippets()) await writeFile(path.join(project, 'src', snippet.file), snippet.code);
     await writeFile(path.join(project, 'package.json'), `${JSON.stringify({ name: 'my-agents', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
     installStarted = Date.now();
     const [zod, typescript, typesNode] = await Promise.all(['zod', 'typescript', '@types/node'].map(installedVersion));
