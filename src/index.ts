@@ -68,7 +68,7 @@ export {
   NoWorkerAnsweredError,
   ApproverKeyError,
 } from './client/errors';
-export { FailureType, AgentDefinitionError, ToolDefinitionError, WorkspaceEscapeError, ApproverRegistryError, SandboxUnavailableError } from './contract/errors';
+export { FailureType, AgentDefinitionError, ToolDefinitionError, ZodVersionMismatchError, WorkspaceEscapeError, ApproverRegistryError, SandboxUnavailableError } from './contract/errors';
 export { MemoryConversationStore, DirectoryConversationStore } from './runtime/conversation/conversation-store';
 export { type ConversationStore } from './runtime/conversation/conversation-store-types';
 export { PostgresConversationStore } from './runtime/conversation/postgres-conversation-store';

@@ -57,3 +57,13 @@ export class ApproverKeyError extends Error {
 export class ConsoleSettingsError extends Error {
   override readonly name = 'ConsoleSettingsError';
 }
+
+/** A run did not complete (it failed, was cancelled, terminated or timed out) when its result was asked for. */
+export class RunDidNotCompleteError extends Error {
+  override readonly name = 'RunDidNotCompleteError';
+}
+
+/** What a caller waited for (an approval, a question) did not come within the time it gave. */
+export class RunWaitTimeoutError extends Error {
+  override readonly name = 'RunWaitTimeoutError';
+}

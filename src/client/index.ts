@@ -3,6 +3,9 @@
  * the worker: connect, start, follow, decide, reply, resume and await a run, and the contract's
  * names and payloads those calls carry. Nothing here loads `@temporalio/worker`.
  */
+export { AgentClient, type AgentClientOptions, type StartOptions } from './agent-client';
+export { AgentRunHandle, type DecideOptions, type WaitOptions } from './agent-run-handle';
+export { followRunEvents, type RunEvent, type RunEventOptions } from './run-events';
 export { connectClient } from './connect';
 export { parseClientSettings, ClientSettingsError, type ClientSettings } from './client-settings';
 export { startRun, newRunId } from './start-run';
@@ -23,6 +26,8 @@ export {
   DecisionRefusedError,
   NoWorkerAnsweredError,
   ApproverKeyError,
+  RunDidNotCompleteError,
+  RunWaitTimeoutError,
 } from './errors';
 export {
   AGENT_RUN_WORKFLOW_TYPE,

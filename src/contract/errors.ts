@@ -33,6 +33,15 @@ export class ToolDefinitionError extends Error {
   override readonly name = 'ToolDefinitionError';
 }
 
+/**
+ * A tool's schema was built with a zod of another major version than the one durable-agent runs with
+ * (its `zod` peer). Raised when the worker starts, instead of the confusing `instanceof` failure the
+ * first model call would meet; the message names the tool and both versions.
+ */
+export class ZodVersionMismatchError extends Error {
+  override readonly name = 'ZodVersionMismatchError';
+}
+
 /** A path given to a tool would leave the workspace root. */
 export class WorkspaceEscapeError extends Error {
   override readonly name = 'WorkspaceEscapeError';

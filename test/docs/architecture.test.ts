@@ -16,6 +16,7 @@ const LAYERS: { node: string; holds: (file: string) => boolean }[] = [
   { node: 'runtime', holds: (f) => f.startsWith('runtime/') },
   { node: 'workflows', holds: (f) => f.startsWith('workflows/') },
   { node: 'client', holds: (f) => f.startsWith('client/') },
+  { node: 'testing', holds: (f) => f.startsWith('testing/') },
   { node: 'console', holds: (f) => f.startsWith('console/') },
   { node: 'cli', holds: (f) => f.startsWith('cli/') },
   { node: 'entry', holds: (f) => f === 'index.ts' || f === 'worker.ts' },

@@ -47,18 +47,34 @@ function readmeExample(readme: string): string {
   return example;
 }
 
+/**
+ * The ```ts blocks of the library docs that a user would paste: all of docs/library.md's, and those of
+ * docs/guides/lifecycle.md that import the package (its others show shapes, not programs).
+ */
+async function docSnippets(): Promise<{ file: string; code: string }[]> {
+  const blocks = (doc: string) => [...doc.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
+  const library = blocks(await readFile(path.join(REPO, 'docs', 'library.md'), 'utf8'));
+  const lifecycle = blocks(await readFile(path.join(REPO, 'docs', 'guides', 'lifecycle.md'), 'utf8')).filter((code) => code.includes("from 'durable-agent'"));
+  if (library.length < 8 || lifecycle.length < 1) throw new Error(`expected the docs' snippets, found ${library.length} in library.md and ${lifecycle.length} in lifecycle.md`);
+  return [
+    ...library.map((code, i) => ({ file: `docs-library-${i + 1}.ts`, code })),
+    ...lifecycle.map((code, i) => ({ file: `docs-lifecycle-${i + 1}.ts`, code })),
+  ];
+}
+
 describe('the packed tarball, installed into a fresh TypeScript project', () => {
   let work: string;
   let project: string;
   let entries: string[];
   let fake: FakeAnthropic;
   let installStarted: number;
+  let tarball: string;
 
   beforeAll(async () => {
     fake = await startFakeAnthropic();
     work = await mkdtemp(path.join(tmpdir(), 'durable-agent-pack-'));
     await run('npm', ['pack', '--pack-destination', work], { cwd: REPO });
-    const tarball = path.join(work, (await readdir(work)).find((name) => name.endsWith('.tgz'))!);
+    tarball = path.join(work, (await readdir(work)).find((name) => name.endsWith('.tgz'))!);
     entries = (await run('tar', ['-tzf', tarball], { cwd: work })).stdout.split('\n').filter(Boolean);
 
     // Outside the repository, so nothing resolves through its node_modules.
@@ -67,6 +83,8 @@ describe('the packed tarball, installed into a fresh TypeScript project', () => 
     await cp(path.join(__dirname, 'consumer'), project, { recursive: true });
     // The README's example is compiled with the project's own code, so it cannot drift from the API.
     await writeFile(path.join(project, 'src', 'readme-example.ts'), readmeExample(await readFile(path.join(REPO, 'README.md'), 'utf8')));
+    // So are the library docs' snippets (compiled, not run: they need a server and a real model).
+    for (const snippet of await docSnippets()) await writeFile(path.join(project, 'src', snippet.file), snippet.code);
     await writeFile(path.join(project, 'package.json'), `${JSON.stringify({ name: 'my-agents', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
     installStarted = Date.now();
     const [zod, typescript, typesNode] = await Promise.all(['zod', 'typescript', '@types/node'].map(installedVersion));
@@ -151,6 +169,23 @@ describe('the packed tarball, installed into a fresh TypeScript project', () => 
     expect(JSON.parse(stdout)).toEqual({ createAgentWorker: 'function', defineTool: 'function', complete: 'function', startRun: 'function', statusQuery: 'status' });
     expect((await run(process.execPath, ['-e', clientOnly], { cwd: project })).stdout.trim()).toBe('false');
   });
+
+  it('builds examples/quickstart from the same tarball and passes its own test (durable-agent/testing)', async () => {
+    const quickstart = path.join(work, 'quickstart');
+    await cp(path.join(REPO, 'examples', 'quickstart'), quickstart, { recursive: true, filter: (source) => !/[/\\](node_modules|dist)$/.test(source) });
+    // In the repository it depends on `file:../..`; here on the tarball, as a user's copy would on a version.
+    const manifest = JSON.parse(await readFile(path.join(quickstart, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    manifest.dependencies['durable-agent'] = `file:${tarball}`;
+    await writeFile(path.join(quickstart, 'package.json'), JSON.stringify(manifest, null, 2));
+    const started = Date.now();
+    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: quickstart, timeoutMs: 300_000 });
+    await run('npm', ['run', 'build'], { cwd: quickstart });
+    // The suite's server, so the test need not start a second one.
+    const { stdout } = await run('npm', ['test'], { cwd: quickstart, env: { ...process.env, TEMPORAL_ADDRESS: temporalAddress() }, timeoutMs: 180_000 });
+    console.info(`quickstart: npm install, build and its test took ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    expect(stdout).toMatch(/# pass 1\b/);
+    expect(stdout).toMatch(/# fail 0\b/);
+  }, 600_000);
 
   it('runs `npx agentctl --help` from the project, on the compiled CLI', async () => {
     const { stdout } = await run('npx', ['agentctl', '--help'], { cwd: project });

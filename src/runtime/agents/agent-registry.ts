@@ -53,7 +53,10 @@ function withServerTools(agent: AgentDefinition, toolMap: ReadonlyMap<string, To
     seen.add(name);
     if (reservedToolNames.has(name)) continue;
     if (!toolMap.has(name)) {
-      throw new AgentDefinitionError(`Agent "${agent.name}" uses unknown tool "${name}". Known tools: ${[...toolMap.keys()].join(', ')}.`);
+      throw new AgentDefinitionError(
+        `Agent "${agent.name}" uses unknown tool "${name}". Known tools: ${[...toolMap.keys()].join(', ')}. ` +
+          `Define "${name}" with defineTool and pass it in createAgentWorker({ tools }), or remove it from the agent's tools.`,
+      );
     }
   }
   const tools = [...agent.tools];

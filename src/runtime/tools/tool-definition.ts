@@ -78,7 +78,8 @@ export interface Tool<S extends z.ZodObject = z.ZodObject> extends ToolSpec<S> {
   jsonSchema: Record<string, unknown>;
 }
 
-const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+/** The Messages API refuses any other tool name. */
+export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /**
  * Builds a tool from a zod object schema. A bad definition throws here, when the worker builds its

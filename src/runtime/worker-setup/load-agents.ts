@@ -9,6 +9,7 @@ import type { McpHost } from '../mcp/mcp-sandbox';
 import { mcpTools } from '../mcp/mcp-tools';
 import { builtinTools } from '../tools/builtin';
 import type { Tool } from '../tools/tool-definition';
+import { checkUserTools } from '../tools/check-user-tools';
 
 export interface WorkerAgents {
   registry: AgentRegistry;
@@ -40,6 +41,8 @@ function agentsToServe(config: LoadedAgentConfig | undefined, own: AgentDefiniti
  * before the worker connects to Temporal; a problem in the file is reported with the file's name.
  */
 export async function loadWorkerAgents(options: LoadAgentsOptions): Promise<WorkerAgents> {
+  // The user's tools first: a bad one is reported by its name before any file is read or server started.
+  checkUserTools(builtinTools, options.tools ?? []);
   const config = options.configFile ? loadAgentConfig(options.configFile) : undefined;
   const warn = (message: string) => console.warn(`WARNING: ${message}`);
   const mcp = config && Object.keys(config.mcpServers).length > 0 ? await McpPool.start(config.mcpServers, options.env, options.mcpHost, warn) : McpPool.empty();

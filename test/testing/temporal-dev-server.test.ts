@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startDevServer, type DevServer } from '../../scripts/temporal-dev-server';
-import { uniqueId } from './temporal';
+import { startDevServer, type DevServer } from '../../src/testing/temporal-dev-server';
+import { uniqueId } from '../support/temporal';
 
 function portAcceptsConnections(port: number): Promise<boolean> {
   return new Promise((resolve) => {

@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { disconnect, estimateTokens, fail, reply, startFakeAnthropic, text, toolCall, type FakeAnthropic } from './fake-anthropic';
+import { disconnect, estimateTokens, fail, reply, startFakeAnthropic, text, toolCall, type FakeAnthropic } from '../../src/testing/scripted-model';
 
 describe('fake-anthropic', () => {
   let fake: FakeAnthropic;

@@ -1,0 +1,98 @@
+import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import type { LifecycleEvent } from '../contract/lifecycle-event';
+import type { PendingApproval, PendingQuestionView, RunStatus } from '../contract/run-status';
+import { queryStatus } from './approval-helpers';
+import { awaitOutcome, type RunOutcome } from './run-outcome';
+
+/**
+ * What following a run yields, in the order it is seen: each lifecycle event once, each call that
+ * starts waiting for approval and each question once, and last how the run ended (or, for a thread,
+ * that it answered and waits for the next message).
+ */
+export type RunEvent =
+  | { type: 'lifecycle'; event: LifecycleEvent }
+  | { type: 'approval'; pending: PendingApproval; status: RunStatus }
+  | { type: 'question'; question: PendingQuestionView; status: RunStatus }
+  | { type: 'idle'; status: RunStatus }
+  | { type: 'ended'; outcome: RunOutcome };
+
+export interface RunEventOptions {
+  /** How often the run's status is read (default 300 ms). */
+  pollMs?: number;
+  /** Stops following (the run goes on); the iteration then just ends. */
+  signal?: AbortSignal;
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+
+/** The items of `status` not yielded before, remembered in `seen` by their stable keys. */
+function freshEvents(status: RunStatus, seen: Set<string>): RunEvent[] {
+  const events: RunEvent[] = [];
+  for (const event of status.events) {
+    if (seen.has(`event/${event.key}`)) continue;
+    seen.add(`event/${event.key}`);
+    events.push({ type: 'lifecycle', event });
+  }
+  for (const pending of status.pendingApprovals) {
+    if (seen.has(`approval/${pending.callId}`)) continue;
+    seen.add(`approval/${pending.callId}`);
+    events.push({ type: 'approval', pending, status });
+  }
+  for (const question of status.pendingQuestions) {
+    if (seen.has(`question/${question.callId}`)) continue;
+    seen.add(`question/${question.callId}`);
+    events.push({ type: 'question', question, status });
+  }
+  return events;
+}
+
+/**
+ * Follows a run by polling its `status` query, as every client does (no history reads, nothing
+ * written to the server). The status keeps the latest 30 lifecycle events, so a consumer that stalls
+ * longer than that between reads can miss some; a worker's lifecycle handlers see every one. While no
+ * worker answers, following waits rather than failing: a worker that restarts is picked up again.
+ */
+export async function* followRunEvents(handle: WorkflowHandle, options: RunEventOptions = {}): AsyncGenerator<RunEvent, void, undefined> {
+  const seen = new Set<string>();
+  let outcome: RunOutcome | undefined;
+  let failure: unknown;
+  // The result's long poll is cancelled when following stops early, so no call is left running
+  // against a connection the caller is about to close.
+  const longPoll = new AbortController();
+  const ended = handle.client.withAbortSignal(longPoll.signal, () => awaitOutcome(handle)).then(
+    (o) => void (outcome = o),
+    (error: unknown) => void (failure = error),
+  );
+  try {
+    while (!options.signal?.aborted) {
+      // Known before the read, so the run's last events (agentEnded) are read once more after it ended.
+      const over = outcome !== undefined || failure !== undefined;
+      // "The run is starting", no worker yet, a worker restarting: ask again next time. Only a run
+      // that does not exist ends following.
+      const status = await queryStatus(handle, 10_000).catch((error: unknown) => {
+        if (error instanceof WorkflowNotFoundError && !over) throw error;
+        return undefined;
+      });
+      if (status) {
+        yield* freshEvents(status, seen);
+        if (status.phase === 'idle') return yield { type: 'idle', status };
+      }
+      if (over) {
+        if (outcome === undefined) throw failure;
+        return yield { type: 'ended', outcome };
+      }
+      await Promise.race([ended, sleep(options.pollMs ?? 300, options.signal)]);
+    }
+  } finally {
+    longPoll.abort();
+  }
+}
