@@ -4,6 +4,8 @@
  */
 export { createAgentWorker, type AgentWorker, type AgentWorkerOptions } from './runtime/worker-setup/create-agent-worker';
 export { parseWorkerSettings, WorkerSettingsError, type WorkerSettings } from './runtime/config/worker-settings';
+export { ModelProviderError, type ModelCredentials } from './runtime/model/providers/model-client';
+export { ModelProviderSchema, type ModelProvider } from './contract/model-provider';
 export { parseClientSettings, ClientSettingsError, type ClientSettings } from './client/client-settings';
 export { describeWorkerSettings } from './runtime/config/settings-banner';
 export { AgentDefinitionSchema, type AgentDefinition, type AgentDefinitionInput, type ContextBudget } from './contract/agent-definition';

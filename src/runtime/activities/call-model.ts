@@ -110,7 +110,7 @@ export function createCallModel(deps: ActivityDeps) {
     });
     const facts = { model: request.model, maxTokens: request.max_tokens, agent: agent.name, iteration: input.iteration, workflowId: context.info.workflowExecution?.workflowId };
     const response = await inModelSpan(facts, async (span) => {
-      const answer = await streamMessage(deps.anthropic(), request, {
+      const answer = await streamMessage(deps.anthropic(agent.provider), request, {
         // The iteration lets a follower tell this call's text from the previous one's (client/live-text.ts).
         progress: (p) => context.heartbeat({ ...p, iteration: input.iteration }),
         signal: context.cancellationSignal,
