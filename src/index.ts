@@ -12,7 +12,7 @@ export { AgentDefinitionSchema, type AgentDefinition, type AgentDefinitionInput,
 export { builtinAgents } from './runtime/agents/builtin-agents';
 export { createAgentRegistry, type AgentRegistry } from './runtime/agents/agent-registry';
 export { defineTool, type Tool, type ToolContext, type ToolSpec } from './runtime/tools/tool-definition';
-export { ToolResult, ToolResultSchema } from './contract/tool-result';
+export { ToolResult, ToolResultSchema, ToolContentPartSchema, type ToolContentPart } from './contract/tool-result';
 export type { ToolScope } from './contract/tool-scope';
 export { builtinTools } from './runtime/tools/builtin';
 export type { ProcessRunner, ProcessRunSpec, ProcessRunResult } from './runtime/tools/sandbox/process-runner';
