@@ -3,11 +3,13 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ToolResult } from '../../../src/contract/tool-result';
 import { builtinAgents } from '../../../src/runtime/agents/builtin-agents';
 import { DirectoryConversationStore, MemoryConversationStore } from '../../../src/runtime/conversation/conversation-store';
+import { PostgresConversationStore } from '../../../src/runtime/conversation/postgres-conversation-store';
+import { startPostgres, type PrivatePostgres } from '../../../scripts/cluster/postgres';
 import { ATTACHMENT_LIMITS, keepAttachments, withAttachments } from '../../../src/runtime/conversation/tool-attachments';
 import { defineTool, type Tool } from '../../../src/runtime/tools/tool-definition';
 import { toolResultsIn, withAgentWorker } from '../../support/agent-run-harness';
@@ -19,9 +21,27 @@ const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwA
 const resultMessage = (content: string): Anthropic.MessageParam => ({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content }] });
 
 describe('tool attachments', () => {
+  // A private PostgreSQL (as in postgres-conversation-store.test.ts), so all three stores are checked.
+  let postgres: PrivatePostgres | undefined;
+  const closing: PostgresConversationStore[] = [];
+  beforeAll(async () => {
+    postgres = await startPostgres({ host: '127.0.0.1' });
+    await postgres.createDatabase('attachments');
+  });
+  afterAll(async () => {
+    await Promise.all(closing.map((store) => store.close()));
+    await postgres?.stop();
+  });
+
   it.each([
     ['memory', async () => new MemoryConversationStore()],
     ['directory', async () => new DirectoryConversationStore(await mkdtemp(path.join(tmpdir(), 'attachments-')))],
+    ['PostgreSQL', async () => {
+      const store = new PostgresConversationStore(postgres!.url('attachments'));
+      closing.push(store);
+      await store.prepare();
+      return store;
+    }],
   ])('keeps a result\'s images in the %s store, gives the workflow a line instead, and puts them back into the tool_result', async (_name, makeStore) => {
     const store = await makeStore();
     const kept = await keepAttachments(store, 'run-1', 'toolu_1', { ...ToolResult.success('a screenshot'), content: [{ type: 'image', mediaType: 'image/png', data: PNG }] });
