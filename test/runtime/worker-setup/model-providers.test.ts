@@ -2,6 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { AgentDefinitionError } from '../../../src/contract/errors';
 import { builtinAgents } from '../../../src/runtime/agents/builtin-agents';
 import { ModelProviderError, type ModelCredentials } from '../../../src/runtime/model/providers/model-client';
 import { createAgentWorker } from '../../../src/runtime/worker-setup/create-agent-worker';
@@ -58,6 +59,13 @@ describe('model providers on a worker', () => {
     expect(result.status).toBe('completed');
     expect(endpoints.requests.map((r) => r.path)).toEqual(['/v1/projects/creds-project/locations/europe-west1/publishers/anthropic/models/claude-haiku-5-5:streamRawPredict']);
     expect(endpoints.requests[0]!.headers.authorization).toBe('Bearer ya29.fake-token');
+  });
+
+  it('refuses an agent that names a provider there is no client for', async () => {
+    const agents = [{ ...builtinAgents[1]!, name: 'on-azure', provider: 'azure' as never }];
+    const error = await createAgentWorker({ address: '127.0.0.1:1', agents, env: { ANTHROPIC_API_KEY: 'test' } }).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(AgentDefinitionError);
+    expect((error as Error).message).toBe('Agent "on-azure" is invalid:\n- provider: Invalid option: expected one of "anthropic"|"bedrock"|"vertex"|"foundry"');
   });
 
   it('stops at start, before connecting to Temporal, when an agents.yaml agent names a provider whose settings are missing', async () => {

@@ -86,6 +86,17 @@ describe('openModelClients', () => {
     expect(seen.headers['x-api-key']).toBe('foundry-key');
   });
 
+  it('signs Foundry requests with an Entra ID token when a token provider is given instead of a key', async () => {
+    const task = uniqueId('foundry-entra');
+    fake.script(task, [reply(text('ok'))]);
+    let asked = 0;
+    const azureADTokenProvider = async () => `entra-token-${++asked}`;
+    const clients = await openModelClients(parseWorkerSettings({ ...envFor('foundry'), ANTHROPIC_FOUNDRY_API_KEY: '' }).model, [], { azureADTokenProvider });
+    await clients().messages.create(messagesRequest(task));
+    // Asked once at start (the check) and once for the request.
+    expect(endpoints.requests.map((r) => [r.path, r.headers.authorization, r.headers['x-api-key']])).toEqual([['/anthropic/v1/messages', 'Bearer entra-token-2', undefined]]);
+  });
+
   it('uses the configured name of a model over the built-in one (AGENT_BEDROCK_MODELS), also for non-streaming calls', async () => {
     const task = uniqueId('bedrock-map');
     fake.script(task, [reply(text('ok'))]);
