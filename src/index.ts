@@ -4,13 +4,15 @@
  */
 export { createAgentWorker, type AgentWorker, type AgentWorkerOptions } from './runtime/worker-setup/create-agent-worker';
 export { parseWorkerSettings, WorkerSettingsError, type WorkerSettings } from './runtime/config/worker-settings';
+export { ModelProviderError, type ModelCredentials } from './runtime/model/providers/model-client';
+export { ModelProviderSchema, type ModelProvider } from './contract/model-provider';
 export { parseClientSettings, ClientSettingsError, type ClientSettings } from './client/client-settings';
 export { describeWorkerSettings } from './runtime/config/settings-banner';
 export { AgentDefinitionSchema, type AgentDefinition, type AgentDefinitionInput, type ContextBudget } from './contract/agent-definition';
 export { builtinAgents } from './runtime/agents/builtin-agents';
 export { createAgentRegistry, type AgentRegistry } from './runtime/agents/agent-registry';
 export { defineTool, type Tool, type ToolContext, type ToolSpec } from './runtime/tools/tool-definition';
-export { ToolResult, ToolResultSchema } from './contract/tool-result';
+export { ToolResult, ToolResultSchema, ToolContentPartSchema, type ToolContentPart } from './contract/tool-result';
 export type { ToolScope } from './contract/tool-scope';
 export { builtinTools } from './runtime/tools/builtin';
 export type { ProcessRunner, ProcessRunSpec, ProcessRunResult } from './runtime/tools/sandbox/process-runner';

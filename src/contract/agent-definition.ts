@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ToolApprovalSchema } from './approval-rules';
 import { CompletionToolNameSchema } from './control-tools/completion-tools';
 import { ModelTierSchema } from './model-tiers';
+import { ModelProviderSchema } from './model-provider';
 import { CommandLimitsSchema } from './command-limits';
 import { JsonSchemaObjectSchema } from './output-check';
 
@@ -57,6 +58,8 @@ export const AgentDefinitionSchema = z.object({
   name: z.string().regex(/^[a-z][a-z0-9-]*$/, 'agent names are lower-case words joined by "-"'),
   description: z.string().min(1),
   modelTier: ModelTierSchema,
+  /** Where this agent's model calls go; absent means the worker's provider (AGENT_MODEL_PROVIDER). */
+  provider: ModelProviderSchema.optional(),
   tools: z.array(z.string().min(1)),
   systemPrompt: z.string().min(1),
   maxIterations: z.number().int().positive(),

@@ -44,7 +44,7 @@ export interface RunHarness {
 }
 
 export interface HarnessOptions
-  extends Pick<AgentWorkerOptions, 'agents' | 'tools' | 'lifecycleHandlers' | 'conversations' | 'workerOptions' | 'auditLog' | 'guardrails' | 'approvalHandlers' | 'tracing'> {
+  extends Pick<AgentWorkerOptions, 'agents' | 'tools' | 'lifecycleHandlers' | 'conversations' | 'workerOptions' | 'auditLog' | 'guardrails' | 'approvalHandlers' | 'tracing' | 'modelCredentials'> {
   /** Worker settings besides the fake model's (AGENT_SANDBOX, AGENT_APPROVERS_FILE, AGENT_MODEL_*...). */
   env?: NodeJS.ProcessEnv;
   /** The model the worker calls: the fake Messages API, or anything else serving it (the demo model). */
@@ -80,6 +80,7 @@ export async function withAgentWorker<T>(options: HarnessOptions, body: (harness
     conversations: options.conversations,
     workerOptions: options.workerOptions,
     tracing: options.tracing,
+    modelCredentials: options.modelCredentials,
   });
   const { client } = agentWorker;
   const started: WorkflowHandle[] = [];

@@ -1,10 +1,10 @@
-import type Anthropic from '@anthropic-ai/sdk';
 import type { Client } from '@temporalio/client';
 import type { AgentRegistry } from '../agents/agent-registry';
 import type { AuditChain } from '../audit/audit-chain';
 import type { WorkerSettings } from '../config/worker-settings';
 import type { ConversationStore } from '../conversation/conversation-store-types';
 import type { McpPool } from '../mcp/mcp-pool';
+import type { ModelClients } from '../model/providers/open-model-clients';
 import type { ProcessRunner } from '../tools/sandbox/process-runner';
 import type { JudgeFunctions } from '../guardrails/guardrail-types';
 
@@ -13,8 +13,11 @@ export interface ActivityDeps {
   registry: AgentRegistry;
   workspaceRoot: string;
   conversations: ConversationStore;
-  /** Built lazily: a worker without ANTHROPIC_API_KEY can still serve everything but model calls. */
-  anthropic: () => Anthropic;
+  /**
+   * The model client of a provider (none given: the worker's). Anthropic's is built lazily, so a worker
+   * without ANTHROPIC_API_KEY can still serve everything but model calls; the others were opened at start.
+   */
+  anthropic: ModelClients;
   /**
    * The worker's settings, parsed once at start (config/worker-settings.ts) from `createAgentWorker`'s
    * `env`: model ids per tier under `model.tiers`, tuning knobs under `limits`.

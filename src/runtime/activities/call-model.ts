@@ -9,6 +9,7 @@ import type { ContentBlock, ConversationMessage, TokenUsage } from '../../contra
 import { FailureType } from '../../contract/errors';
 import { buildModelRequest, outputContractFor } from '../model/model-request';
 import { streamMessage } from '../model/stream-message';
+import { withAttachments } from '../conversation/tool-attachments';
 import { usageFrom } from '../model/usage';
 import { inModelSpan, recordModelResponse } from '../observability/genai-spans';
 import { checkCompletionOutputs } from '../../core/structured-output/completion-output';
@@ -108,9 +109,11 @@ export function createCallModel(deps: ActivityDeps) {
       cache: deps.settings.limits.promptCache,
       models: deps.settings.model.tiers,
     });
+    // Tool results' images and documents are kept in the store, not the history: added back here.
+    request.messages = await withAttachments(request.messages, deps.conversations, input.conversation.owner);
     const facts = { model: request.model, maxTokens: request.max_tokens, agent: agent.name, iteration: input.iteration, workflowId: context.info.workflowExecution?.workflowId };
     const response = await inModelSpan(facts, async (span) => {
-      const answer = await streamMessage(deps.anthropic(), request, {
+      const answer = await streamMessage(deps.anthropic(agent.provider), request, {
         // The iteration lets a follower tell this call's text from the previous one's (client/live-text.ts).
         progress: (p) => context.heartbeat({ ...p, iteration: input.iteration }),
         signal: context.cancellationSignal,

@@ -55,7 +55,7 @@ export function createCheckGuardrails(deps: ActivityDeps) {
             const verdict = await deps.judges.guardrails[guardrail.check.function]!(subject);
             results.push({ name: guardrail.name, callId, ...(verdict.pass ? { pass: true } : { pass: false, reason: verdict.reason }) });
           } else {
-            const answer = await askModelJudge(deps.anthropic(), deps.settings.model.tiers, { instructions: guardrail.check.model.instructions, subject, words: ['PASS', 'TRIP'] as const });
+            const answer = await askModelJudge(deps.anthropic(agent.provider), deps.settings.model.tiers, { instructions: guardrail.check.model.instructions, subject, words: ['PASS', 'TRIP'] as const });
             results.push({ name: guardrail.name, callId, pass: answer?.word === 'PASS', reason: answer?.reason ?? 'the guardrail model gave no clear answer' });
           }
         } catch (error) {
@@ -80,7 +80,7 @@ export function createJudgeApprovals(deps: ActivityDeps) {
         if (!handler) verdicts.push({ callId: call.callId, verdict: 'ask', reason: 'no approval handler' });
         else if ('function' in handler) verdicts.push({ callId: call.callId, ...(await deps.judges.approvalHandlers[handler.function]!(request)) });
         else {
-          const answer = await askModelJudge(deps.anthropic(), deps.settings.model.tiers, { instructions: handler.model.rubric, subject: request, words: ['ALLOW', 'REJECT', 'ASK'] as const });
+          const answer = await askModelJudge(deps.anthropic(agent.provider), deps.settings.model.tiers, { instructions: handler.model.rubric, subject: request, words: ['ALLOW', 'REJECT', 'ASK'] as const });
           verdicts.push({ callId: call.callId, verdict: (answer?.word.toLowerCase() as 'allow' | 'reject' | 'ask' | undefined) ?? 'ask', reason: answer?.reason ?? 'the judge gave no clear answer' });
         }
       } catch (error) {

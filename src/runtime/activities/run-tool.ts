@@ -7,6 +7,7 @@ import { describeZodError } from '../tools/tool-definition';
 import { capOutput } from '../tools/output-limits';
 import { runnerForAgent } from '../tools/sandbox/agent-runner';
 import { ToolResult } from '../../contract/tool-result';
+import { keepAttachments } from '../conversation/tool-attachments';
 import { RULE_READ_ONLY, ToolPermissionSchema } from '../../contract/tool-permission';
 import { RUNS_FOLDER } from '../tools/workspace';
 import { inToolSpan } from '../observability/genai-spans';
@@ -70,7 +71,8 @@ export function createRunTool(deps: ActivityDeps) {
     const started = Date.now();
     const workflowId = input.workflowId ?? context.info.workflowExecution?.workflowId ?? 'standalone';
     const facts = { tool: input.tool, callId: input.callId, agent: input.agent, workflowId, execution: context.info.isLocal ? ('local' as const) : ('activity' as const) };
-    const result = await inToolSpan(facts, () => execute(deps, input, context));
+    // Images and documents go to the conversation store; the workflow gets a line for each (tool-attachments.ts).
+    const result = await keepAttachments(deps.conversations, workflowId, input.callId, await inToolSpan(facts, () => execute(deps, input, context)));
     await deps.audit?.append({
       at: new Date().toISOString(),
       kind: 'call',

@@ -35,6 +35,7 @@ export function describeWorkerSettings(settings: WorkerSettings): string[] {
     show('TEMPORAL_TASK_QUEUE', temporal.taskQueue),
     show('ANTHROPIC_API_KEY', model.apiKey),
     show('ANTHROPIC_BASE_URL', model.baseUrl),
+    show('AGENT_MODEL_PROVIDER', model.provider ?? 'anthropic'),
     show('AGENT_MODEL_FAST', model.tiers.fast),
     show('AGENT_MODEL_BALANCED', model.tiers.balanced),
     show('AGENT_MODEL_POWERFUL', model.tiers.powerful),

@@ -5,6 +5,7 @@ import { modelIdForTier, ModelTierSchema, type ModelTier } from '../../contract/
 import { tracingSettings, type TracingSettings } from '../observability/tracing';
 import { temporalSettings, type TemporalSettings } from './worker-config';
 import { collect } from './collect-problems';
+import { PROVIDER_SETTING_VARIABLES, ProviderSettingsShape } from './provider-settings';
 
 /**
  * The worker's settings, parsed from the environment once, when the worker starts (`createAgentWorker`
@@ -39,6 +40,7 @@ export const WorkerSettingsSchema = z.object({
     apiKey: optionalText,
     baseUrl: optionalText.refine((v) => !v || URL.canParse(v), 'must be a URL such as https://api.anthropic.com'),
     tiers: z.object({ fast: optionalText, balanced: optionalText, powerful: optionalText }),
+    ...ProviderSettingsShape,
   }),
   limits: LimitsSettingsSchema,
   workspace: z.object({ root: z.string().trim().optional().transform((v) => v || './workspace'), configFile: optionalText }),
@@ -82,6 +84,7 @@ export const SETTING_VARIABLES: Record<string, string> = {
   'model.tiers.fast': 'AGENT_MODEL_FAST',
   'model.tiers.balanced': 'AGENT_MODEL_BALANCED',
   'model.tiers.powerful': 'AGENT_MODEL_POWERFUL',
+  ...PROVIDER_SETTING_VARIABLES,
   'limits.maxCachedWorkflows': 'AGENT_MAX_CACHED_WORKFLOWS',
   'limits.modelIdleSeconds': 'AGENT_MODEL_IDLE_SECONDS',
   'limits.promptCache': 'AGENT_PROMPT_CACHE',

@@ -1,4 +1,4 @@
-import type Anthropic from '@anthropic-ai/sdk';
+import type { ModelClient } from '../model/providers/model-client';
 import type { ModelTier } from '../../contract/model-tiers';
 import { usageFrom } from '../model/usage';
 import { inModelSpan, recordModelResponse } from '../observability/genai-spans';
@@ -9,7 +9,7 @@ import { inModelSpan, recordModelResponse } from '../observability/genai-spans';
  * and the caller treats it as the safe answer.
  */
 export async function askModelJudge<W extends string>(
-  client: Anthropic,
+  client: ModelClient,
   /** The model id of each tier, from the worker's settings: judges use the fast one. */
   models: Record<ModelTier, string>,
   args: { instructions: string; subject: unknown; words: readonly W[] },

@@ -1,9 +1,24 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ToolResult } from '../../contract/tool-result';
+import { ToolContentPartSchema, ToolResult, type ToolContentPart } from '../../contract/tool-result';
 
 type ContentBlock = CallToolResult['content'][number];
 
-/** One content block as text for the model: text as it is, everything else described. */
+/**
+ * An image or PDF the model can see, when the block is one the Messages API takes in a tool result
+ * (PNG, JPEG, GIF, WebP images; PDF documents); undefined otherwise.
+ */
+function partOf(block: ContentBlock): ToolContentPart | undefined {
+  if (block.type === 'image') {
+    const part = ToolContentPartSchema.safeParse({ type: 'image', mediaType: block.mimeType, data: block.data });
+    return part.success ? part.data : undefined;
+  }
+  if (block.type === 'resource' && 'blob' in block.resource && block.resource.mimeType === 'application/pdf') {
+    return { type: 'document', mediaType: 'application/pdf', data: block.resource.blob, title: block.resource.uri };
+  }
+  return undefined;
+}
+
+/** One content block as text for the model: text as it is, links as links, what it cannot see described. */
 function blockText(block: ContentBlock): string {
   switch (block.type) {
     case 'text':
@@ -14,20 +29,31 @@ function blockText(block: ContentBlock): string {
     case 'resource':
       return 'text' in block.resource ? block.resource.text : `[resource ${block.resource.uri} (${block.resource.mimeType ?? 'binary'}), not shown]`;
     case 'resource_link':
-      return `[resource link: ${block.uri}${block.description ? ` (${block.description})` : ''}]`;
+      return `[resource link: ${block.uri}${block.name ? ` "${block.name}"` : ''}${block.mimeType ? ` (${block.mimeType})` : ''}${block.description ? `: ${block.description}` : ''}]`;
     default:
       return `[${(block as { type: string }).type} content, not shown]`;
   }
 }
 
 /**
- * An MCP tool result as the runtime's ToolResult. A result the server flagged `isError` is an error
- * result the model can act on; structured content is used when the server sent no text.
+ * An MCP tool result as the runtime's ToolResult. Images and PDFs become content parts the model
+ * sees inside its tool_result (tool-attachments.ts keeps them out of the workflow's history); text,
+ * text resources and resource links become text. Structured content is added as JSON when the
+ * server sent no text that already carries it. A result the server flagged `isError` is an error
+ * result the model can act on.
  */
 export function toToolResult(result: CallToolResult): ToolResult {
   const blocks = result.content ?? [];
-  let text = blocks.map(blockText).join('\n');
-  if (!text && result.structuredContent !== undefined) text = JSON.stringify(result.structuredContent);
-  if (!text) text = result.isError ? '(the tool failed without saying why)' : '(no output)';
-  return result.isError ? ToolResult.error(text) : ToolResult.success(text);
+  const parts: ToolContentPart[] = [];
+  const lines: string[] = [];
+  for (const block of blocks) {
+    const part = partOf(block);
+    if (part) parts.push(part);
+    else lines.push(blockText(block));
+  }
+  let text = lines.join('\n');
+  if (result.structuredContent !== undefined && !blocks.some((b) => b.type === 'text')) text = [text, JSON.stringify(result.structuredContent)].filter(Boolean).join('\n');
+  if (!text && parts.length === 0) text = result.isError ? '(the tool failed without saying why)' : '(no output)';
+  const base = result.isError ? ToolResult.error(text) : ToolResult.success(text);
+  return parts.length > 0 ? { ...base, content: parts } : base;
 }

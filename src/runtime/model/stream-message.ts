@@ -2,6 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureType } from '../../contract/errors';
 import { toModelFailure } from './model-errors';
+import type { ModelClient } from './providers/model-client';
 
 /** What a streaming model call reports while it runs (the activity heartbeats it; the CLI shows `text`). */
 export interface StreamProgress {
@@ -36,7 +37,7 @@ export interface StreamOptions {
  * reported on each one (and on a timer while the model thinks) for the activity to heartbeat. A
  * stream that goes silent for `idleMs` is abandoned as unavailable, so a hung connection is retried.
  */
-export async function streamMessage(client: Anthropic, params: Anthropic.MessageCreateParamsNonStreaming, options: StreamOptions): Promise<Anthropic.Message> {
+export async function streamMessage(client: ModelClient, params: Anthropic.MessageCreateParamsNonStreaming, options: StreamOptions): Promise<Anthropic.Message> {
   const stalled = new AbortController();
   const signal = AbortSignal.any([options.signal, stalled.signal]);
   let text = '';

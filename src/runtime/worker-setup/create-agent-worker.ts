@@ -15,7 +15,8 @@ import { conversationStoreFromEnv, DirectoryConversationStore } from '../convers
 import { type ConversationStore } from '../conversation/conversation-store-types';
 import type { LifecycleHandler } from '../lifecycle/lifecycle-handler';
 import { lifecycleSinks } from '../lifecycle/lifecycle-sink';
-import { createAnthropicClient } from '../model/anthropic-client';
+import { openModelClients } from '../model/providers/open-model-clients';
+import type { ModelCredentials } from '../model/providers/model-client';
 import { startConfiguredTracing, type Tracing } from '../observability/tracing';
 import { createProcessRunner, type ProcessRunner } from '../tools/sandbox/process-runner';
 import { resolveSandboxMode, sandboxWarning } from '../tools/sandbox/sandbox-mode';
@@ -72,6 +73,8 @@ export interface AgentWorkerOptions {
   tracing?: Tracing;
   /** Replaces the operator call that registers search attributes (tests stand in a server that refuses). */
   registerSearchAttributes?: SearchAttributeRegistrar;
+  /** Credentials for Bedrock, Vertex AI or Foundry instead of each cloud's default chain (see docs/guides/providers.md). */
+  modelCredentials?: ModelCredentials;
 }
 
 export interface AgentWorker {
@@ -183,6 +186,8 @@ async function startWorker(
 ): Promise<AgentWorker> {
   const judges = { guardrails: options.guardrails ?? {}, approvalHandlers: options.approvalHandlers ?? {} };
   validateTeam(registry, judges);
+  // Every provider the settings or an agent name is opened now: missing credentials stop the start here.
+  const models = await openModelClients(workerSettings.model, [...registry.agents.values()].map((agent) => agent.provider), options.modelCredentials);
   const approverKeys = workerSettings.approversFile ? loadApproverRegistry(workerSettings.approversFile) : undefined;
   const conversations = options.conversations ?? conversationStoreFromEnv(workerSettings.conversationStore);
   const conversationsDir = conversations instanceof DirectoryConversationStore ? conversations.dir : undefined;
@@ -209,13 +214,12 @@ async function startWorker(
   if (attributes.warning) console.warn(`WARNING: ${attributes.warning}`);
   const client = new Client({ connection: clientConnection, namespace, dataConverter: settings.dataConverter, plugins });
   const connection = await NativeConnection.connect(connectionOptions);
-  let anthropic: ReturnType<typeof createAnthropicClient> | undefined;
 
   const activities = createActivities({
     registry,
     workspaceRoot,
     conversations,
-    anthropic: () => (anthropic ??= createAnthropicClient(workerSettings.model)),
+    anthropic: models,
     settings: workerSettings,
     temporal: () => client,
     taskQueue,
