@@ -5,13 +5,21 @@
 // scenario. An iteration is one model request (a tool call, or the completing turn).
 //
 //   npm run bench:cpu -- [--iterations 200] [--output-bytes 5000] [--runs 50] [--run-iterations 20] [--warmup 20]
+//                        [--scenarios 1,2,3] [--profile DIR] [--eager] [--worker-options JSON]
+// --eager turns on the server's eager activity dispatch (system.enableActivityEagerExecution);
+// --worker-options '{"reuseV8Context":false}' is merged into the worker's WorkerOptions: each
+// changes the figures, and the README says by how much.
+// --profile runs each worker under `node --cpu-prof` (one .cpuprofile per thread, in DIR/<scenario>/);
+// `npx tsx bench/cpu/profile-summary.ts DIR/1 <iterations>` ranks where that CPU went.
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { startRun } from '../src/client/start-run';
+import { runChain } from '../test/support/run-chain';
 import { callId, stepOf } from '../test/support/step-script';
+import { billableActions } from './history/history-profile';
 import type { ChildMessage, ParentMessage } from './cpu/worker-process';
 import { assertProc, processCpuMs, threadCpuMs, treeCpuMs } from './cpu/proc-cpu';
 import { type BenchEnv, ms, report, sizeArg, startBenchEnv, table, uniqueId } from './support/bench-env';
@@ -32,11 +40,20 @@ interface Scenario {
   call(step: number): ReplyBlock;
 }
 
-const SCENARIOS: Scenario[] = [
+const ALL_SCENARIOS: Scenario[] = [
   { label: `${ITERATIONS} iterations, small read tool (list_files)`, agent: 'cpu-small', runs: 1, iterations: ITERATIONS, call: (n) => ({ type: 'tool_use', id: callId(n), name: 'list_files', input: {} }) },
   { label: `${ITERATIONS} iterations, ${OUTPUT_BYTES}-byte tool outputs`, agent: 'cpu-bulk', runs: 1, iterations: ITERATIONS, call: (n) => ({ type: 'tool_use', id: callId(n), name: 'bulk', input: { n, size: OUTPUT_BYTES } }) },
   { label: `${RUNS} runs × ${RUN_ITERATIONS} iterations side by side, small read tool`, agent: 'cpu-small', runs: RUNS, iterations: RUN_ITERATIONS, call: (n) => ({ type: 'tool_use', id: callId(n), name: 'list_files', input: {} }) },
 ];
+
+/** `--scenarios 1,3`: run only these (1-based), e.g. to profile one. */
+const scenariosArg = process.argv.indexOf('--scenarios');
+const SCENARIOS = scenariosArg < 0 ? ALL_SCENARIOS : process.argv[scenariosArg + 1]!.split(',').map((n) => ALL_SCENARIOS[Number(n) - 1]!).filter(Boolean);
+const EAGER = process.argv.includes('--eager');
+const workerOptionsArg = process.argv.indexOf('--worker-options');
+const WORKER_OPTIONS = workerOptionsArg < 0 ? '{}' : process.argv[workerOptionsArg + 1]!;
+const profileArg = process.argv.indexOf('--profile');
+const PROFILE_DIR = profileArg < 0 ? undefined : path.resolve(process.argv[profileArg + 1]!);
 
 interface Snapshot {
   worker: number;
@@ -44,6 +61,8 @@ interface Snapshot {
   workflow: number;
   server: number;
   at: number;
+  /** CLOCK_MONOTONIC in µs, the clock of V8's profile timestamps: the profile summary keeps this window only. */
+  monotonicUs: number;
 }
 
 interface Measured {
@@ -51,6 +70,8 @@ interface Measured {
   iterations: number;
   workflowThreads: number;
   summarizer: number;
+  /** Over every run of the scenario (warm-up included), per model request: what the server stored and bills. */
+  history: { events: number; actions: number; byKind: Record<string, number> };
   start: Snapshot;
   end: Snapshot;
 }
@@ -66,7 +87,7 @@ async function run(): Promise<void> {
     const step = stepOf({ body });
     return [step < active.scenario.iterations ? active.scenario.call(step) : { type: 'tool_use', id: callId(step), name: 'complete_task', input: { summary: 'done', status: 'success' } }];
   });
-  const env = await startBenchEnv();
+  const env = await startBenchEnv(EAGER ? { dynamicConfig: { 'system.enableActivityEagerExecution': true } } : {});
   const serverPid = env.server.process.pid!;
   assertProc(serverPid);
   const scratch = mkdtempSync(path.join(tmpdir(), 'bench-cpu-'));
@@ -90,7 +111,7 @@ async function run(): Promise<void> {
   const other = (m: Measured) => ms((m.end.worker - m.end.main - m.end.workflow - (m.start.worker - m.start.main - m.start.workflow)) / m.iterations);
   report(
     'cpu',
-    `npm run bench:cpu -- --iterations ${ITERATIONS} --output-bytes ${OUTPUT_BYTES} --runs ${RUNS} --run-iterations ${RUN_ITERATIONS} --warmup ${WARMUP}`,
+    `npm run bench:cpu -- --iterations ${ITERATIONS} --output-bytes ${OUTPUT_BYTES} --runs ${RUNS} --run-iterations ${RUN_ITERATIONS} --warmup ${WARMUP}${EAGER ? ' --eager' : ''}${WORKER_OPTIONS === '{}' ? '' : ` --worker-options '${WORKER_OPTIONS}'`}`,
     [
       'One worker process (a child of the bench, with nothing else in it), the bench\'s own local dev server, a zero-latency fake Messages API',
       'in the bench process. CPU is utime + stime from /proc: the worker process as a whole, its main thread (/proc/<pid>/task/<pid>), its',
@@ -105,9 +126,14 @@ async function run(): Promise<void> {
       `Load average (1 min) at the start and end: ${loadBefore.toFixed(1)} and ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores; above the core count, other work shared the machine while this was measured.`,
       '',
       table(
-        ['scenario', 'iterations measured', 'worker CPU ms / iteration', 'main thread', 'workflow threads', 'other threads', 'server CPU ms / iteration', 'wall ms / iteration', 'summarizer calls'],
-        results.map((m) => [m.scenario.label, m.iterations, per(m, 'worker'), per(m, 'main'), `${per(m, 'workflow')} (${m.workflowThreads} thread${m.workflowThreads === 1 ? '' : 's'})`, other(m), per(m, 'server'), ms((m.end.at - m.start.at) / m.iterations), m.summarizer]),
+        ['scenario', 'iterations measured', 'worker CPU ms / iteration', 'main thread', 'workflow threads', 'other threads', 'server CPU ms / iteration', 'wall ms / iteration', 'summarizer calls', 'history events / iteration', 'billable actions / iteration'],
+        results.map((m) => [m.scenario.label, m.iterations, per(m, 'worker'), per(m, 'main'), `${per(m, 'workflow')} (${m.workflowThreads} thread${m.workflowThreads === 1 ? '' : 's'})`, other(m), per(m, 'server'), ms((m.end.at - m.start.at) / m.iterations), m.summarizer, ms(m.history.events, 2), ms(m.history.actions, 2)]),
       ),
+      '',
+      'History events and billable actions count every run of the scenario whole (warm-up included), per model request; billable actions are',
+      'estimated from the histories as bench:history does (bench/history/history-profile.ts). By kind, per iteration:',
+      '',
+      ...results.map((m) => `- ${m.scenario.label}: ${Object.entries(m.history.byKind).map(([k, n]) => `${k} ${ms(n, 2)}`).join(', ')}`),
     ].join('\n'),
   );
 }
@@ -129,8 +155,11 @@ async function measure(scenario: Scenario, env: BenchEnv, client: Client, ctx: C
   const threadsFile = path.join(ctx.scratch, `${taskQueue}.tids`);
   writeFileSync(threadsFile, '');
   const child = fork(path.join(__dirname, 'cpu', 'worker-process.ts'), [], {
-    execArgv: ['--import', 'tsx', '--import', path.join(__dirname, 'cpu', 'tag-workflow-thread.mjs')],
-    env: { ...process.env, BENCH_ADDRESS: env.server.address, BENCH_TASK_QUEUE: taskQueue, BENCH_MODEL_URL: ctx.modelUrl, BENCH_BUNDLE: ctx.bundlePath, BENCH_WORKSPACE: ctx.workspace, BENCH_WORKFLOW_THREADS: threadsFile },
+    execArgv: [
+      '--import', 'tsx', '--import', path.join(__dirname, 'cpu', 'tag-workflow-thread.mjs'),
+      ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.join(PROFILE_DIR, String(ALL_SCENARIOS.indexOf(scenario) + 1))}`] : []),
+    ],
+    env: { ...process.env, BENCH_ADDRESS: env.server.address, BENCH_TASK_QUEUE: taskQueue, BENCH_MODEL_URL: ctx.modelUrl, BENCH_BUNDLE: ctx.bundlePath, BENCH_WORKSPACE: ctx.workspace, BENCH_WORKFLOW_THREADS: threadsFile, BENCH_WORKER_OPTIONS: WORKER_OPTIONS },
   });
   const pid = child.pid!;
   await nextMessage(child, 'ready');
@@ -139,7 +168,7 @@ async function measure(scenario: Scenario, env: BenchEnv, client: Client, ctx: C
   const snapshot = (): Snapshot => {
     const main = threadCpuMs(pid, pid);
     const workflow = workflowTids().reduce((sum, tid) => sum + threadCpuMs(pid, tid), 0);
-    return { main, workflow, worker: processCpuMs(pid), server: treeCpuMs(ctx.serverPid), at: performance.now() };
+    return { main, workflow, worker: processCpuMs(pid), server: treeCpuMs(ctx.serverPid), at: performance.now(), monotonicUs: Number(process.hrtime.bigint() / 1000n) };
   };
   let start: Snapshot | undefined;
   let end: Snapshot | undefined;
@@ -148,7 +177,8 @@ async function measure(scenario: Scenario, env: BenchEnv, client: Client, ctx: C
   const results = await Promise.all(
     Array.from({ length: scenario.runs }, async (_, n) => {
       const handle = await startRun(client, { agent: scenario.agent, task: `cpu bench ${taskQueue} run ${n}` }, { taskQueue, workflowId: `${taskQueue}-${n}` });
-      return handle.result();
+      const result = await handle.result();
+      return { result, links: await runChain(client, handle.workflowId, handle.firstExecutionRunId) };
     }),
   );
   const served = active.requests;
@@ -156,11 +186,18 @@ async function measure(scenario: Scenario, env: BenchEnv, client: Client, ctx: C
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.send({ type: 'stop' } satisfies ParentMessage);
   await exited;
-  const short = results.find((r) => r.iterations !== scenario.iterations + 1);
+  const short = results.map((r) => r.result).find((r) => r.iterations !== scenario.iterations + 1);
   if (short) throw new Error(`a run of "${scenario.label}" ended after ${short.iterations} iterations, not ${scenario.iterations + 1}`);
   if (!start || !end || served !== total) throw new Error(`"${scenario.label}": the fake model served ${served} requests, expected ${total}; the window is not the one described`);
+  if (PROFILE_DIR) {
+    const window = { startUs: start.monotonicUs, endUs: end.monotonicUs, iterations: total - WARMUP };
+    writeFileSync(path.join(PROFILE_DIR, String(ALL_SCENARIOS.indexOf(scenario) + 1), 'window.json'), JSON.stringify(window));
+  }
   console.error(`cpu: ${scenario.label}: done`);
-  return { scenario, iterations: total - WARMUP, workflowThreads: workflowTids().length, summarizer: ctx.served.summarizer - summarizerBefore, start, end };
+  const events = results.flatMap((r) => r.links.flatMap((l) => l.history.events ?? []));
+  const actions = billableActions(events);
+  const history = { events: events.length / total, actions: actions.total / total, byKind: Object.fromEntries(Object.entries(actions.byKind).map(([k, n]) => [k, n / total])) };
+  return { scenario, iterations: total - WARMUP, workflowThreads: workflowTids().length, summarizer: ctx.served.summarizer - summarizerBefore, history, start, end };
 }
 
 function nextMessage(child: ChildProcess, type: ChildMessage['type']): Promise<ChildMessage> {

@@ -8,7 +8,11 @@
 // the workflow threads included), because V8 otherwise lets the workflow threads' heaps grow with
 // the garbage of thousands of evicted runs.
 //
-//   npm run bench:load -- [--runs 1000] [--iterations 5] [--parked 10000] [--max-cached 100] [--max-old-space 384]
+//   npm run bench:load -- [--runs 1000] [--iterations 5] [--parked 10000] [--max-cached 100] [--max-old-space 384] [--concurrent-only]
+//
+// --concurrent-only stops after the concurrent runs (the parked runs take about 25 minutes), writing
+// bench/results/load-concurrent.md. The worker's CPU over the concurrent runs is read from /proc
+// (bench/cpu/proc-cpu.ts): iterations per worker CPU-second is what one core of worker serves.
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +20,7 @@ import * as path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { startRun } from '../src/client/start-run';
 import { callId, stepOf } from '../test/support/step-script';
+import { assertProc, processCpuMs } from './cpu/proc-cpu';
 import type { ChildMessage, ParentMessage } from './load/worker-process';
 import { type BenchEnv, mib, ms, percentile, report, sizeArg, startBenchEnv, table, uniqueId } from './support/bench-env';
 import { startFakeModel, taskOf } from './support/fake-model';
@@ -28,10 +33,12 @@ const MAX_CACHED = sizeArg('max-cached', 100);
 const MAX_OLD_SPACE = sizeArg('max-old-space', 384);
 /** Starts in flight at once: enough to keep the worker saturated without a gRPC storm. */
 const START_CONCURRENCY = 50;
+const CONCURRENT_ONLY = process.argv.includes('--concurrent-only');
 
 type Sample = Extract<ChildMessage, { type: 'sample' }>;
 
 interface WorkerProcess {
+  pid: number;
   ready: Extract<ChildMessage, { type: 'ready' }>;
   taskQueue: string;
   sample(gc?: boolean): Promise<Sample>;
@@ -66,17 +73,41 @@ async function run(): Promise<void> {
   const idle = await busy.sample(true);
   let peakRss = idle.rss;
   const sampler = setInterval(() => void busy.sample().then((s) => (peakRss = Math.max(peakRss, s.rss)), () => undefined), 1_000);
+  assertProc(busy.pid);
+  const cpuBefore = processCpuMs(busy.pid);
   const started = performance.now();
   await startMany(RUNS, (n) => startRun(client, { agent: 'loader', task: `load run ${n}` }, { taskQueue: busy.taskQueue, workflowId: `load-${busy.taskQueue}-${n}` }));
   const startSeconds = (performance.now() - started) / 1000;
   const ended = await waitFor(busy, (s) => s.ended >= RUNS, 'runs ended');
   const seconds = (performance.now() - started) / 1000;
+  const workerCpuSeconds = (processCpuMs(busy.pid) - cpuBefore) / 1000;
   clearInterval(sampler);
   peakRss = Math.max(peakRss, ended.rss);
   const afterLoad = await busy.sample(true);
   await busy.stop();
   const iterations = loadRequests;
   console.error(`load: ${RUNS} runs, ${iterations} iterations in ${seconds.toFixed(1)} s`);
+
+  const concurrent = [
+    `One worker process (its own RSS, nothing else), a local dev server, a zero-latency fake Messages API.`,
+    '',
+    `**Concurrent runs.** ${RUNS} runs started ${START_CONCURRENCY} at a time, each ${ITERATIONS} iterations of a no-op read tool (a local activity) and a`,
+    `completing turn; SDK default workflow cache (${busy.ready.maxCachedWorkflows}). An iteration is the time between two model requests of one run, under the load.`,
+    'Worker CPU is utime + stime of the worker process (all its threads) from the first start to the last run\'s end; iterations per worker',
+    'CPU-second is what one fully used core of worker serves.',
+    '',
+    table(
+      ['runs', 'model requests', 'wall s', 'starts took s', 'iterations / s', 'worker CPU s', 'iterations / worker CPU-second', 'iteration p50 ms', 'p95 ms', 'p99 ms', 'worker RSS idle MiB', 'peak MiB', 'after (GC) MiB'],
+      [[RUNS, iterations, seconds.toFixed(1), startSeconds.toFixed(1), (iterations / seconds).toFixed(1), workerCpuSeconds.toFixed(1), (iterations / workerCpuSeconds).toFixed(1), ms(percentile(latencies, 50), 1), ms(percentile(latencies, 95), 1), ms(percentile(latencies, 99), 1), mib(idle.rss, 0), mib(peakRss, 0), mib(afterLoad.rss, 0)]],
+    ),
+  ];
+  if (CONCURRENT_ONLY) {
+    await connection.close();
+    await env.close();
+    await model.close();
+    report('load-concurrent', `npm run bench:load -- --runs ${RUNS} --iterations ${ITERATIONS} --concurrent-only`, concurrent.join('\n'));
+    return;
+  }
 
   // 2. Runs parked on approvals, on a worker with a bounded cache (AGENT_MAX_CACHED_WORKFLOWS), then on one with the heap capped too.
   const parkedPhases: ParkedPhase[] = [];
@@ -90,15 +121,7 @@ async function run(): Promise<void> {
     'load',
     `npm run bench:load -- --runs ${RUNS} --iterations ${ITERATIONS} --parked ${PARKED} --max-cached ${MAX_CACHED} --max-old-space ${MAX_OLD_SPACE}`,
     [
-      `One worker process (its own RSS, nothing else), a local dev server, a zero-latency fake Messages API.`,
-      '',
-      `**Concurrent runs.** ${RUNS} runs started ${START_CONCURRENCY} at a time, each ${ITERATIONS} iterations of a no-op read tool (a local activity) and a`,
-      `completing turn; SDK default workflow cache (${busy.ready.maxCachedWorkflows}). An iteration is the time between two model requests of one run, under the load.`,
-      '',
-      table(
-        ['runs', 'model requests', 'wall s', 'starts took s', 'iterations / s', 'iteration p50 ms', 'p95 ms', 'p99 ms', 'worker RSS idle MiB', 'peak MiB', 'after (GC) MiB'],
-        [[RUNS, iterations, seconds.toFixed(1), startSeconds.toFixed(1), (iterations / seconds).toFixed(1), ms(percentile(latencies, 50), 1), ms(percentile(latencies, 95), 1), ms(percentile(latencies, 99), 1), mib(idle.rss, 0), mib(peakRss, 0), mib(afterLoad.rss, 0)]],
-      ),
+      ...concurrent,
       '',
       `**Parked runs.** ${PARKED} runs per worker, each parked on an approval at its first tool call, with AGENT_MAX_CACHED_WORKFLOWS=${MAX_CACHED}`,
       `(maxCachedWorkflows ${parkedPhases[0]!.maxCachedWorkflows}). The first and last rows are sampled after a forced GC of the main thread, the`,
@@ -179,6 +202,7 @@ async function startWorker(env: BenchEnv, bundlePath: string, modelUrl: string, 
     return next;
   };
   return {
+    pid: child.pid!,
     ready,
     taskQueue,
     sample,

@@ -1,5 +1,6 @@
 // The worker bench:cpu measures, alone in its own process so that only its CPU counts: the bench's
 // clients and fake model run in the parent. IPC: "ready" once polling, "stop" to shut down.
+import type { WorkerOptions } from '@temporalio/worker';
 import { createAgentWorker } from '../../src/runtime/worker-setup/create-agent-worker';
 import { quietRuntime } from '../support/bench-env';
 import { benchAgent, bulkTool } from '../support/bench-tools';
@@ -19,6 +20,8 @@ async function run(): Promise<void> {
     // list_files is a built-in tool: the small read tool of issue 24's measurements.
     agents: [benchAgent('cpu-small', ['list_files']), benchAgent('cpu-bulk', ['bulk'])],
     tools: [bulkTool],
+    // bench:cpu --worker-options: SDK options whose effect on the figures the README reports.
+    workerOptions: JSON.parse(env.BENCH_WORKER_OPTIONS ?? '{}') as Partial<WorkerOptions>,
   });
   const { worker } = agentWorker;
   process.on('message', (message: ParentMessage) => {

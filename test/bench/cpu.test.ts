@@ -39,5 +39,10 @@ describe('bench:cpu', () => {
       expect(Number(other)).toBeGreaterThanOrEqual(0);
       expect(Number(main) + workflowMs!).toBeLessThanOrEqual(Number(worker) + 0.1);
     }
+    // What the server stored and bills: every iteration has at least its model activity's three events and one action.
+    for (const row of table) {
+      expect(Number(row[9])).toBeGreaterThanOrEqual(3);
+      expect(Number(row[10])).toBeGreaterThanOrEqual(1);
+    }
   }, 300_000);
 });

@@ -1,3 +1,4 @@
+import { isDraft } from 'immer';
 import type { ContentBlock, ConversationMessage } from '../../contract/messages';
 import type { RunState } from './run-state';
 
@@ -10,7 +11,29 @@ const REGROWTH_SHARE = 0.1;
 /** What is left of a tool output that had to be cut to fit the window. */
 const TRUNCATED_KEEP_CHARS = 2_000;
 
-const charsOf = (messages: readonly ConversationMessage[]) => JSON.stringify(messages).length;
+/**
+ * JSON characters of each message of a settled state already measured. A settled state is never
+ * changed (every change goes through immer's `produce`, which copies what it changes), so a message
+ * keeps its identity, and its size, from one transition to the next: measuring the conversation
+ * costs one `JSON.stringify` per new message instead of one over the whole conversation per step,
+ * which made a run's orchestration quadratic in its length. A draft's messages may still change
+ * within its transition, so they are measured afresh (compaction, the only caller with a draft, is rare).
+ */
+const messageChars = new WeakMap<ConversationMessage, number>();
+
+function charsOfMessage(message: ConversationMessage, settled: boolean): number {
+  if (!settled) return JSON.stringify(message).length;
+  let chars = messageChars.get(message);
+  if (chars === undefined) messageChars.set(message, (chars = JSON.stringify(message).length));
+  return chars;
+}
+
+/** `JSON.stringify(messages).length`, summed from the messages' own sizes with the brackets and commas. */
+function charsOf(messages: readonly ConversationMessage[], settled = false): number {
+  let chars = 2 + Math.max(0, messages.length - 1);
+  for (const message of messages) chars += charsOfMessage(message, settled);
+  return chars;
+}
 
 function charsPerToken(state: RunState): number {
   const last = state.lastPrompt;
@@ -23,7 +46,7 @@ function charsPerToken(state: RunState): number {
  * on this run's actual text (code, prose or JSON tokenize differently) at no extra API call.
  */
 export function estimatePromptTokens(state: RunState): number {
-  const chars = charsOf(state.messages);
+  const chars = charsOf(state.messages, !isDraft(state));
   const last = state.lastPrompt;
   if (!last || last.chars === 0 || last.tokens === 0) return Math.ceil(chars / DEFAULT_CHARS_PER_TOKEN);
   return last.tokens + Math.ceil(Math.max(0, chars - last.chars) / charsPerToken(state));
@@ -73,7 +96,7 @@ export function planCompaction(state: RunState, byTokenBudget: boolean): Compact
   const starts = turnStarts(state.messages);
   let split = starts[starts.length - 1];
   for (let i = starts.length - 2, kept = 1; i >= 0 && kept < budget.keepRecentTurns; i -= 1, kept += 1) {
-    if (charsOf(state.messages.slice(starts[i]!)) > keepChars) break;
+    if (charsOf(state.messages.slice(starts[i]!), !isDraft(state)) > keepChars) break;
     split = starts[i];
   }
   if (split === undefined || split <= 1) {
@@ -84,7 +107,7 @@ export function planCompaction(state: RunState, byTokenBudget: boolean): Compact
 }
 
 function tailNeedsCut(state: RunState, keepChars: number): boolean {
-  return charsOf(state.messages.slice(1)) > keepChars;
+  return charsOf(state.messages.slice(1), !isDraft(state)) > keepChars;
 }
 
 /**
