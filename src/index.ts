@@ -74,3 +74,29 @@ export { FailureType, AgentDefinitionError, ToolDefinitionError, ZodVersionMisma
 export { MemoryConversationStore, DirectoryConversationStore } from './runtime/conversation/conversation-store';
 export { type ConversationStore } from './runtime/conversation/conversation-store-types';
 export { PostgresConversationStore } from './runtime/conversation/postgres-conversation-store';
+// Types the exports above carry (worker options, a worker's fields, statuses, results, policy and
+// audit answers), exported so code that embeds durable-agent can name them.
+export { CompletionSchema, TaskSchema, SavedSummarySchema, type Completion, type Task, type SavedSummary } from './contract/control-tools';
+export type { TokenUsage } from './contract/messages';
+export {
+  RunPhaseSchema,
+  ToolCallRecordSchema,
+  IgnoredMessageSchema,
+  PendingQuestionSchema,
+  type RunPhase,
+  type ToolCallRecord,
+  type DecisionRecord,
+  type IgnoredMessage,
+  type PendingQuestion,
+} from './contract/run-records';
+export type { PendingApproval, PendingQuestionView, TaskProgress } from './contract/run-status';
+export type { ToolPermission } from './contract/tool-permission';
+export type { GuardrailFunction, ApprovalHandlerFunction } from './runtime/guardrails/guardrail-types';
+export type { PolicyInput, PolicyVerdict } from './core/approvals/approval-policy';
+export type { ModelToolSpec, RegistryOptions } from './runtime/agents/agent-registry';
+export type { SearchAttributeCheck, SearchAttributeRegistrar } from './runtime/worker-setup/search-attributes-setup';
+export type { McpPool } from './runtime/mcp/mcp-pool';
+export type { Tracing } from './runtime/observability/tracing';
+export type { MetricsServerOptions } from './runtime/lifecycle/metrics-server';
+export type { AuditVerification } from './runtime/audit/verify-audit';
+export type { StoredConversation } from './runtime/conversation/conversation-store-types';

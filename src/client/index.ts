@@ -55,3 +55,12 @@ export {
   type DecisionOutcome,
 } from '../contract/approval-decision';
 export type { LifecycleEvent, LifecycleEventName } from '../contract/lifecycle-event';
+// The contract's types the values above carry (a result's completion and tasks, a status's records,
+// a signed message's run), exported so client code can name them, with the schemas they are read by.
+export { CompletionSchema, TaskSchema, SavedSummarySchema, type Completion, type Task, type SavedSummary } from '../contract/control-tools';
+export type { TokenUsage } from '../contract/messages';
+export { RunPhaseSchema, ToolCallRecordSchema, IgnoredMessageSchema, PendingQuestionSchema, type IgnoredMessage, type PendingQuestion } from '../contract/run-records';
+export { DecisionSchema, type Decision } from '../contract/decision';
+export type { LifecycleEventOf, LifecycleEventData } from '../contract/lifecycle-event';
+export type { RunIdentity } from '../core/approvals/signatures/signed-message';
+export type { TextDeltaEvent } from './live-text';
