@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ToolApprovalSchema } from './approval-rules';
 import { CompletionToolNameSchema } from './control-tools/completion-tools';
 import { ModelTierSchema } from './model-tiers';
+import { PermissionModeSchema } from './permission-mode';
 import { CommandLimitsSchema } from './command-limits';
 import { JsonSchemaObjectSchema } from './output-check';
 
@@ -102,6 +103,8 @@ export const AgentDefinitionSchema = z.object({
   delegation: DelegationLimitsSchema.prefault({}),
   guardrails: z.array(GuardrailSchema).default([]),
   approvalHandler: ApprovalHandlerSchema.optional(),
+  /** The permission mode this agent's runs start in unless the run names one (see permission-mode.ts). */
+  mode: PermissionModeSchema.optional(),
 });
 export type AgentDefinitionInput = z.input<typeof AgentDefinitionSchema>;
 export type AgentDefinition = z.output<typeof AgentDefinitionSchema>;

@@ -1,4 +1,6 @@
-import { condition, getExternalWorkflowHandle, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, condition, getExternalWorkflowHandle, setHandler, workflowInfo } from '@temporalio/workflow';
+import { FailureType } from '../contract/errors';
+import { checkEditedArguments } from './edit-checks';
 import { z } from 'zod';
 import { ApprovalDecisionSchema, FollowUpSchema, UserReplySchema, type ApprovalDecision, type DecisionOutcome, type UserReply } from '../contract/approval-decision';
 import { approvalSignal, childStatusSignal, closeSignal, closeThreadUpdate, decideApprovalUpdate, sendMessageUpdate, submitReplyUpdate, userMessageSignal, userReplySignal } from '../contract/agent-run-api';
@@ -76,9 +78,17 @@ export function installMessageHandlers(driver: RunDriver, options: { toolWideCho
       await getExternalWorkflowHandle(route.forwardTo).signal(approvalSignal, decision);
       return { applied: true, message: `${decision.decision} for ${decision.callId} forwarded to ${route.forwardTo}, the sub-agent run that waits for it` };
     }
+    // Edited arguments are checked by the worker first: a signal's bad edit is recorded, an update's refused.
+    const edits = await checkEditedArguments(driver, [decision]);
+    if ('refusal' in edits) {
+      if (via === 'update') throw ApplicationFailure.create({ type: FailureType.DecisionRefused, nonRetryable: true, message: edits.refusal });
+      driver.dispatch({ type: 'ignored', kind: 'approval', reason: edits.refusal, payload: payloadText(decision) }, quiet);
+      return { applied: false, message: edits.refusal };
+    }
     const verified = driver.state.approverKeys !== undefined;
     const before = driver.state.decisions.length;
-    driver.dispatch({ type: 'decision', decision, via, verified, toolWide: options.toolWideChoices, legacy: !options.approvalChannel }, quiet);
+    const analysis = edits.analyses[decision.callId];
+    driver.dispatch({ type: 'decision', decision, via, verified, toolWide: options.toolWideChoices, legacy: !options.approvalChannel, ...(analysis ? { analysis } : {}) }, quiet);
     await driver.flushAudit();
     const settled = driver.state.decisions.length - before;
     const others = settled > 1 ? ` (and ${settled - 1} other pending call(s) it covers)` : '';
