@@ -1,9 +1,8 @@
-import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { type Command } from '../../client/cli-context';
-import { stringFlag, withWorkerDeadline } from '../../client/approval-helpers';
-import { setModeUpdate } from '../../contract/agent-run-api';
+import { stringFlag } from '../../client/approval-helpers';
+import { switchMode } from '../../client/switch-mode';
 import { PERMISSION_MODES, PermissionModeSchema } from '../../contract/permission-mode';
-import { DecisionRefusedError, UsageError } from '../../client/errors';
+import { UsageError } from '../../client/errors';
 
 /** `agentctl mode <workflowId> <mode>`: switches a run's permission mode for the rest of the run. */
 export const modeCommand: Command = {
@@ -19,10 +18,7 @@ export const modeCommand: Command = {
     const reason = stringFlag(ctx, 'reason');
     const handle = (await ctx.client()).workflow.getHandle(workflowId);
     const payload = { mode: parsed.data, ...(by ? { by } : {}), ...(reason ? { reason } : {}) };
-    const outcome = await withWorkerDeadline(handle, 'the mode switch', () => handle.executeUpdate(setModeUpdate, { args: [payload] })).catch((error: unknown) => {
-      if (error instanceof WorkflowUpdateFailedError) throw new DecisionRefusedError(error.cause?.message ?? error.message);
-      throw error;
-    });
+    const outcome = await switchMode(handle, payload);
     ctx.print({ workflowId, ...payload, ...outcome }, () => `${workflowId}: ${outcome.message}`);
     return 0;
   },
