@@ -13,6 +13,20 @@ import { reply } from '../support/fake-anthropic';
 import { temporalAddress, uniqueId } from '../support/temporal';
 import { complete, parked, shell, write } from '../workflows/approval-test-kit';
 import { agentctl as runAgentctl } from './agentctl-process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { ensureTemporalCli } from '../../scripts/install-temporal.js';
+
+/** The plain `temporal` CLI, by name, without our code; run without blocking this process's worker. */
+async function temporal(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(ensureTemporalCli(), [...args, '--address', temporalAddress()], { timeout: 60_000 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? String(error) };
+  }
+}
 
 const agentctl = (args: string[], env: NodeJS.ProcessEnv = {}) => runAgentctl(args, { TEMPORAL_ADDRESS: temporalAddress(), USER: 'cli-tester', ...env });
 
@@ -65,6 +79,28 @@ describe('agentctl approve with edits, --all, and mode', () => {
       for (const file of ['a.txt', 'b.txt', 'c.txt', 'd.txt']) expect(existsSync(path.join(workspace, file))).toBe(true);
       const status = await handle.query(statusQuery);
       expect(status.decisions.filter((d) => d.via === 'update').map((d) => d.callId)).toEqual(['toolu_0_0', 'toolu_0_1', 'toolu_0_2']);
+    });
+  });
+
+  it('works from the plain temporal CLI by name: setMode, and decideApprovals with an edited call', async () => {
+    const task = uniqueId('plain-cli');
+    fake.script(task, [reply(write('one.txt'), write('two.txt')), complete()]);
+    await withAgentWorker(bed.harness(), async ({ start, workspace }) => {
+      const handle = await start({ agent: 'general', task });
+      await parked(handle, 2);
+      const bad = await temporal('workflow', 'update', 'execute', '--workflow-id', handle.workflowId, '--name', 'setMode', '--input', '{"mode":"yolo"}');
+      expect(bad.code).not.toBe(0);
+      expect(bad.stderr + bad.stdout).toContain('Malformed mode switch');
+      const mode = await temporal('workflow', 'update', 'execute', '--workflow-id', handle.workflowId, '--name', 'setMode', '--input', '{"mode":"plan","by":"ops"}');
+      expect(mode.code, mode.stderr).toBe(0);
+      const batch = JSON.stringify({ decisions: [{ callId: 'toolu_0_0', decision: 'approve' }, { callId: 'toolu_0_1', decision: 'approve', arguments: { path: 'three.txt', content: 'z' } }] });
+      const decided = await temporal('workflow', 'update', 'execute', '--workflow-id', handle.workflowId, '--name', 'decideApprovals', '--input', batch);
+      expect(decided.code, decided.stderr).toBe(0);
+      expect((await handle.result()).status).toBe('completed');
+      // Parked before the switch, decided by a person: they run even in plan mode.
+      expect(existsSync(path.join(workspace, 'one.txt'))).toBe(true);
+      expect(existsSync(path.join(workspace, 'three.txt'))).toBe(true);
+      expect(existsSync(path.join(workspace, 'two.txt'))).toBe(false);
     });
   });
 });

@@ -1,5 +1,6 @@
 import { evaluatePolicy, type PolicyVerdict } from '../approvals/approval-policy';
 import { verdictUnderMode, PLAN_MODE_REFUSAL } from '../approvals/permission-mode';
+import type { PermissionMode } from '../../contract/permission-mode';
 import type { Decision } from '../../contract/decision';
 import { pushBounded, StateLimits, type RunState, type TurnCall } from './run-state';
 import type { TransitionContext } from './transition-context';
@@ -16,9 +17,10 @@ export const COMMAND_ARGUMENT = 'command';
 /**
  * The approval policy's verdict on one call, with the run's rules, the agent's rules, the people's
  * remembered choices and the worker's command patterns. A call of a tool the agent does not have is
- * refused: nothing says what it may do.
+ * refused: nothing says what it may do. `mode` is the run's permission mode unless the caller judges
+ * a call a person is deciding anyway (an edit), where only the rules count.
  */
-export function policyFor(state: RunState, call: TurnCall): PolicyVerdict {
+export function policyFor(state: RunState, call: TurnCall, mode: PermissionMode = state.mode): PolicyVerdict {
   const tool = state.agent.tools[call.name];
   if (tool === undefined) return { action: 'reject', reason: 'unknown tool' };
   const isCommand = tool.subjectArgument === COMMAND_ARGUMENT;
@@ -33,7 +35,7 @@ export function policyFor(state: RunState, call: TurnCall): PolicyVerdict {
     preferences: state.preferences,
     patterns: state.agent.commandPatterns,
   });
-  return verdictUnderMode(state.mode, verdict, { scope: tool.scope, isCommand });
+  return verdictUnderMode(mode, verdict, { scope: tool.scope, isCommand });
 }
 
 /** Plan mode refuses sub-agents too: a child run could write what this one may not. */

@@ -18,7 +18,9 @@ export function applyEdit(state: RunState, call: TurnCall, decision: ApprovalDec
   call.input = decision.arguments;
   call.analysis = analysis;
   call.edited = { ...(decision.approver === undefined ? {} : { by: decision.approver }), original };
-  const verdict = policyFor(state, call);
+  // The person is deciding this call, so the mode (which is about calls nobody is asked about) does
+  // not apply; the rules and remembered choices do.
+  const verdict = policyFor(state, call, 'default');
   if (verdict.action === 'reject') {
     recordDecision(state, call, { decision: 'policy_reject', reason: `the edited call: ${verdict.reason}`, approver: decision.approver, verified, via: 'policy' }, ctx);
     rejectCall(state, call.id, `${editedBy(call)} changed it, and the edited call is refused: ${verdict.reason}`);
