@@ -109,4 +109,18 @@ describe('permission modes', () => {
     const lines = (await readFile(auditLog, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toContainEqual(expect.objectContaining({ kind: 'mode', tool: 'setMode', mode: 'dontAsk', previousMode: 'default', approver: 'ann', reason: 'going home' }));
   });
+
+  it('a sub-agent works under the mode of the run that started it: dontAsk refuses its write instead of parking it', async () => {
+    const task = uniqueId('mode-parent');
+    const childTask = uniqueId('mode-child');
+    fake.script(task, [reply(toolCall('delegate_task', { agent: 'general', task: childTask })), complete()]);
+    fake.script(childTask, [reply(write('child.txt')), complete('child done')]);
+    await withAgentWorker(bed.harness(), async ({ start, workspace }) => {
+      const handle = await start({ agent: 'general', task, mode: 'dontAsk', subAgents: ['general'] });
+      expect((await handle.result()).status).toBe('completed');
+      expect(existsSync(path.join(workspace, 'child.txt'))).toBe(false);
+    });
+    const [refused] = resultsIn(fake.requestsFor(childTask)[1]);
+    expect(refused?.content).toContain('this run is in dontAsk mode');
+  });
 });
