@@ -17,6 +17,14 @@ const payloadText = (payload: unknown): string => {
   }
 };
 
+/** What became of an edited call: it runs, the rules refused it, or it waits for a decision on the edit. */
+function editOutcome(driver: RunDriver, callId: string): string {
+  const call = driver.state.turn?.calls.find((c) => c.id === callId);
+  if (call?.verdict.kind === 'pending') return `edit of ${callId} applied; the edited call waits for a decision: ${call.verdict.reason}`;
+  if (call?.verdict.kind === 'reject') return `edit of ${callId} applied, and the run's rules refused the edited call: ${call.verdict.reason}`;
+  return `approve applied to ${callId} with the edited arguments`;
+}
+
 /** Handlers change the state; the main loop publishes the phase when it picks the change up (see RunDriver). */
 const quiet = { publish: false };
 
@@ -92,6 +100,7 @@ export function installMessageHandlers(driver: RunDriver, options: { toolWideCho
     await driver.flushAudit();
     const settled = driver.state.decisions.length - before;
     const others = settled > 1 ? ` (and ${settled - 1} other pending call(s) it covers)` : '';
+    if (decision.arguments !== undefined) return { applied: true, message: editOutcome(driver, decision.callId) };
     return { applied: true, message: `${decision.decision} applied to ${decision.callId}${others}` };
   };
 

@@ -33,7 +33,7 @@ describe('approving with edited arguments', () => {
       const handle = await start({ agent: 'general', task });
       await parked(handle);
       const outcome = await handle.executeUpdate(decideApprovalUpdate, { args: [{ callId: 'toolu_0_0', decision: 'approve', approver: 'ann', arguments: { command: 'touch edited.txt' } }] });
-      expect(outcome.applied).toBe(true);
+      expect(outcome).toEqual({ applied: true, message: 'approve applied to toolu_0_0 with the edited arguments' });
       expect((await handle.result()).status).toBe('completed');
       expect(existsSync(path.join(workspace, 'edited.txt'))).toBe(true);
       expect(existsSync(path.join(workspace, 'original.txt'))).toBe(false);
