@@ -14,6 +14,7 @@ import type { PendingQuestion } from '../contract/run-records';
 import type { PendingApproval, RunStatus } from '../contract/run-status';
 import { AmbiguousApprovalError, DecisionRefusedError, NoPendingApprovalError, NoWorkerAnsweredError, UsageError } from './errors';
 import { terminalSafe } from './terminal-safe';
+import { editedArgumentsFromCli } from './edited-arguments';
 
 /** Queries and updates need a worker; without a deadline a call to a run whose worker is down would hang. */
 export const WORKER_ANSWER_TIMEOUT_MS = 30_000;
@@ -71,7 +72,7 @@ export function resolveCallId(status: Pick<RunStatus, 'workflowId' | 'pendingApp
 }
 
 /** The run's answer to an update, or a DecisionRefusedError with the run's reason. */
-async function executeUpdate(handle: WorkflowHandle, what: string, call: () => Promise<DecisionOutcome>): Promise<DecisionOutcome> {
+export async function executeUpdate(handle: WorkflowHandle, what: string, call: () => Promise<DecisionOutcome>): Promise<DecisionOutcome> {
   let outcome: DecisionOutcome;
   try {
     outcome = await withWorkerDeadline(handle, what, call);
@@ -180,6 +181,12 @@ export async function decideFromCli(ctx: CliContext, decision: ApprovalDecision[
   if (reason) payload.reason = reason;
   if (toolWide) payload.scope = 'tool';
   if (prefix !== undefined) payload.prefix = prefix;
+  const edited = editedArgumentsFromCli(ctx, () => {
+    if (!pending) throw new UsageError(`--edit needs the call's arguments, which the run reports: ${callId} is not waiting (or no worker answered)`);
+    return pending.input;
+  });
+  if (edited && !decision.startsWith('approve')) throw new UsageError('--arguments and --edit go with approve');
+  if (edited) payload.arguments = edited;
   if (ctx.args.flags.signal) {
     // A signature covers the call's arguments, which only the run can report (a worker must answer).
     const signedPayload = await signDecision(handle, payload, async () => (pending ? [pending] : (await queryStatus(handle)).pendingApprovals));

@@ -34,6 +34,8 @@ export {
   statusQuery,
   approvalSignal,
   decideApprovalUpdate,
+  decideApprovalsUpdate,
+  setModeUpdate,
   userReplySignal,
   submitReplyUpdate,
   userMessageSignal,
@@ -42,6 +44,8 @@ export {
   closeThreadUpdate,
 } from '../contract/agent-run-api';
 export { AgentRunInputSchema, type AgentRunInput } from '../contract/run-input';
+export { PermissionModeSchema, SetModeSchema, type PermissionMode, type SetMode } from '../contract/permission-mode';
+export { ApprovalBatchSchema, type ApprovalBatch } from '../contract/approval-batch';
 export type { AgentRunResult } from '../contract/run-result';
 export type { RunStatus, PendingApproval, PendingQuestionView, TaskProgress } from '../contract/run-status';
 export type { RunPhase, DecisionRecord, ToolCallRecord } from '../contract/run-records';

@@ -3,6 +3,7 @@ import { ToolApprovalSchema } from './approval-rules';
 import { CompletionToolNameSchema } from './control-tools/completion-tools';
 import { ModelTierSchema } from './model-tiers';
 import { ModelProviderSchema } from './model-provider';
+import { PermissionModeSchema } from './permission-mode';
 import { CommandLimitsSchema } from './command-limits';
 import { JsonSchemaObjectSchema } from './output-check';
 
@@ -106,6 +107,8 @@ export const AgentDefinitionSchema = z.object({
   delegation: DelegationLimitsSchema.prefault({}),
   guardrails: z.array(GuardrailSchema).default([]),
   approvalHandler: ApprovalHandlerSchema.optional(),
+  /** The permission mode this agent's runs start in unless the run names one (see permission-mode.ts). */
+  mode: PermissionModeSchema.optional(),
 });
 export type AgentDefinitionInput = z.input<typeof AgentDefinitionSchema>;
 export type AgentDefinition = z.output<typeof AgentDefinitionSchema>;

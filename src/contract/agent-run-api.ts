@@ -1,5 +1,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ApprovalDecision, DecisionOutcome, FollowUp, UserReply } from './approval-decision';
+import type { ApprovalBatch } from './approval-batch';
+import type { SetMode } from './permission-mode';
 import type { ChildWaiting } from './run-records';
 import type { RunStatus } from './run-status';
 
@@ -23,6 +25,15 @@ export const approvalSignal = defineSignal<[ApprovalDecision]>('approval');
 
 /** The same decision for callers that need an answer: an update, so bad input is refused up front. */
 export const decideApprovalUpdate = defineUpdate<DecisionOutcome, [ApprovalDecision]>('decideApproval');
+
+/**
+ * Decisions on several parked calls of a turn, applied all or none: if one is refused nothing changes
+ * and the refusal names the call and why. An update only: the caller needs to know which.
+ */
+export const decideApprovalsUpdate = defineUpdate<DecisionOutcome, [ApprovalBatch]>('decideApprovals');
+
+/** Switches the run's permission mode for the rest of the run; the switch is written to the audit log. */
+export const setModeUpdate = defineUpdate<DecisionOutcome, [SetMode]>('setMode');
 
 /** The user's answer to a `need_more_information` question. */
 export const userReplySignal = defineSignal<[UserReply]>('userReply');

@@ -27,6 +27,12 @@ export const ApprovalDecisionSchema = z.object({
   scope: z.enum(['tool']).optional(),
   /** For approve_always / reject_always: remember this command prefix (shell) or path prefix instead. */
   prefix: z.string().min(1).max(500).optional(),
+  /**
+   * For approve / approve_always: the whole new input of the call, run instead of what the model
+   * asked for. Checked against the tool's schema and judged by the run's rules again; a signature
+   * then covers it too (`editedArgumentsHash`).
+   */
+  arguments: z.record(z.string(), z.unknown()).optional(),
 });
 export type ApprovalDecision = z.infer<typeof ApprovalDecisionSchema>;
 

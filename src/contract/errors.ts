@@ -20,6 +20,8 @@ export const FailureType = {
   RunFailed: 'RunFailed',
   /** A run state handed to `agentRun` (continue-as-new or resume) has an unknown schema version. */
   UnsupportedStateVersion: 'UnsupportedStateVersion',
+  /** An update's decision could not be applied (an edit that fails the tool's schema, a refused decision of a batch); nothing changed. */
+  DecisionRefused: 'DecisionRefused',
 } as const;
 export type FailureType = (typeof FailureType)[keyof typeof FailureType];
 

@@ -38,7 +38,9 @@ export type LifecycleEventData = {
   toolEnded: { tool: string; callId: string; success: boolean; durationMs: number; arguments: unknown; output: string; approval?: CallApproval; outcome?: 'unknown'; child?: string };
   approvalRequested: { callId: string; tool: string; input: unknown; requestedAt: string; iteration: number; reason: string; context?: string };
   /** The decision as the run records it; `arguments` when the call was refused before a person saw it. */
-  approvalDecided: DecisionRecord & { arguments?: unknown };
+  approvalDecided: DecisionRecord & { arguments?: unknown; edited?: { original: unknown; arguments: unknown } };
+  /** The run's permission mode was switched (update `setMode`); written to the audit log. */
+  modeChanged: { from: string; to: string; by?: string; reason?: string };
   /** `retrying` and the attempt fields when an unavailable model is waited out. */
   errorOccurred: { message: string; type: string; retrying?: boolean; attempt?: number; nextAttemptAt?: string };
   contextCompacted: { estimatedTokens: number; messagesBefore: number; messagesAfter: number };

@@ -3,6 +3,7 @@ import { ContextBudgetSchema } from './agent-definition';
 import { CommandPatternSchema } from './shell-analysis';
 import { CompletionToolNameSchema } from './control-tools/completion-tools';
 import { ModelTierSchema } from './model-tiers';
+import { PermissionModeSchema } from './permission-mode';
 import { ToolScopeSchema } from './tool-scope';
 import { ToolApprovalSchema } from './approval-rules';
 
@@ -48,5 +49,7 @@ export const ResolvedAgentSchema = z.object({
     .default([]),
   /** Calls that would park are first handed to the agent's approval handler. */
   approvalHandler: z.boolean().default(false),
+  /** The agent's default permission mode; a run's `mode` overrides it. */
+  mode: PermissionModeSchema.optional(),
 });
 export type ResolvedAgent = z.infer<typeof ResolvedAgentSchema>;

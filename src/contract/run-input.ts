@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ToolApprovalSchema } from './approval-rules';
 import { SavedSummarySchema, TaskSchema } from './control-tools';
 import { JsonSchemaObjectSchema } from './output-check';
+import { PermissionModeSchema } from './permission-mode';
 
 /**
  * The `resume` input: what a run resumed by an earlier release carried over (a new conversation seeded
@@ -60,6 +61,8 @@ export const AgentRunInputSchema = z.object({
   followUps: z.boolean().optional(),
   /** How long a thread (followUps) waits for the next message before it closes (default 7 days). */
   idleTimeoutSeconds: z.number().positive().optional(),
+  /** The permission mode the run starts in (default: the agent's, else `default`); update `setMode` switches it. */
+  mode: PermissionModeSchema.optional(),
   /** Internal: set when a parent run started this one as a sub-agent. */
   parent: z.object({ workflowId: z.string(), rootWorkflowId: z.string(), depth: z.number().int().min(1) }).optional(),
   /** When to continue as new; defaults sit below Temporal's suggestion (4,096 events / 4 MiB). */

@@ -1,3 +1,4 @@
+import type { PermissionMode } from './permission-mode';
 import type { Completion, Task } from './control-tools';
 import type { TokenUsage } from './messages';
 import type { LifecycleEvent } from './lifecycle-event';
@@ -89,6 +90,8 @@ export interface RunStatus {
   approvers?: string[];
   /** Whether decisions must be signed (the worker has an approver registry). */
   signedDecisions: boolean;
+  /** The permission mode in force (default, plan, acceptEdits, dontAsk); absent from runs of earlier releases. */
+  mode?: PermissionMode;
   warnings: string[];
   /**
    * The text of the model's latest reply (its last 4,000 characters; `chars` in all), so a follower

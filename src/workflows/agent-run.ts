@@ -16,6 +16,7 @@ import { checkpointQuery } from './definitions';
 import { statusQuery } from '../contract/agent-run-api';
 import { historyIsFull } from './history-budget';
 import { installMessageHandlers } from './message-handlers';
+import { installApprovalBatchHandlers } from './approval-handlers';
 import { currentFeatures, type Features } from './compat/patches';
 import { RunDriver } from './run-driver';
 import { nextStep, stepKey } from '../core/machine/next-step';
@@ -57,6 +58,7 @@ export async function agentRun(rawInput: AgentRunInput): Promise<AgentRunResult>
     throw failure;
   }
   installMessageHandlers(driver, { toolWideChoices: !features.scopedChoices, approvalChannel: features.approvalChannel });
+  installApprovalBatchHandlers(driver, { toolWideChoices: !features.scopedChoices, approvalChannel: features.approvalChannel });
   driver.publishAgent();
   driver.dispatch({ type: 'started' });
 

@@ -5,6 +5,10 @@ import type { RunState } from '../core/machine/run-state';
 
 /** The audit line a lifecycle event stands for, if any: decisions, and calls whose outcome is unknown. */
 export function auditEntryOf(event: LifecycleEvent, before: RunState, after: RunState): AuditEntry | undefined {
+  if (event.name === 'modeChanged') {
+    const m = event.data;
+    return { at: event.at, run: event.workflowId, runId: event.runId, agent: event.agent, iteration: event.iteration, kind: 'mode', tool: 'setMode', callId: event.key, mode: m.to, previousMode: m.from, approver: m.by, reason: m.reason, via: 'update' };
+  }
   if (event.name !== 'approvalDecided' && !(event.name === 'toolEnded' && event.data.outcome === 'unknown')) return undefined;
   const d = event.data;
   const callId = d.callId;
@@ -17,7 +21,9 @@ export function auditEntryOf(event: LifecycleEvent, before: RunState, after: Run
   return {
     ...base,
     kind: 'decision',
-    arguments: call?.input ?? decided.arguments,
+    // An edited call: the log keeps what the model asked for and what the person let run instead.
+    arguments: decided.edited ? decided.edited.original : (call?.input ?? decided.arguments),
+    ...(decided.edited ? { editedArguments: decided.edited.arguments } : {}),
     // The run's decision record says `string`; the audit log takes only its enum, checked here.
     decision: AuditDecisionSchema.parse(decided.decision),
     approver: decided.approver,

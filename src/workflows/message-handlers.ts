@@ -1,4 +1,6 @@
-import { condition, getExternalWorkflowHandle, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, condition, getExternalWorkflowHandle, setHandler, workflowInfo } from '@temporalio/workflow';
+import { FailureType } from '../contract/errors';
+import { checkEditedArguments } from './edit-checks';
 import { z } from 'zod';
 import { ApprovalDecisionSchema, FollowUpSchema, UserReplySchema, type ApprovalDecision, type DecisionOutcome, type UserReply } from '../contract/approval-decision';
 import { approvalSignal, childStatusSignal, closeSignal, closeThreadUpdate, decideApprovalUpdate, sendMessageUpdate, submitReplyUpdate, userMessageSignal, userReplySignal } from '../contract/agent-run-api';
@@ -14,6 +16,14 @@ const payloadText = (payload: unknown): string => {
     return String(payload);
   }
 };
+
+/** What became of an edited call: it runs, the rules refused it, or it waits for a decision on the edit. */
+function editOutcome(driver: RunDriver, callId: string): string {
+  const call = driver.state.turn?.calls.find((c) => c.id === callId);
+  if (call?.verdict.kind === 'pending') return `edit of ${callId} applied; the edited call waits for a decision: ${call.verdict.reason}`;
+  if (call?.verdict.kind === 'reject') return `edit of ${callId} applied, and the run's rules refused the edited call: ${call.verdict.reason}`;
+  return `approve applied to ${callId} with the edited arguments`;
+}
 
 /** Handlers change the state; the main loop publishes the phase when it picks the change up (see RunDriver). */
 const quiet = { publish: false };
@@ -76,12 +86,21 @@ export function installMessageHandlers(driver: RunDriver, options: { toolWideCho
       await getExternalWorkflowHandle(route.forwardTo).signal(approvalSignal, decision);
       return { applied: true, message: `${decision.decision} for ${decision.callId} forwarded to ${route.forwardTo}, the sub-agent run that waits for it` };
     }
+    // Edited arguments are checked by the worker first: a signal's bad edit is recorded, an update's refused.
+    const edits = await checkEditedArguments(driver, [decision]);
+    if ('refusal' in edits) {
+      if (via === 'update') throw ApplicationFailure.create({ type: FailureType.DecisionRefused, nonRetryable: true, message: edits.refusal });
+      driver.dispatch({ type: 'ignored', kind: 'approval', reason: edits.refusal, payload: payloadText(decision) }, quiet);
+      return { applied: false, message: edits.refusal };
+    }
     const verified = driver.state.approverKeys !== undefined;
     const before = driver.state.decisions.length;
-    driver.dispatch({ type: 'decision', decision, via, verified, toolWide: options.toolWideChoices, legacy: !options.approvalChannel }, quiet);
+    const analysis = edits.analyses[decision.callId];
+    driver.dispatch({ type: 'decision', decision, via, verified, toolWide: options.toolWideChoices, legacy: !options.approvalChannel, ...(analysis ? { analysis } : {}) }, quiet);
     await driver.flushAudit();
     const settled = driver.state.decisions.length - before;
     const others = settled > 1 ? ` (and ${settled - 1} other pending call(s) it covers)` : '';
+    if (decision.arguments !== undefined) return { applied: true, message: editOutcome(driver, decision.callId) };
     return { applied: true, message: `${decision.decision} applied to ${decision.callId}${others}` };
   };
 

@@ -156,7 +156,7 @@ export async function newRunState(input: ParsedRunInput): Promise<RunState> {
   const resume = input.resume;
   const first: ConversationMessage = { role: 'user', content: resume ? `${input.task}\n\n${renderCarriedContext(resume)}` : input.task };
   return {
-    schemaVersion: 4,
+    schemaVersion: 5,
     workflowId,
     input: {
       agent: agent.name,
@@ -180,6 +180,7 @@ export async function newRunState(input: ParsedRunInput): Promise<RunState> {
     lineage: input.parent
       ? { depth: input.parent.depth, parentWorkflowId: input.parent.workflowId, rootWorkflowId: input.parent.rootWorkflowId }
       : { depth: 0, rootWorkflowId: workflowId },
+    mode: input.mode ?? agent.mode ?? 'default',
     childWaiting: {},
     guardrailsChecked: { input: false, output: false },
     thread: { completions: [], iterationBase: 0, inbox: [], closeRequested: false },

@@ -170,6 +170,8 @@ export async function runChildStep(state: RunState, call: TurnCall): Promise<Run
           user: state.input.user,
           approvalTimeoutSeconds: state.input.approvalTimeoutSeconds,
           approvers: effectiveApprovers(state),
+          // A sub-agent works under the mode of the run that started it (plan mode never gets here).
+          ...(state.mode === 'default' ? {} : { mode: state.mode }),
           parent: { workflowId: state.workflowId, rootWorkflowId: state.lineage.rootWorkflowId ?? state.workflowId, depth: state.lineage.depth + 1 },
         },
       ],

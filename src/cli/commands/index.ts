@@ -18,6 +18,7 @@ import { codecServerCommand } from './codec-server';
 import { agentsCommand } from './agents';
 import { sendCommand } from './send';
 import { closeCommand } from './close';
+import { modeCommand } from './mode';
 
 /** Every agentctl verb. Each lives in its own file; add new ones here. */
 export const commands: Command[] = [
@@ -39,5 +40,6 @@ export const commands: Command[] = [
   consoleCommand,
   sendCommand,
   closeCommand,
+  modeCommand,
   codecServerCommand,
 ];

@@ -14,6 +14,8 @@ export const DecisionRequestSchema = z.object({
   /** "Always"/"Never" for every call of the tool, not only what the person saw (the default scope). */
   wholeTool: z.boolean().optional(),
   reason: z.string().max(2_000).optional(),
+  /** Approve with these arguments instead (the page showed the person the change before sending). */
+  arguments: ApprovalDecisionSchema.shape.arguments,
 });
 export type DecisionRequest = z.infer<typeof DecisionRequestSchema>;
 
@@ -51,6 +53,7 @@ export async function settle(attempt: () => Promise<{ message: string }>, onRefu
 export function decideAs(client: Client, user: string, request: DecisionRequest): Promise<ActionOutcome> {
   const payload: ApprovalDecision = { callId: request.callId, decision: request.decision, approver: user };
   if (request.reason) payload.reason = request.reason;
+  if (request.arguments) payload.arguments = request.arguments;
   if (request.wholeTool && (request.decision === 'approve_always' || request.decision === 'reject_always')) payload.scope = 'tool';
   const handle = client.workflow.getHandle(request.workflowId);
   return settle(

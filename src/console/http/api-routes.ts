@@ -5,6 +5,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
 import { describeZodError } from '../../contract/describe-zod-error';
 import { decideAs, DecisionRequestSchema, replyAs, ReplyRequestSchema, type ActionOutcome } from '../actions/decide';
+import { approveAllAs, ModeRequestSchema, setModeAs } from '../actions/run-approvals';
 import { cancelRun, ResumeRequestSchema, resumeAs, startRunAs, StartRequestSchema } from '../actions/steer';
 import { ConsoleRequestError } from '../errors';
 import type { ConsoleDeps, ConsoleEnv } from './console-context';
@@ -54,6 +55,18 @@ export function addApiRoutes(app: Hono<ConsoleEnv>, deps: ConsoleDeps): void {
     const resumed = await resumeAs(deps.client, c.req.param('id'), deps.taskQueue, maxIterations);
     deps.watcher.refreshNow();
     return c.json(resumed, 201);
+  });
+
+  app.post('/api/runs/:id/approve-all', async (c) => {
+    const outcome = await approveAllAs(deps.client, c.get('session').user, c.req.param('id'));
+    deps.watcher.refreshNow();
+    return c.json(outcome, OUTCOME_STATUS[outcome.outcome]);
+  });
+
+  app.post('/api/runs/:id/mode', async (c) => {
+    const outcome = await setModeAs(deps.client, c.get('session').user, c.req.param('id'), await body(c, ModeRequestSchema));
+    deps.watcher.refreshNow();
+    return c.json(outcome, OUTCOME_STATUS[outcome.outcome]);
   });
 
   app.post('/api/runs/:id/messages', async (c) => {

@@ -67,7 +67,14 @@ function announce(result) {
 
 export async function decide(item, decision, options = {}) {
   return announce(
-    await post('/api/decisions', { workflowId: item.workflowId, callId: item.callId, decision, wholeTool: options.wholeTool === true, reason: options.reason || undefined }),
+    await post('/api/decisions', {
+      workflowId: item.workflowId,
+      callId: item.callId,
+      decision,
+      wholeTool: options.wholeTool === true,
+      reason: options.reason || undefined,
+      arguments: options.arguments,
+    }),
   );
 }
 

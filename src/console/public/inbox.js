@@ -4,6 +4,7 @@ import { decide } from './api.js';
 import { ApprovalCard } from './approval-card.js';
 import { html } from './html.js';
 import { QuestionCard } from './question-card.js';
+import { ApproveAll } from './run-approvals.js';
 import { useNow } from './time.js';
 
 const typing = (target) => target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
@@ -39,6 +40,15 @@ function useKeyboard(items, selectedKey, setSelectedKey) {
   }, [setSelectedKey]);
 }
 
+/** Runs with several calls the person may decide get one "Approve all" each (a `decideApprovals` update). */
+function ApproveAllBar({ items }) {
+  const counts = new Map();
+  for (const item of items) if (item.kind === 'approval' && item.canDecide) counts.set(item.workflowId, (counts.get(item.workflowId) ?? 0) + 1);
+  const runs = [...counts].filter(([, count]) => count > 1);
+  if (runs.length === 0) return null;
+  return html`<ul class="approve-all-bar">${runs.map(([workflowId, count]) => html`<li><code>${workflowId}</code> <${ApproveAll} workflowId=${workflowId} count=${count} /></li>`)}</ul>`;
+}
+
 export function Inbox({ items }) {
   const now = useNow();
   const [selectedKey, setSelectedKey] = useState(undefined);
@@ -54,6 +64,7 @@ export function Inbox({ items }) {
     <h2>Inbox <span class="count">${items.length}</span></h2>
     <p class="hint keys"><kbd>j</kbd>/<kbd>k</kbd> move · <kbd>a</kbd> approve · <kbd>r</kbd> reject</p>
     ${items.length === 0 ? html`<p class="empty">Nothing waits for a decision.</p>` : null}
+    <${ApproveAllBar} items=${items} />
     ${items.map((item) => {
       const Card = item.kind === 'approval' ? ApprovalCard : QuestionCard;
       return html`<${Card} key=${item.key} item=${item} now=${now} selected=${item.key === selected} onSelect=${() => setSelectedKey(item.key)} />`;

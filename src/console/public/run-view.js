@@ -4,6 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { act, eventStream } from './api.js';
 import { html } from './html.js';
 import { shortTime } from './time.js';
+import { RunApprovals } from './run-approvals.js';
 
 // Plain symbols, not emoji: a machine without an emoji font (headless servers) shows them too.
 const MARKS = { completed: '✓', in_progress: '▶', pending: '○', failed: '✗', skipped: '–' };
@@ -128,6 +129,7 @@ export function RunView({ workflowId }) {
     ${detail.statusError ? html`<p class="notice info">The run's own report is unavailable: ${detail.statusError}</p>` : null}
     ${s ? html`<p class="task">${s.task}</p>` : null}
     <${Steer} detail=${detail} />
+    <${RunApprovals} detail=${detail} />
     ${s ? html`<${ThreadCompletions} status=${s} />` : null}
     <${Completion} detail=${detail} />
     ${detail.liveText ? html`<section class="live" aria-label="Model output"><h3>Model is writing… (attempt ${detail.liveText.attempt})</h3><pre class="live-text">${detail.liveText.text}</pre></section>` : null}

@@ -25,6 +25,8 @@ export interface ApprovalEntry extends EntryBase {
   /** What the model said in the same turn. */
   context?: string;
   arguments: CallArguments;
+  /** The call's input as the run reports it: what an edit starts from. */
+  input: unknown;
   /** Who may decide; absent when anyone may. */
   approvers?: string[];
   signedDecisions: boolean;
@@ -76,6 +78,7 @@ export class InboxBuilder {
           reason: p.reason,
           context: p.context,
           arguments: await this.argumentsOf(key, p),
+          input: p.input,
           // The waiting run's own restriction travels with the call; the listing run's is the fallback.
           approvers: p.approvers ?? (p.workflowId === status.workflowId ? status.approvers : undefined),
           signedDecisions: status.signedDecisions,

@@ -1,6 +1,6 @@
 import { ruleAllowed } from '../../contract/tool-permission';
 import type { RunState } from './run-state';
-import { policyFor, recordDecision } from './decisions';
+import { planModeRefuses, policyFor, recordDecision } from './decisions';
 import { errorResult, recordCall, rejectCall, toBlock } from './call-records';
 import { controlToolNamesOf } from './control-calls';
 import { needsToolGuardrails } from './on-guardrails';
@@ -18,6 +18,12 @@ export function classifyTurn(state: RunState, ctx: TransitionContext): void {
   const controlNames = controlToolNamesOf(state.agent);
   for (const call of turn.calls) {
     if (call.verdict.kind !== 'new') continue;
+    const planRefusal = planModeRefuses(state, call);
+    if (planRefusal) {
+      recordDecision(state, call, { decision: 'policy_reject', reason: planRefusal, via: 'policy' }, ctx);
+      rejectCall(state, call.id, planRefusal);
+      continue;
+    }
     if (controlNames.includes(call.name)) {
       call.verdict = { kind: 'control' };
       continue;

@@ -53,10 +53,13 @@ export function decisionRefusal(state: RunState, decision: ApprovalDecision, env
     const who = decision.approver ? `"${decision.approver}"` : 'a decision without an approver';
     return `${who} may not decide calls of this run (approvers: ${approvers.join(', ') || 'none'}); the call stays parked`;
   }
+  if (decision.arguments !== undefined && decision.decision !== 'approve' && decision.decision !== 'approve_always') {
+    return '"arguments" only go with approve or approve_always (a refused call runs nothing); the call stays parked';
+  }
   const scopeProblem = scopeRefusal(state, call, decision, env.legacy === true);
   if (scopeProblem) return scopeProblem;
   // An execution from before the patch replays the v1 decisions it applied, and takes v2 ones from new clients.
-  if (env.legacy && v1SignatureVerifies({ registry: state.approverKeys, workflowId: state.workflowId, decision })) return undefined;
+  if (env.legacy && decision.arguments === undefined && v1SignatureVerifies({ registry: state.approverKeys, workflowId: state.workflowId, decision })) return undefined;
   const approver = decision.approver;
   const message =
     decision.expiresAt === undefined || approver === undefined

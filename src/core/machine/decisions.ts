@@ -1,4 +1,6 @@
 import { evaluatePolicy, type PolicyVerdict } from '../approvals/approval-policy';
+import { verdictUnderMode, PLAN_MODE_REFUSAL } from '../approvals/permission-mode';
+import type { PermissionMode } from '../../contract/permission-mode';
 import type { Decision } from '../../contract/decision';
 import { pushBounded, StateLimits, type RunState, type TurnCall } from './run-state';
 import type { TransitionContext } from './transition-context';
@@ -15,22 +17,30 @@ export const COMMAND_ARGUMENT = 'command';
 /**
  * The approval policy's verdict on one call, with the run's rules, the agent's rules, the people's
  * remembered choices and the worker's command patterns. A call of a tool the agent does not have is
- * refused: nothing says what it may do.
+ * refused: nothing says what it may do. `mode` is the run's permission mode unless the caller judges
+ * a call a person is deciding anyway (an edit), where only the rules count.
  */
-export function policyFor(state: RunState, call: TurnCall): PolicyVerdict {
+export function policyFor(state: RunState, call: TurnCall, mode: PermissionMode = state.mode): PolicyVerdict {
   const tool = state.agent.tools[call.name];
   if (tool === undefined) return { action: 'reject', reason: 'unknown tool' };
-  return evaluatePolicy({
+  const isCommand = tool.subjectArgument === COMMAND_ARGUMENT;
+  const verdict = evaluatePolicy({
     tool: call.name,
     scope: tool.scope,
     input: call.input,
     analysis: call.analysis,
-    isCommand: tool.subjectArgument === COMMAND_ARGUMENT,
+    isCommand,
     run: state.input.toolApproval,
     agent: state.agent.approval,
     preferences: state.preferences,
     patterns: state.agent.commandPatterns,
   });
+  return verdictUnderMode(mode, verdict, { scope: tool.scope, isCommand });
+}
+
+/** Plan mode refuses sub-agents too: a child run could write what this one may not. */
+export function planModeRefuses(state: RunState, call: TurnCall): string | undefined {
+  return state.mode === 'plan' && call.name === 'delegate_task' ? PLAN_MODE_REFUSAL : undefined;
 }
 
 /** What a stage says; the call, its tool and the time are filled in by `recordDecision`. */
@@ -57,6 +67,8 @@ export function recordDecision(state: RunState, call: TurnCall, fields: Decision
     via,
   };
   pushBounded(state.decisions, record, StateLimits.decisions);
-  ctx.emit(state, 'approvalDecided', MACHINE_MADE.has(via) ? { ...record, arguments: call.input } : { ...record }, call.id);
+  // An edited call's record carries both: what the model asked for and what the person let run.
+  const edited = call.edited ? { edited: { original: call.edited.original, arguments: call.input } } : {};
+  ctx.emit(state, 'approvalDecided', MACHINE_MADE.has(via) ? { ...record, arguments: call.input, ...edited } : { ...record, ...edited }, call.id);
   return record;
 }

@@ -9,6 +9,8 @@ import type { ToolPermission } from '../../contract/tool-permission';
 import { PERSON_APPROVED, ruleAllowed } from '../../contract/tool-permission';
 import { signingEnvOf, type TransitionContext } from './transition-context';
 import { closeThread } from './on-thread';
+import { applyEdit } from './on-edit';
+import type { ShellAnalysis } from '../../contract/shell-analysis';
 
 export function recordIgnored(state: RunState, kind: string, reason: string, payload: string, ctx: TransitionContext): void {
   pushBounded(state.ignored, { at: ctx.at, kind, reason, payload: payload.slice(0, 500) }, StateLimits.ignored);
@@ -38,6 +40,8 @@ export function onDecision(
   toolWide = false,
   /** An execution from before the approval-channel-v2 patch: the checks it was decided under. */
   legacy = false,
+  /** For an approval with edited arguments: the worker's analysis of the edited call (shell commands). */
+  analysis?: ShellAnalysis,
 ): void {
   const refusal = decisionRefusal(state, decision, { ...signingEnvOf(ctx), legacy });
   if (refusal) {
@@ -45,6 +49,7 @@ export function onDecision(
     return;
   }
   const call = pendingCalls(state).find((c) => c.id === decision.callId)!;
+  if (decision.arguments !== undefined && applyEdit(state, call, decision, analysis, verified, ctx) !== 'run') return;
   settleCall(state, call, decision, via, verified, ctx);
   if (decision.decision !== 'approve_always' && decision.decision !== 'reject_always') return;
 

@@ -2,6 +2,7 @@ import { approvalOf, errorResult, recordCall, toBlock } from './call-records';
 import type { RunState, TurnCall } from './run-state';
 import type { TransitionContext } from './transition-context';
 import type { ToolResult } from '../../contract/tool-result';
+import { withEditNote } from './on-edit';
 
 /** The "outcome unknown" wording is a contract: clients and tests look for this prefix. */
 export const OUTCOME_UNKNOWN_PREFIX = 'outcome unknown';
@@ -28,7 +29,7 @@ export function onToolStarted(state: RunState, callId: string, ctx: TransitionCo
 export function onToolFinished(state: RunState, callId: string, result: ToolResult, durationMs: number, ctx: TransitionContext, legacy = false): void {
   const call = callOf(state, callId);
   if (!call || call.result) return;
-  call.result = toBlock(callId, result);
+  call.result = toBlock(callId, withEditNote(call, result));
   call.started = false;
   // Strictly false: a tool written in plain JS that leaves the flag out goes on, as it always did.
   if (result.shouldContinue === false && !legacy) endWith(state, call.name, result);

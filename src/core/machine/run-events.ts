@@ -8,6 +8,7 @@ import type { GuardrailResult, HandlerVerdict } from './on-guardrails';
 import type { ChildOutcome } from './on-team';
 import type { ChildWaiting } from '../../contract/run-records';
 import type { ResolvedAgent } from '../../contract/resolved-agent';
+import type { PermissionMode } from '../../contract/permission-mode';
 
 /**
  * Everything that can happen to a run, as data. The workflow turns each activity result, message
@@ -59,7 +60,13 @@ export type RunEvent =
       toolWide?: boolean;
       /** The execution started before the approval-channel-v2 patch (see SigningEnv.legacy). */
       legacy?: boolean;
+      /** For an approval with edited arguments: the worker's analysis of the edited call. */
+      analysis?: ShellAnalysis;
     }
+  /** Decisions on several parked calls at once (update `decideApprovals`), checked beforehand to apply all or none. */
+  | { type: 'decisions'; decisions: { decision: ApprovalDecision; analysis?: ShellAnalysis }[]; via: 'update'; verified: boolean; toolWide?: boolean; legacy?: boolean }
+  /** The run's permission mode was switched (update `setMode`). */
+  | { type: 'mode_set'; mode: PermissionMode; by?: string; reason?: string }
   | { type: 'reply'; text: string; via: 'signal' | 'update' }
   /** A message that could not be applied; recorded so the sender can see why. */
   | { type: 'ignored'; kind: string; reason: string; payload: string }

@@ -9,6 +9,7 @@ import { CompletionSchema, SavedSummarySchema, TaskSchema } from '../../contract
 import { ConversationMessageSchema, ToolResultBlockSchema } from '../../contract/conversation-ref';
 import { JsonSchemaObjectSchema, OutputCheckSchema } from '../../contract/output-check';
 import { ToolPermissionSchema } from '../../contract/tool-permission';
+import { PermissionModeSchema } from '../../contract/permission-mode';
 
 /**
  * Everything a run knows, as one zod schema: the type is derived from it, a checkpoint handed to the
@@ -81,6 +82,8 @@ export const TurnCallSchema = z.object({
   guarded: z.boolean().default(false),
   /** The approval handler has judged it (only calls that would park wait for this). */
   judged: z.boolean().default(false),
+  /** A person changed the call's arguments before approving it: who, and what the model asked for. */
+  edited: z.object({ by: z.string().optional(), original: z.unknown() }).optional(),
   /** For `delegate_task`: the sub-agent's run. */
   child: z.object({ workflowId: z.string() }).optional(),
 });
@@ -111,7 +114,7 @@ export const OutcomeSchema = z.discriminatedUnion('kind', [
 ]);
 
 export const RunStateSchema = z.object({
-  schemaVersion: z.literal(4),
+  schemaVersion: z.literal(5),
   workflowId: z.string(),
   input: RunSettingsSchema,
   agent: ResolvedAgentSchema,
@@ -159,6 +162,8 @@ export const RunStateSchema = z.object({
    * its iteration: a live follower prints from it the end no heartbeat carried.
    */
   lastReplyText: z.object({ iteration: z.number().int(), text: z.string(), chars: z.number().int() }).optional(),
+  /** The permission mode in force (run input, else the agent's default; `setMode` switches it). */
+  mode: PermissionModeSchema.default('default'),
   /** Where this run sits in a tree of sub-agents (depth 0: a run a person started). */
   lineage: z.object({ depth: z.number().int().min(0), parentWorkflowId: z.string().optional(), rootWorkflowId: z.string().optional() }).default({ depth: 0 }),
   /** What each running sub-agent waits for, by its workflow id. */

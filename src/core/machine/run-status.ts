@@ -72,6 +72,7 @@ export function toStatus(state: RunState): RunStatus {
     sandboxed: state.agent.sandboxed,
     approvers: effectiveApprovers(state),
     signedDecisions: state.approverKeys !== undefined,
+    mode: state.mode,
     warnings: state.warnings,
     modelText: state.lastReplyText,
   };

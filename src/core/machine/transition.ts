@@ -8,6 +8,7 @@ import { onResumed, onToolFinished, onToolOutcomeUnknown, onToolStarted } from '
 import { onCallsJudged, onGuardrailsChecked } from './on-guardrails';
 import { onChildFinished, onChildStarted, onChildWaiting, onHandedOff } from './on-team';
 import { onCloseRequested, onUserMessage } from './on-thread';
+import { onModeSet } from './on-mode';
 import type { RunEvent } from './run-events';
 import { pushBounded, StateLimits, type RunState } from './run-state';
 import { derivePhase, settle } from './settle';
@@ -54,7 +55,12 @@ function apply(state: RunState, event: RunEvent, ctx: TransitionContext): void {
     case 'tool_outcome_unknown':
       return onToolOutcomeUnknown(state, event.callId, event.cause, event.durationMs, ctx);
     case 'decision':
-      return onDecision(state, event.decision, event.via, event.verified, ctx, event.toolWide, event.legacy);
+      return onDecision(state, event.decision, event.via, event.verified, ctx, event.toolWide, event.legacy, event.analysis);
+    case 'decisions':
+      for (const { decision, analysis } of event.decisions) onDecision(state, decision, event.via, event.verified, ctx, event.toolWide, event.legacy, analysis);
+      return;
+    case 'mode_set':
+      return onModeSet(state, event.mode, ctx, event.by, event.reason);
     case 'reply':
       return onReply(state, event.text, ctx);
     case 'ignored':

@@ -1,5 +1,6 @@
 import type { ActivityDeps } from './activity-deps';
 import { createCallModel } from './call-model';
+import { createCheckEdits } from './check-edits';
 import { createDescribeAgents } from './describe-agents';
 import { createLoadPreferences, createSavePreference } from './preferences';
 import { createCheckGuardrails, createJudgeApprovals } from './guardrails';
@@ -23,6 +24,7 @@ export function createActivities(deps: ActivityDeps) {
     describeAgents: createDescribeAgents(deps),
     checkGuardrails: createCheckGuardrails(deps),
     judgeApprovals: createJudgeApprovals(deps),
+    checkEdits: createCheckEdits(deps),
   };
 }
 

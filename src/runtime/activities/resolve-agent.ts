@@ -61,6 +61,7 @@ export function createResolveAgent(deps: ActivityDeps) {
       delegation: agent.delegation,
       guardrails: agent.guardrails.map(({ name, on, onTrip, tools }) => ({ name, on, onTrip, tools })),
       approvalHandler: agent.approvalHandler !== undefined,
+      ...(agent.mode === undefined ? {} : { mode: agent.mode }),
       approverKeys: deps.approverKeys,
     };
   };

@@ -86,9 +86,9 @@ export class AuditChain {
         { cause: this.failure },
       );
     }
-    const { arguments: args, ...fields } = entry;
+    const { arguments: args, editedArguments: edited, ...fields } = entry;
     // The chain's own fields come last so a caller cannot set them; parsing puts them first in the line.
-    const candidate = { ...fields, ...(args === undefined ? {} : { arguments: auditArguments(args) }), v: AUDIT_RECORD_VERSION, seq: this.seq + 1, prev: this.prev };
+    const candidate = { ...fields, ...(args === undefined ? {} : { arguments: auditArguments(args) }), ...(edited === undefined ? {} : { editedArguments: auditArguments(edited) }), v: AUDIT_RECORD_VERSION, seq: this.seq + 1, prev: this.prev };
     const parsed = AuditRecordSchema.safeParse(candidate);
     if (!parsed.success) throw new InvalidAuditRecordError(`Audit record for ${entry.run}/${entry.callId} is malformed:\n${describeZodError(parsed.error)}`);
     const record = parsed.data;

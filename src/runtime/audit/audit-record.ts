@@ -29,8 +29,11 @@ export const AuditRecordSchema = z.object({
   seq: z.number().int().positive(),
   at: z.iso.datetime({ offset: true }),
   prev: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hex digits'),
-  /** `decision`: a call was allowed or refused; `call`: an allowed call ran (or its outcome is unknown). */
-  kind: z.enum(['decision', 'call']),
+  /**
+   * `decision`: a call was allowed or refused; `call`: an allowed call ran (or its outcome is unknown);
+   * `mode`: the run's permission mode was switched (`tool` is "setMode", `mode` and `previousMode` say how).
+   */
+  kind: z.enum(['decision', 'call', 'mode']),
   /** The run's workflow id. */
   run: z.string(),
   runId: z.string().optional(),
@@ -49,6 +52,10 @@ export const AuditRecordSchema = z.object({
   /** Who sent the follow-up message the call came from (a thread's later turns); absent for the task itself. */
   requestedBy: z.string().optional(),
   outcome: z.enum(['success', 'error', 'not_run', 'unknown']).optional(),
+  /** A person approved the call with other arguments: `arguments` are what the model asked for, these what ran. */
+  editedArguments: AuditArgumentsSchema.optional(),
+  mode: z.string().optional(),
+  previousMode: z.string().optional(),
   durationMs: z.number().optional(),
   idempotencyKey: z.string().optional(),
 });
@@ -58,7 +65,7 @@ export type AuditRecord = z.infer<typeof AuditRecordSchema>;
  * What a caller hands to the chain: a record without the fields the chain fills in. `arguments` may
  * be the raw tool input; the chain digests it when large, so no caller can forget to.
  */
-export type AuditEntry = Omit<AuditRecord, 'v' | 'seq' | 'prev' | 'arguments'> & { arguments?: unknown };
+export type AuditEntry = Omit<AuditRecord, 'v' | 'seq' | 'prev' | 'arguments' | 'editedArguments'> & { arguments?: unknown; editedArguments?: unknown };
 
 /** Parses one line's text; the problem, when there is one, is worded to follow "line N: " in a report. */
 export function parseAuditLine(text: string): { ok: true; record: AuditRecord } | { ok: false; problem: string } {

@@ -39,6 +39,11 @@ export interface DecisionMessage extends RunIdentity {
   prefix: string | null;
   reason: string | null;
   expiresAt: string;
+  /**
+   * Only on an approval with edited arguments: sha256 (hex) of the canonical JSON of the arguments the
+   * person lets run instead. Absent otherwise, so signatures over unedited decisions read as before.
+   */
+  editedArgumentsHash?: string;
 }
 
 /** An answer to a `need_more_information` question (`userReply` / `submitReply`). */
@@ -83,6 +88,8 @@ export interface DecisionFields {
   prefix?: string;
   reason?: string;
   expiresAt: string;
+  /** The edited arguments of an approval (the whole new input of the call), when the person changed them. */
+  arguments?: unknown;
 }
 
 export function decisionMessage(run: RunIdentity, callArguments: unknown, d: DecisionFields): DecisionMessage {
@@ -100,6 +107,7 @@ export function decisionMessage(run: RunIdentity, callArguments: unknown, d: Dec
     prefix: d.prefix ?? null,
     reason: d.reason ?? null,
     expiresAt: d.expiresAt,
+    ...(d.arguments === undefined ? {} : { editedArgumentsHash: argumentsHash(d.arguments) }),
   };
 }
 

@@ -1,0 +1,39 @@
+// What the run view offers besides steering: the run's permission mode (and a switch), and "Approve
+// all" for the calls the run has parked, one `decideApprovals` update applied all or none.
+import { useState } from 'preact/hooks';
+import { act } from './api.js';
+import { html } from './html.js';
+
+const MODES = [
+  ['default', 'default: the policy decides'],
+  ['plan', 'plan: read only, writes and commands refused'],
+  ['acceptEdits', 'acceptEdits: file writes run unasked'],
+  ['dontAsk', 'dontAsk: refuse what would ask'],
+];
+
+/** "Approve all N" for the parked calls of one run (the inbox and the run view both offer it). */
+export function ApproveAll({ workflowId, count }) {
+  const [busy, setBusy] = useState(false);
+  const send = async () => {
+    setBusy(true);
+    await act(`/api/runs/${encodeURIComponent(workflowId)}/approve-all`, {}, (d) => d.message);
+    setBusy(false);
+  };
+  return html`<button class="approve-all" disabled=${busy} onClick=${send} title="Approve every call this run has parked, all or none">Approve all ${count}</button>`;
+}
+
+export function RunApprovals({ detail }) {
+  const s = detail.status;
+  const [mode, setMode] = useState(s?.mode ?? 'default');
+  if (!s || detail.execution !== 'RUNNING') return s?.mode ? html`<p class="mode">Mode: <strong>${s.mode}</strong></p>` : null;
+  const own = s.pendingApprovals.filter((p) => !p.workflowId || p.workflowId === detail.workflowId);
+  const switchMode = () => act(`/api/runs/${encodeURIComponent(detail.workflowId)}/mode`, { mode }, (d) => d.message);
+  return html`<div class="run-approvals">
+    <span class="mode">Mode: <strong class="current-mode">${s.mode ?? 'default'}</strong></span>
+    <label>Switch to <select aria-label="Permission mode" value=${mode} onChange=${(e) => setMode(e.currentTarget.value)}>
+      ${MODES.map(([value, label]) => html`<option value=${value}>${label}</option>`)}
+    </select></label>
+    <button class="switch-mode" onClick=${switchMode}>Switch mode</button>
+    ${own.length > 0 ? html`<span class="parked">${own.length} call(s) wait for approval <${ApproveAll} workflowId=${detail.workflowId} count=${own.length} /></span>` : null}
+  </div>`;
+}

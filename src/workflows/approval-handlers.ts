@@ -1,0 +1,77 @@
+import { ApplicationFailure, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ApprovalBatchSchema } from '../contract/approval-batch';
+import { decideApprovalsUpdate, setModeUpdate } from '../contract/agent-run-api';
+import { SetModeSchema } from '../contract/permission-mode';
+import { FailureType } from '../contract/errors';
+import { batchRefusal } from '../core/machine/batch-rules';
+import { effectiveApprovers, pendingCalls, type SigningEnv } from '../core/machine/decision-rules';
+import { checkEditedArguments } from './edit-checks';
+import type { RunDriver } from './run-driver';
+
+const quiet = { publish: false };
+
+const refused = (message: string) => ApplicationFailure.create({ type: FailureType.DecisionRefused, nonRetryable: true, message });
+
+const malformed = (issues: { path: PropertyKey[]; message: string }[]) => issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ');
+
+/**
+ * The updates that came with permission modes and batch decisions. Both are updates, not signals:
+ * the caller must learn which decision of a batch was refused, or that the mode did not change.
+ */
+export function installApprovalBatchHandlers(driver: RunDriver, options: { toolWideChoices: boolean; approvalChannel: boolean }): void {
+  const signingEnv = (): SigningEnv & { runId: string; toolWide: boolean } => {
+    const info = workflowInfo();
+    return { now: Date.now(), namespace: info.namespace, firstRunId: info.firstExecutionRunId, runId: info.runId, legacy: !options.approvalChannel, toolWide: options.toolWideChoices };
+  };
+  const calls = (decisions: { callId: string }[]) => decisions.map((d) => d.callId).join(', ');
+
+  setHandler(
+    decideApprovalsUpdate,
+    async (raw) => {
+      const { decisions } = ApprovalBatchSchema.parse(raw);
+      // The worker checks the edits first; the state may have moved meanwhile, so the batch is tried again after.
+      const edits = await checkEditedArguments(driver, decisions);
+      if ('refusal' in edits) throw refused(`${edits.refusal}; nothing was applied`);
+      const items = decisions.map((decision) => ({ decision, analysis: edits.analyses[decision.callId] }));
+      const refusal = batchRefusal(driver.state, items, signingEnv());
+      if (refusal) throw refused(refusal);
+      const before = driver.state.decisions.length;
+      driver.dispatch({ type: 'decisions', decisions: items, via: 'update', verified: driver.state.approverKeys !== undefined, toolWide: options.toolWideChoices, legacy: !options.approvalChannel }, quiet);
+      await driver.flushAudit();
+      const left = pendingCalls(driver.state).length;
+      return { applied: true, message: `${decisions.length} decision(s) applied (${calls(decisions)}); ${driver.state.decisions.length - before} call(s) settled, ${left} still parked` };
+    },
+    {
+      // Everything but the edits' schema checks is refused here, before the update reaches the history.
+      validator: (raw: unknown) => {
+        const parsed = ApprovalBatchSchema.safeParse(raw);
+        if (!parsed.success) throw new Error(`Malformed batch: ${malformed(parsed.error.issues)}`);
+        const refusal = batchRefusal(driver.state, parsed.data.decisions.map((decision) => ({ decision })), signingEnv());
+        if (refusal) throw new Error(refusal);
+      },
+    },
+  );
+
+  setHandler(
+    setModeUpdate,
+    async (raw) => {
+      const { mode, by, reason } = SetModeSchema.parse(raw);
+      const from = driver.state.mode;
+      driver.dispatch({ type: 'mode_set', mode, by, reason }, quiet);
+      await driver.flushAudit();
+      return { applied: true, message: from === mode ? `the run was already in ${mode} mode (recorded again)` : `mode switched from ${from} to ${mode} for the rest of the run` };
+    },
+    {
+      validator: (raw: unknown) => {
+        const parsed = SetModeSchema.safeParse(raw);
+        if (!parsed.success) throw new Error(`Malformed mode switch: ${malformed(parsed.error.issues)} (modes: default, plan, acceptEdits, dontAsk)`);
+        if (driver.state.outcome) throw new Error('The run has ended; its mode cannot change');
+        const approvers = effectiveApprovers(driver.state);
+        const by = parsed.data.by;
+        if (approvers && (!by || !approvers.includes(by))) {
+          throw new Error(`${by ? `"${by}"` : 'a switch without "by"'} may not change this run's mode (approvers: ${approvers.join(', ') || 'none'})`);
+        }
+      },
+    },
+  );
+}

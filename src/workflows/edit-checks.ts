@@ -1,0 +1,26 @@
+import type { ApprovalDecision } from '../contract/approval-decision';
+import type { ShellAnalysis } from '../contract/shell-analysis';
+import { pendingCalls } from '../core/machine/decision-rules';
+import { setup } from './activity-stubs';
+import type { RunDriver } from './run-driver';
+
+/** What the worker said of the edited decisions: each one's analysis, or the first problem. */
+export type EditChecks = { analyses: Record<string, ShellAnalysis | undefined> } | { refusal: string };
+
+/**
+ * Has the worker check every edited decision's arguments against its tool's schema, and analyse them
+ * (shell), before anything is applied: a `checkEdits` activity, scheduled only when a decision carries
+ * `arguments`, so histories without edits issue the commands they always did.
+ */
+export async function checkEditedArguments(driver: RunDriver, decisions: readonly ApprovalDecision[]): Promise<EditChecks> {
+  const calls = pendingCalls(driver.state);
+  const edits = decisions.flatMap((d) => {
+    const call = calls.find((c) => c.id === d.callId);
+    return d.arguments !== undefined && call ? [{ callId: d.callId, tool: call.name, arguments: d.arguments }] : [];
+  });
+  if (edits.length === 0) return { analyses: {} };
+  const checks = await setup.checkEdits({ agent: driver.state.agent.name, workflowId: driver.state.workflowId, edits });
+  const failed = checks.find((c) => !c.ok);
+  if (failed && !failed.ok) return { refusal: `the edit of ${failed.callId} is refused: ${failed.problem}; the call stays parked` };
+  return { analyses: Object.fromEntries(checks.map((c) => [c.callId, c.ok ? c.analysis : undefined])) };
+}

@@ -1,0 +1,37 @@
+// The permission modes as the pure policy step sees them (issue 23, item 4).
+import { describe, expect, it } from 'vitest';
+import type { PolicyVerdict } from '../../../src/core/approvals/approval-policy';
+import { PLAN_MODE_REFUSAL, verdictUnderMode } from '../../../src/core/approvals/permission-mode';
+
+const ask: PolicyVerdict = { action: 'ask', reason: 'write tools: approve' };
+const allow: PolicyVerdict = { action: 'allow', reason: 'read tools: allow', writes: false };
+const never: PolicyVerdict = { action: 'reject', reason: 'rejected by your "never" for write_file' };
+const writeTool = { scope: 'write' as const, isCommand: false };
+const shellTool = { scope: 'execute' as const, isCommand: true };
+const readTool = { scope: 'read' as const, isCommand: false };
+
+describe('verdictUnderMode', () => {
+  it('leaves every verdict alone in default mode', () => {
+    expect(verdictUnderMode('default', ask, writeTool)).toBe(ask);
+  });
+
+  it('lets reads through in plan mode and refuses every write or command, even one a rule allows', () => {
+    expect(verdictUnderMode('plan', allow, readTool)).toBe(allow);
+    expect(verdictUnderMode('plan', ask, writeTool)).toEqual({ action: 'reject', reason: PLAN_MODE_REFUSAL });
+    expect(verdictUnderMode('plan', { action: 'allow', reason: 'rule', writes: true }, shellTool)).toEqual({ action: 'reject', reason: PLAN_MODE_REFUSAL });
+  });
+
+  it('lets write tools run unasked in acceptEdits, and leaves commands to the policy', () => {
+    expect(verdictUnderMode('acceptEdits', ask, writeTool)).toMatchObject({ action: 'allow', writes: true });
+    expect(verdictUnderMode('acceptEdits', ask, shellTool)).toBe(ask);
+  });
+
+  it('turns an ask into a refusal in dontAsk, and keeps what the policy allows', () => {
+    expect(verdictUnderMode('dontAsk', ask, shellTool)).toMatchObject({ action: 'reject', reason: expect.stringContaining('dontAsk mode') });
+    expect(verdictUnderMode('dontAsk', allow, readTool)).toBe(allow);
+  });
+
+  it('never loosens a reject rule or a "never", whatever the mode', () => {
+    for (const mode of ['default', 'plan', 'acceptEdits', 'dontAsk'] as const) expect(verdictUnderMode(mode, never, writeTool)).toBe(never);
+  });
+});
