@@ -56,7 +56,7 @@ export async function agentRun(rawInput: AgentRunInput): Promise<AgentRunResult>
     startupFailure = failure.message;
     throw failure;
   }
-  installMessageHandlers(driver, { toolWideChoices: !features.scopedChoices, approvalChannel: features.approvalChannel });
+  installMessageHandlers(driver, { toolWideChoices: !features.scopedChoices, approvalChannel: features.approvalChannel, steering: features.steerWorkingRuns });
   driver.publishAgent();
   driver.dispatch({ type: 'started' });
 

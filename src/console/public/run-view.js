@@ -86,7 +86,8 @@ function Steer({ detail }) {
       : null}
     ${detail.followUp
       ? html`<form class="follow-up" onSubmit=${(e) => { e.preventDefault(); void act(`/api/runs/${id}/messages`, { text: message }, (d) => d.message).then((r) => r.ok && setMessage('')); }}>
-          <input aria-label="Follow-up message" value=${message} onInput=${(e) => setMessage(e.currentTarget.value)} placeholder="Send the agent a follow-up" /><button>Send</button></form>`
+          <input aria-label=${detail.status?.followUps ? 'Follow-up message' : 'Steering message'} value=${message} onInput=${(e) => setMessage(e.currentTarget.value)}
+            placeholder=${detail.status?.followUps ? 'Send the agent a follow-up' : 'Steer the agent: it reads this at its next step'} /><button>Send</button></form>`
       : null}
   </div>`;
 }
