@@ -57,3 +57,8 @@ export class ApproverKeyError extends Error {
 export class ConsoleSettingsError extends Error {
   override readonly name = 'ConsoleSettingsError';
 }
+
+/** The run cannot be forked at that point (no such run, an iteration it never completed); the message says why. */
+export class RunNotForkableError extends Error {
+  override readonly name = 'RunNotForkableError';
+}

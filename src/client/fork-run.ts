@@ -1,0 +1,66 @@
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { WorkflowBundle } from '@temporalio/worker';
+import type { agentRun } from '../workflows/agent-run';
+import type { AgentRunInput } from '../contract/run-input';
+import { forkState } from '../core/machine/fork-state';
+import { readForkPoint } from './fork-point';
+import { readRunInput } from './resume-run';
+import { startRun } from './start-run';
+import { UsageError } from './errors';
+
+/** Everything needed to start the fork; built without starting anything, so it can be shown or tested. */
+export interface ForkPlan {
+  workflowId: string;
+  input: AgentRunInput;
+  memo: { forkedFrom: string; forkedFromRunId: string; forkedAtIteration: number };
+  /** What happens to the files: a shared workspace is not rolled back; a per-run one is copied as it is now. */
+  workspace: 'shared' | 'per-run';
+}
+
+/** `run-7` at iteration 3 → `run-7-fork3-k2x9`: readable, and a second fork of the same point gets its own id. */
+export function forkId(workflowId: string, iteration: number): string {
+  return `${workflowId}-fork${iteration}-${Math.random().toString(36).slice(2, 6)}`;
+}
+
+/**
+ * Plans a fork of `workflowId` after iteration `iteration`: the new run continues from the state the
+ * original had then (read by replaying its history, see fork-point.ts), with the original's whole input
+ * (approvers, network, output schema...), under a fresh id, its memo naming its origin. The original
+ * is only read: a running one goes on untouched.
+ */
+export async function planFork(
+  client: Client,
+  workflowId: string,
+  options: { iteration: number; task?: string; workflowBundle?: WorkflowBundle },
+): Promise<ForkPlan> {
+  if (!Number.isInteger(options.iteration) || options.iteration < 1) throw new UsageError(`--iteration must be a whole number from 1, not "${options.iteration}"`);
+  const point = await readForkPoint(client, workflowId, options.iteration, { workflowBundle: options.workflowBundle });
+  const checkpoint = forkState(point.state, { from: workflowId, iteration: options.iteration, task: options.task });
+  // A person forks the run, not its parent: the fork stands alone, as a resumed run does.
+  const { parent: _parent, ...previous } = await readRunInput(client, workflowId, point.runId);
+  const id = forkId(workflowId, options.iteration);
+  return {
+    workflowId: id,
+    input: { ...previous, checkpoint, resumedFrom: workflowId },
+    memo: { forkedFrom: workflowId, forkedFromRunId: point.runId, forkedAtIteration: options.iteration },
+    workspace: point.state.agent.workspace === 'per-run' ? 'per-run' : 'shared',
+  };
+}
+
+/** `planFork`, then starts the fork on `taskQueue`. */
+export async function forkRun(
+  client: Client,
+  workflowId: string,
+  options: { iteration: number; task?: string; taskQueue: string; workflowBundle?: WorkflowBundle },
+): Promise<{ plan: ForkPlan; handle: WorkflowHandle<typeof agentRun> }> {
+  const plan = await planFork(client, workflowId, options);
+  const handle = await startRun(client, plan.input, { taskQueue: options.taskQueue, workflowId: plan.workflowId, memo: plan.memo });
+  return { plan, handle };
+}
+
+/** What the CLI and the console say about the files, since a fork cannot roll them back. */
+export function workspaceNote(plan: ForkPlan): string {
+  return plan.workspace === 'per-run'
+    ? `The fork works in its own copy of ${plan.memo.forkedFrom}'s folder as it is now (not as it was at iteration ${plan.memo.forkedAtIteration}).`
+    : `Files in the shared workspace are not rolled back: the fork sees them as they are now, not as they were at iteration ${plan.memo.forkedAtIteration}.`;
+}
