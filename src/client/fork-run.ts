@@ -39,11 +39,12 @@ export async function planFork(
   // A person forks the run, not its parent: the fork stands alone, as a resumed run does.
   const { parent: _parent, ...previous } = await readRunInput(client, workflowId, point.runId);
   const id = forkId(workflowId, options.iteration);
+  const workspace = point.state.agent.workspace === 'per-run' ? 'per-run' : 'shared';
   return {
     workflowId: id,
-    input: { ...previous, checkpoint, resumedFrom: workflowId },
+    input: { ...previous, checkpoint, resumedFrom: workflowId, ...(workspace === 'per-run' ? { copyWorkspaceOf: workflowId } : {}) },
     memo: { forkedFrom: workflowId, forkedFromRunId: point.runId, forkedAtIteration: options.iteration },
-    workspace: point.state.agent.workspace === 'per-run' ? 'per-run' : 'shared',
+    workspace,
   };
 }
 

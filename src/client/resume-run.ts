@@ -42,7 +42,7 @@ export async function readRunInput(client: Client, workflowId: string, runId: st
   const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
   const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
   const input = await decodeFromPayloadsAtIndex<AgentRunInput>(client.workflow.options.loadedDataConverter, 0, started?.input?.payloads);
-  const { checkpoint: _checkpoint, resumedFrom: _resumedFrom, maxIterations: _cap, ...rest } = input;
+  const { checkpoint: _checkpoint, resumedFrom: _resumedFrom, maxIterations: _cap, copyWorkspaceOf: _copied, ...rest } = input;
   return rest;
 }
 

@@ -83,6 +83,8 @@ async function start(input: ParsedRunInput, features: Features): Promise<RunDriv
   const driver = new RunDriver(state, features.auditDecisions);
   driver.dispatch({ type: 'preferences_reloaded', stored, approverKeys: facts.approverKeys });
   if (input.resumedFrom) driver.dispatch({ type: 'resumed', from: input.resumedFrom });
+  // Only a fork's input names a folder to copy, so no earlier history meets this activity.
+  if (input.copyWorkspaceOf && state.agent.workspace === 'per-run' && state.chain.link === 0) await setup.copyWorkspace({ from: input.copyWorkspaceOf, to: state.workflowId });
   return driver;
 }
 

@@ -1,9 +1,12 @@
 // Forking a run (issue 23, item 5) against a real Temporal server and the fake Messages API: the fork
 // reads the original's state after iteration N by replaying its history, and its first model request
 // carries the conversation up to there, block for block.
+import { readFile, writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { AgentDefinitionInput } from '../../src/contract/agent-definition';
 import { approvalSignal, statusQuery } from '../../src/contract/agent-run-api';
-import { forkRun, planFork } from '../../src/client/fork-run';
+import { forkRun, planFork, workspaceNote } from '../../src/client/fork-run';
 import { RunNotForkableError } from '../../src/client/errors';
 import { startRun } from '../../src/client/start-run';
 import { waitForApprovals, withAgentWorker } from '../support/agent-run-harness';
@@ -104,5 +107,37 @@ describe('forkRun', () => {
       expect(missing).toBeInstanceOf(RunNotForkableError);
       expect((missing as Error).message).toMatch(/^There is no run no-such-run-anywhere/);
     });
+  });
+});
+
+describe('forkRun with per-run workspaces', () => {
+  const solo: AgentDefinitionInput = {
+    name: 'solo',
+    description: 'Reads its own folder.',
+    modelTier: 'balanced',
+    tools: ['read_file', 'list_files'],
+    systemPrompt: 'You read files.',
+    maxIterations: 10,
+    workspace: 'per-run',
+  };
+  const bed = useAgentTestbed({ agents: [solo] });
+  const fake = bed.fake;
+
+  it('copies the original run\'s folder as it is now into the fork\'s own folder', async () => {
+    const task = uniqueId('fork-per-run');
+    fake.script(task, [reply(list('.')), reply(toolCall('read_file', { path: 'notes.md' })), complete()]);
+    await withAgentWorker(bed.harness(), async ({ start, client, taskQueue, workspace }) => {
+      const original = await start({ agent: 'solo', task });
+      await original.result();
+      // Written after the run ended: the fork sees the folder as it is now, not as it was at iteration 1.
+      await writeFile(path.join(workspace, 'runs', original.workflowId, 'notes.md'), 'written later');
+      const { plan, handle } = await forkRun(client, original.workflowId, { iteration: 1, taskQueue, workflowBundle: bed.harness().workflowBundle });
+      expect(plan.workspace).toBe('per-run');
+      expect(workspaceNote(plan)).toContain('its own copy');
+      expect((await handle.result()).status).toBe('completed');
+      expect(await readFile(path.join(workspace, 'runs', handle.workflowId, 'notes.md'), 'utf8')).toBe('written later');
+    });
+    const forkRead = fake.requestsFor(task).at(-1);
+    expect(JSON.stringify(forkRead?.body.messages.at(-1))).toContain('written later');
   });
 });

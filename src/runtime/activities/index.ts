@@ -1,5 +1,6 @@
 import type { ActivityDeps } from './activity-deps';
 import { createCallModel } from './call-model';
+import { createCopyWorkspace } from './copy-workspace';
 import { createDescribeAgents } from './describe-agents';
 import { createLoadPreferences, createSavePreference } from './preferences';
 import { createCheckGuardrails, createJudgeApprovals } from './guardrails';
@@ -19,6 +20,7 @@ export function createActivities(deps: ActivityDeps) {
     loadPreferences: createLoadPreferences(deps),
     savePreference: createSavePreference(deps),
     releaseConversation: createReleaseConversation(deps),
+    copyWorkspace: createCopyWorkspace(deps),
     recordAudit: createRecordAudit(deps),
     describeAgents: createDescribeAgents(deps),
     checkGuardrails: createCheckGuardrails(deps),
