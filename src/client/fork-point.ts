@@ -2,7 +2,7 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import { Worker, type WorkflowBundle } from '@temporalio/worker';
 import { RunStateSchema, type RunState } from '../core/machine/run-state';
-import { WORKFLOWS_PATH } from '../runtime/worker-setup/create-agent-worker';
+import * as path from 'node:path';
 import { RunNotForkableError } from './errors';
 
 /**
@@ -17,6 +17,9 @@ export interface ForkPoint {
 }
 
 type History = temporal.api.history.v1.IHistory;
+
+/** The workflow code the worker bundles (create-agent-worker.ts), found the same way without loading the worker's modules. */
+const WORKFLOWS_PATH = path.join(__dirname, '..', 'workflows', `index${path.extname(__filename)}`);
 
 /**
  * Every link of the run, oldest first, each with its history. A link's first event names the link it
