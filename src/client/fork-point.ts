@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
-import { Worker, type WorkflowBundle } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, Worker, type WorkflowBundle } from '@temporalio/worker';
 import { RunStateSchema, type RunState } from '../core/machine/run-state';
 import * as path from 'node:path';
 import { RunNotForkableError } from './errors';
@@ -20,6 +20,16 @@ type History = temporal.api.history.v1.IHistory;
 
 /** The workflow code the worker bundles (create-agent-worker.ts), found the same way without loading the worker's modules. */
 const WORKFLOWS_PATH = path.join(__dirname, '..', 'workflows', `index${path.extname(__filename)}`);
+
+/** Bundling takes seconds: a process that forks again (the console) reuses the first bundle. */
+let bundled: Promise<WorkflowBundle> | undefined;
+function workflowCode(): Promise<WorkflowBundle> {
+  bundled ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') }).catch((error: unknown) => {
+    bundled = undefined;
+    throw error;
+  });
+  return bundled;
+}
 
 /**
  * Every link of the run, oldest first, each with its history. A link's first event names the link it
@@ -53,10 +63,10 @@ async function chainOf(client: Client, workflowId: string): Promise<{ runId: str
 export async function readForkPoint(client: Client, workflowId: string, iteration: number, options: { workflowBundle?: WorkflowBundle } = {}): Promise<ForkPoint> {
   const links = await chainOf(client, workflowId);
   const found = new Map<number, { state: unknown; runId: string }>();
-  const code = options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH };
+  const workflowBundle = options.workflowBundle ?? (await workflowCode());
   const replays = Worker.runReplayHistories(
     {
-      ...code,
+      workflowBundle,
       dataConverter: client.options.dataConverter,
       replayName: `fork-${workflowId}`,
       sinks: {

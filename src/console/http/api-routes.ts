@@ -1,11 +1,12 @@
-// What the page can change: decisions, answers, starting, cancelling and resuming runs, and follow-up
-// messages to threads. Bodies are JSON, validated with zod; answers are JSON.
+// What the page can change: decisions, answers, starting, cancelling, resuming and forking runs, and
+// follow-up or steering messages. Bodies are JSON, validated with zod; answers are JSON.
 import type { Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
 import { describeZodError } from '../../contract/describe-zod-error';
 import { decideAs, DecisionRequestSchema, replyAs, ReplyRequestSchema, type ActionOutcome } from '../actions/decide';
 import { cancelRun, ResumeRequestSchema, resumeAs, startRunAs, StartRequestSchema } from '../actions/steer';
+import { forkAs, ForkRequestSchema } from '../actions/fork';
 import { ConsoleRequestError } from '../errors';
 import type { ConsoleDeps, ConsoleEnv } from './console-context';
 
@@ -54,6 +55,12 @@ export function addApiRoutes(app: Hono<ConsoleEnv>, deps: ConsoleDeps): void {
     const resumed = await resumeAs(deps.client, c.req.param('id'), deps.taskQueue, maxIterations);
     deps.watcher.refreshNow();
     return c.json(resumed, 201);
+  });
+
+  app.post('/api/runs/:id/fork', async (c) => {
+    const forked = await forkAs(deps.client, c.req.param('id'), await body(c, ForkRequestSchema), deps.taskQueue);
+    deps.watcher.refreshNow();
+    return c.json(forked, 201);
   });
 
   app.post('/api/runs/:id/messages', async (c) => {
