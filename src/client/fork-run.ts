@@ -1,5 +1,7 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { SearchAttributePair } from '@temporalio/common';
 import type { WorkflowBundle } from '@temporalio/worker';
+import { ForkedFromKey } from '../contract/search-attributes';
 import type { agentRun } from '../workflows/agent-run';
 import type { AgentRunInput } from '../contract/run-input';
 import { forkState } from '../core/machine/fork-state';
@@ -25,7 +27,8 @@ export function forkId(workflowId: string, iteration: number): string {
 /**
  * Plans a fork of `workflowId` after iteration `iteration`: the new run continues from the state the
  * original had then (read by replaying its history, see fork-point.ts), with the original's whole input
- * (approvers, network, output schema...), under a fresh id, its memo naming its origin. The original
+ * (approvers, network, output schema...), under a fresh id, its memo (and its `ForkedFrom` search
+ * attribute, where the namespace has it) naming its origin. The original
  * is only read: a running one goes on untouched.
  */
 export async function planFork(
@@ -55,8 +58,15 @@ export async function forkRun(
   options: { iteration: number; task?: string; taskQueue: string; workflowBundle?: WorkflowBundle },
 ): Promise<{ plan: ForkPlan; handle: WorkflowHandle<typeof agentRun> }> {
   const plan = await planFork(client, workflowId, options);
-  const handle = await startRun(client, plan.input, { taskQueue: options.taskQueue, workflowId: plan.workflowId, memo: plan.memo });
-  return { plan, handle };
+  const start = (searchAttributes: SearchAttributePair[]) => startRun(client, plan.input, { taskQueue: options.taskQueue, workflowId: plan.workflowId, memo: plan.memo, searchAttributes });
+  try {
+    return { plan, handle: await start([{ key: ForkedFromKey, value: workflowId }]) };
+  } catch (error) {
+    // A namespace without ForkedFrom (a worker that may not register it, e.g. on Temporal Cloud) still
+    // gets the fork; the memo names its origin either way.
+    if (!/ForkedFrom/.test((error as Error).message)) throw error;
+    return { plan, handle: await start([]) };
+  }
 }
 
 /** What the CLI and the console say about the files, since a fork cannot roll them back. */

@@ -9,6 +9,7 @@ import { approvalSignal, statusQuery } from '../../src/contract/agent-run-api';
 import { forkRun, planFork, workspaceNote } from '../../src/client/fork-run';
 import { RunNotForkableError } from '../../src/client/errors';
 import { startRun } from '../../src/client/start-run';
+import { ForkedFromKey } from '../../src/contract/search-attributes';
 import { waitForApprovals, withAgentWorker } from '../support/agent-run-harness';
 import { useAgentTestbed } from '../support/agent-testbed';
 import { reply, text, toolCall, type FakeRequest } from '../support/fake-anthropic';
@@ -32,7 +33,9 @@ describe('forkRun', () => {
       const { plan, handle } = await forkRun(client, original.workflowId, { iteration: 1, task: 'try the docs folder instead', taskQueue, workflowBundle: bed.harness().workflowBundle });
       expect(handle.workflowId).not.toBe(original.workflowId);
       expect(plan.memo).toEqual({ forkedFrom: original.workflowId, forkedFromRunId: expect.any(String), forkedAtIteration: 1 });
-      expect((await handle.describe()).memo).toMatchObject({ forkedFrom: original.workflowId, forkedAtIteration: 1 });
+      const described = await handle.describe();
+      expect(described.memo).toMatchObject({ forkedFrom: original.workflowId, forkedAtIteration: 1 });
+      expect(described.typedSearchAttributes.get(ForkedFromKey)).toBe(original.workflowId);
       expect(plan.workspace).toBe('shared');
       const result = await handle.result();
       expect(result.status).toBe('completed');
