@@ -19,12 +19,21 @@ export interface ForkPoint {
 type History = temporal.api.history.v1.IHistory;
 
 /** The workflow code the worker bundles (create-agent-worker.ts), found the same way without loading the worker's modules. */
-const WORKFLOWS_PATH = path.join(__dirname, '..', 'workflows', `index${path.extname(__filename)}`);
+const WORKFLOWS_DIR = path.join(__dirname, '..', 'workflows');
+const ext = path.extname(__filename);
 
-/** Bundling takes seconds: a process that forks again (the console) reuses the first bundle. */
+/**
+ * The workflow code plus the interceptor module that makes the run driver hand out its state at each
+ * iteration (workflows/fork-replay.ts); a worker's bundle lacks it, so its runs never pay for this.
+ * Bundling takes seconds: a process that forks again (the console) reuses the first bundle.
+ */
 let bundled: Promise<WorkflowBundle> | undefined;
-function workflowCode(): Promise<WorkflowBundle> {
-  bundled ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') }).catch((error: unknown) => {
+export function forkReplayBundle(): Promise<WorkflowBundle> {
+  bundled ??= bundleWorkflowCode({
+    workflowsPath: path.join(WORKFLOWS_DIR, `index${ext}`),
+    workflowInterceptorModules: [path.join(WORKFLOWS_DIR, `fork-replay${ext}`)],
+    logger: new DefaultLogger('WARN'),
+  }).catch((error: unknown) => {
     bundled = undefined;
     throw error;
   });
@@ -60,10 +69,10 @@ async function chainOf(client: Client, workflowId: string): Promise<{ runId: str
  * usage) for a closed run, a running one, and any link of a continue-as-new chain, without a worker
  * and without a checkpoint stored per iteration (which would cost every run an activity per turn).
  */
-export async function readForkPoint(client: Client, workflowId: string, iteration: number, options: { workflowBundle?: WorkflowBundle } = {}): Promise<ForkPoint> {
+export async function readForkPoint(client: Client, workflowId: string, iteration: number): Promise<ForkPoint> {
   const links = await chainOf(client, workflowId);
   const found = new Map<number, { state: unknown; runId: string }>();
-  const workflowBundle = options.workflowBundle ?? (await workflowCode());
+  const workflowBundle = await forkReplayBundle();
   const replays = Worker.runReplayHistories(
     {
       workflowBundle,

@@ -1,6 +1,5 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
-import type { WorkflowBundle } from '@temporalio/worker';
 import { ForkedFromKey } from '../contract/search-attributes';
 import type { agentRun } from '../workflows/agent-run';
 import type { AgentRunInput } from '../contract/run-input';
@@ -34,10 +33,10 @@ export function forkId(workflowId: string, iteration: number): string {
 export async function planFork(
   client: Client,
   workflowId: string,
-  options: { iteration: number; task?: string; workflowBundle?: WorkflowBundle },
+  options: { iteration: number; task?: string },
 ): Promise<ForkPlan> {
   if (!Number.isInteger(options.iteration) || options.iteration < 1) throw new UsageError(`--iteration must be a whole number from 1, not "${options.iteration}"`);
-  const point = await readForkPoint(client, workflowId, options.iteration, { workflowBundle: options.workflowBundle });
+  const point = await readForkPoint(client, workflowId, options.iteration);
   const checkpoint = forkState(point.state, { from: workflowId, iteration: options.iteration, task: options.task });
   // A person forks the run, not its parent: the fork stands alone, as a resumed run does.
   const { parent: _parent, ...previous } = await readRunInput(client, workflowId, point.runId);
@@ -55,7 +54,7 @@ export async function planFork(
 export async function forkRun(
   client: Client,
   workflowId: string,
-  options: { iteration: number; task?: string; taskQueue: string; workflowBundle?: WorkflowBundle },
+  options: { iteration: number; task?: string; taskQueue: string },
 ): Promise<{ plan: ForkPlan; handle: WorkflowHandle<typeof agentRun> }> {
   const plan = await planFork(client, workflowId, options);
   const start = (searchAttributes: SearchAttributePair[]) => startRun(client, plan.input, { taskQueue: options.taskQueue, workflowId: plan.workflowId, memo: plan.memo, searchAttributes });

@@ -1,7 +1,7 @@
 import { getExternalWorkflowHandle, proxySinks, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { AuditEntry } from '../runtime/audit/audit-record';
 import type { LifecycleSinks } from '../contract/lifecycle-event';
-import type { ForkPointSinks } from '../contract/fork-point';
+import { FORK_REPLAY_GLOBAL, type ForkPointSinks } from '../contract/fork-point';
 import { auditEntryOf } from './audit-entry';
 import { audit } from './activity-stubs';
 import type { RunEvent } from '../core/machine/run-events';
@@ -18,6 +18,8 @@ import { AgentNameKey, AgentStatusKey } from '../contract/search-attributes';
 
 const { lifecycle } = proxySinks<LifecycleSinks>();
 const { forkPoints } = proxySinks<ForkPointSinks>();
+/** Set only in the bundle `agentctl fork` replays with (fork-replay.ts); a worker's bundle never has it. */
+const forkReplay = () => workflowInfo().unsafe.isReplaying && (globalThis as Record<string, unknown>)[FORK_REPLAY_GLOBAL] === true;
 
 /**
  * Holds the run's state and is the only way to change it: every outcome goes through `dispatch`,
@@ -78,8 +80,8 @@ export class RunDriver {
       if (entry) this.unaudited.push(entry);
     }
     this.tellParent();
-    // Only a replay hands the state out: `agentctl fork` reads the state after iteration N this way.
-    if (workflowInfo().unsafe.isReplaying && events.some((e) => e.name === 'iterationCompleted')) forkPoints.iterationEnded(state);
+    // Only the fork replayer hands the state out: `agentctl fork` reads the state after iteration N this way.
+    if (forkReplay() && events.some((e) => e.name === 'iterationCompleted')) forkPoints.iterationEnded(state);
     return effects;
   }
 

@@ -3,6 +3,7 @@
 // carries the conversation up to there, block for block.
 import { readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
+import { Worker } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
 import type { AgentDefinitionInput } from '../../src/contract/agent-definition';
 import { approvalSignal, statusQuery } from '../../src/contract/agent-run-api';
@@ -30,7 +31,7 @@ describe('forkRun', () => {
     await withAgentWorker(bed.harness(), async ({ client, taskQueue }) => {
       const original = await startRun(client, { agent: 'general', task }, { taskQueue, workflowId: uniqueId('orig') });
       expect((await original.result()).iterations).toBe(2);
-      const { plan, handle } = await forkRun(client, original.workflowId, { iteration: 1, task: 'try the docs folder instead', taskQueue, workflowBundle: bed.harness().workflowBundle });
+      const { plan, handle } = await forkRun(client, original.workflowId, { iteration: 1, task: 'try the docs folder instead', taskQueue });
       expect(handle.workflowId).not.toBe(original.workflowId);
       expect(plan.memo).toEqual({ forkedFrom: original.workflowId, forkedFromRunId: expect.any(String), forkedAtIteration: 1 });
       const described = await handle.describe();
@@ -61,7 +62,7 @@ describe('forkRun', () => {
       const original = await start({ agent: 'general', task });
       await waitForApprovals(original);
       const before = (await original.fetchHistory()).events?.length;
-      const { handle } = await forkRun(client, original.workflowId, { iteration: 1, taskQueue, workflowBundle: bed.harness().workflowBundle });
+      const { handle } = await forkRun(client, original.workflowId, { iteration: 1, taskQueue });
       // The fork replays iteration 2 too and parks on the same write, in its own run.
       await waitForApprovals(handle);
       expect((await original.fetchHistory()).events?.length).toBe(before);
@@ -87,7 +88,7 @@ describe('forkRun', () => {
       await original.result();
       expect((await original.query(statusQuery)).continueAsNewLinks).toBeGreaterThan(0);
       const firstRunId = (await client.workflow.getHandle(original.workflowId).fetchHistory()).events?.[0]?.workflowExecutionStartedEventAttributes?.firstExecutionRunId;
-      const { plan, handle } = await forkRun(client, original.workflowId, { iteration: 8, taskQueue, workflowBundle: bed.harness().workflowBundle });
+      const { plan, handle } = await forkRun(client, original.workflowId, { iteration: 8, taskQueue });
       // Iteration 8 was reached by a later link than the first.
       expect(plan.memo.forkedFromRunId).not.toBe(firstRunId);
       expect((await handle.result()).status).toBe('completed');
@@ -96,17 +97,35 @@ describe('forkRun', () => {
     expect(plain(requests.at(-1))).toEqual(plain(requests[8]));
   });
 
+  it('a worker\'s own bundle hands out no state, even when it replays a history (only the fork replayer does)', async () => {
+    const task = uniqueId('fork-no-cost');
+    fake.script(task, [reply(list('.')), complete()]);
+    await withAgentWorker(bed.harness(), async ({ start }) => {
+      const original = await start({ agent: 'general', task });
+      await original.result();
+      const handedOut: unknown[] = [];
+      await Worker.runReplayHistory(
+        {
+          workflowBundle: bed.harness().workflowBundle,
+          sinks: { lifecycle: { emit: { fn: () => undefined } }, forkPoints: { iterationEnded: { fn: (_info, state: unknown) => void handedOut.push(state), callDuringReplay: true } } },
+        },
+        await original.fetchHistory(),
+        original.workflowId,
+      );
+      expect(handedOut).toEqual([]);
+    });
+  });
+
   it('refuses an iteration the run never reached, and a run that does not exist', async () => {
     const task = uniqueId('fork-bad');
     fake.script(task, [reply(list('.')), complete()]);
     await withAgentWorker(bed.harness(), async ({ start, client }) => {
       const original = await start({ agent: 'general', task });
       await original.result();
-      const bundle = bed.harness().workflowBundle;
-      const never = await planFork(client, original.workflowId, { iteration: 5, workflowBundle: bundle }).then(() => undefined, (e: unknown) => e);
+      const never = await planFork(client, original.workflowId, { iteration: 5 }).then(() => undefined, (e: unknown) => e);
       expect(never).toBeInstanceOf(RunNotForkableError);
       expect((never as Error).message).toBe(`Run ${original.workflowId} never completed iteration 5: it reached iteration 2. Fork it at an iteration from 1 to 2.`);
-      const missing = await planFork(client, 'no-such-run-anywhere', { iteration: 1, workflowBundle: bundle }).then(() => undefined, (e: unknown) => e);
+      const missing = await planFork(client, 'no-such-run-anywhere', { iteration: 1 }).then(() => undefined, (e: unknown) => e);
       expect(missing).toBeInstanceOf(RunNotForkableError);
       expect((missing as Error).message).toMatch(/^There is no run no-such-run-anywhere/);
     });
@@ -134,7 +153,7 @@ describe('forkRun with per-run workspaces', () => {
       await original.result();
       // Written after the run ended: the fork sees the folder as it is now, not as it was at iteration 1.
       await writeFile(path.join(workspace, 'runs', original.workflowId, 'notes.md'), 'written later');
-      const { plan, handle } = await forkRun(client, original.workflowId, { iteration: 1, taskQueue, workflowBundle: bed.harness().workflowBundle });
+      const { plan, handle } = await forkRun(client, original.workflowId, { iteration: 1, taskQueue });
       expect(plan.workspace).toBe('per-run');
       expect(workspaceNote(plan)).toContain('its own copy');
       expect((await handle.result()).status).toBe('completed');
