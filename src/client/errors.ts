@@ -67,3 +67,8 @@ export class RunDidNotCompleteError extends Error {
 export class RunWaitTimeoutError extends Error {
   override readonly name = 'RunWaitTimeoutError';
 }
+
+/** The run cannot be forked at that point (no such run, an iteration it never completed); the message says why. */
+export class RunNotForkableError extends Error {
+  override readonly name = 'RunNotForkableError';
+}

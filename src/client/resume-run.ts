@@ -38,11 +38,11 @@ function finished(result: AgentRunResult): string | undefined {
  * rebuilding it field by field once dropped the approvers, and a run limited to some approvers came
  * back open to everyone on the agent's list.
  */
-async function readRunInput(client: Client, workflowId: string, runId: string): Promise<AgentRunInput> {
+export async function readRunInput(client: Client, workflowId: string, runId: string): Promise<AgentRunInput> {
   const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
   const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
   const input = await decodeFromPayloadsAtIndex<AgentRunInput>(client.workflow.options.loadedDataConverter, 0, started?.input?.payloads);
-  const { checkpoint: _checkpoint, resumedFrom: _resumedFrom, maxIterations: _cap, ...rest } = input;
+  const { checkpoint: _checkpoint, resumedFrom: _resumedFrom, maxIterations: _cap, copyWorkspaceOf: _copied, ...rest } = input;
   return rest;
 }
 

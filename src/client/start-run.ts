@@ -1,4 +1,5 @@
 import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
+import type { SearchAttributePair } from '@temporalio/common';
 import { AgentRunInputSchema, type AgentRunInput } from '../contract/run-input';
 import type { agentRun } from '../workflows/agent-run';
 import { AgentNameKey, AgentStatusKey } from '../contract/search-attributes';
@@ -22,7 +23,7 @@ export function newRunId(agent: string): string {
 export async function startRun(
   client: Client,
   input: AgentRunInput,
-  options: { taskQueue: string; workflowId?: string; memo?: Record<string, unknown> },
+  options: { taskQueue: string; workflowId?: string; memo?: Record<string, unknown>; searchAttributes?: SearchAttributePair[] },
 ): Promise<WorkflowHandleWithFirstExecutionRunId<typeof agentRun>> {
   const workflowId = options.workflowId ?? newRunId(input.agent);
   const idProblem = workflowIdProblem(workflowId);
@@ -47,6 +48,7 @@ export async function startRun(
     typedSearchAttributes: [
       { key: AgentNameKey, value: input.agent },
       { key: AgentStatusKey, value: 'starting' },
+      ...(options.searchAttributes ?? []),
     ],
   });
 }

@@ -4,7 +4,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { InvalidRunRequestError, NoWorkerAnsweredError, RunNotResumableError, TemporalUnreachableError } from '../client/errors';
+import { InvalidRunRequestError, NoWorkerAnsweredError, RunNotForkableError, RunNotResumableError, TemporalUnreachableError } from '../client/errors';
 import { ConsoleRequestError } from './errors';
 import type { ConsoleDeps, ConsoleEnv } from './http/console-context';
 import { addApiRoutes } from './http/api-routes';
@@ -20,6 +20,7 @@ const ERROR_STATUS: [new (...args: never[]) => Error, ContentfulStatusCode][] = 
   [InvalidRunRequestError, 400],
   [WorkflowNotFoundError, 404],
   [RunNotResumableError, 409],
+  [RunNotForkableError, 409],
   [TemporalUnreachableError, 503],
   [NoWorkerAnsweredError, 504],
 ];

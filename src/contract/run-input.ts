@@ -83,6 +83,11 @@ export const AgentRunInputSchema = z.object({
    */
   checkpoint: z.unknown().optional(),
   resumedFrom: z.string().optional(),
+  /**
+   * Internal: set by `agentctl fork` when the agent works in per-run folders; the fork starts in a
+   * copy of this run's folder as it is now.
+   */
+  copyWorkspaceOf: z.string().optional(),
 });
 export type AgentRunInput = z.input<typeof AgentRunInputSchema>;
 export type ParsedRunInput = z.output<typeof AgentRunInputSchema>;

@@ -25,7 +25,7 @@ export interface DevServerOptions {
   dbFilename?: string;
   /** An extra namespace to create; readiness is checked against it. */
   namespace?: string;
-  /** Merged over the defaults (AgentName and AgentStatus as Keyword). */
+  /** Merged over the defaults (AgentName, AgentStatus and ForkedFrom as Keyword). */
   searchAttributes?: Record<string, SearchAttributeType>;
   /**
    * Server dynamic config, e.g. `{ 'system.enableActivityEagerExecution': true }` (values are sent
@@ -63,7 +63,7 @@ export class DevServerStartError extends Error {
   }
 }
 
-const DEFAULT_SEARCH_ATTRIBUTES: Record<string, SearchAttributeType> = { AgentName: 'Keyword', AgentStatus: 'Keyword' };
+const DEFAULT_SEARCH_ATTRIBUTES: Record<string, SearchAttributeType> = { AgentName: 'Keyword', AgentStatus: 'Keyword', ForkedFrom: 'Keyword' };
 
 /**
  * Each history shard's queue readers load new tasks at most 20 times a second by default. The dev

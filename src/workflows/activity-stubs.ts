@@ -69,7 +69,7 @@ export const localTools = proxyLocalActivities<Pick<Activities, 'runTool'>>({
 });
 
 /** Bookkeeping activities: quick and safe to retry, but not forever; a failure is reported by the run. */
-export const setup = proxyActivities<Pick<Activities, 'resolveAgent' | 'loadPreferences' | 'savePreference' | 'releaseConversation' | 'checkGuardrails' | 'judgeApprovals' | 'checkEdits'>>({
+export const setup = proxyActivities<Pick<Activities, 'resolveAgent' | 'loadPreferences' | 'savePreference' | 'releaseConversation' | 'checkGuardrails' | 'judgeApprovals' | 'checkEdits' | 'copyWorkspace'>>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10, nonRetryableErrorTypes: [FailureType.UnknownAgent, FailureType.InvalidRunInput] },
 });

@@ -57,7 +57,7 @@ export async function agentRun(rawInput: AgentRunInput): Promise<AgentRunResult>
     startupFailure = failure.message;
     throw failure;
   }
-  installMessageHandlers(driver, { toolWideChoices: !features.scopedChoices, approvalChannel: features.approvalChannel });
+  installMessageHandlers(driver, { toolWideChoices: !features.scopedChoices, approvalChannel: features.approvalChannel, steering: features.steerWorkingRuns });
   installApprovalBatchHandlers(driver, { toolWideChoices: !features.scopedChoices, approvalChannel: features.approvalChannel });
   driver.publishAgent();
   driver.dispatch({ type: 'started' });
@@ -85,6 +85,8 @@ async function start(input: ParsedRunInput, features: Features): Promise<RunDriv
   const driver = new RunDriver(state, features.auditDecisions);
   driver.dispatch({ type: 'preferences_reloaded', stored, approverKeys: facts.approverKeys });
   if (input.resumedFrom) driver.dispatch({ type: 'resumed', from: input.resumedFrom });
+  // Only a fork's input names a folder to copy, so no earlier history meets this activity.
+  if (input.copyWorkspaceOf && state.agent.workspace === 'per-run' && state.chain.link === 0) await setup.copyWorkspace({ from: input.copyWorkspaceOf, to: state.workflowId });
   return driver;
 }
 

@@ -73,7 +73,9 @@ function routeReply(driver: RunDriver, reply: UserReply, signingEnv: () => Signi
  * (a throwing signal handler would fail the workflow task); an update's validator refuses it before
  * anything is written to history, and the caller gets the reason.
  */
-export function installMessageHandlers(driver: RunDriver, options: { toolWideChoices: boolean; approvalChannel: boolean }): void {
+export function installMessageHandlers(driver: RunDriver, options: { toolWideChoices: boolean; approvalChannel: boolean; steering?: boolean }): void {
+  // A run that is not a thread takes messages as steering for its next model request (patch steerWorkingRuns).
+  const steers = () => Boolean(options.steering) && !driver.state.input.followUps;
   /** Workflow time and the run's identity as the server knows it: what a signature is checked against. */
   const signingEnv = (): SigningEnv => {
     const info = workflowInfo();
@@ -169,13 +171,17 @@ export function installMessageHandlers(driver: RunDriver, options: { toolWideCho
     }
     const refusal = senderRefusal(driver.state, 'message', parsed.data, signingEnv());
     if (refusal) driver.dispatch({ type: 'ignored', kind: 'userMessage', reason: refusal, payload: payloadText(raw) }, quiet);
-    else driver.dispatch({ type: 'user_message', text: parsed.data.text, sender: parsed.data.sender }, quiet);
+    else driver.dispatch({ type: 'user_message', text: parsed.data.text, sender: parsed.data.sender, ...(steers() ? { steer: true } : {}) }, quiet);
   });
 
   // Answers once the agent's turn on the message has started (it may wait behind the current turn).
   setHandler(
     sendMessageUpdate,
     async ({ text, sender }) => {
+      if (steers()) {
+        driver.dispatch({ type: 'user_message', text, sender, steer: true }, quiet);
+        return { applied: true, message: 'message queued; the model reads it at its next request, after the results of the calls in flight' };
+      }
       driver.dispatch({ type: 'user_message', text, sender }, quiet);
       const queued = driver.state.thread.inbox.includes(text);
       // A message that came while the agent was working waits in the inbox for the current turn to end.
@@ -186,7 +192,7 @@ export function installMessageHandlers(driver: RunDriver, options: { toolWideCho
       validator: (raw: unknown) => {
         const parsed = FollowUpSchema.safeParse(raw);
         if (!parsed.success) throw new Error('Malformed message: expected { "text": "..." }');
-        if (!driver.state.input.followUps) throw new Error('This run does not take follow-up messages; start it with followUps: true');
+        if (!driver.state.input.followUps && !options.steering) throw new Error('This run does not take follow-up messages; start it with followUps: true');
         if (driver.state.outcome) throw new Error('The run has ended');
         const refusal = senderRefusal(driver.state, 'message', parsed.data, signingEnv());
         if (refusal) throw new Error(refusal);

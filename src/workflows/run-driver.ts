@@ -1,6 +1,7 @@
 import { getExternalWorkflowHandle, proxySinks, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { AuditEntry } from '../runtime/audit/audit-record';
 import type { LifecycleSinks } from '../contract/lifecycle-event';
+import { FORK_REPLAY_GLOBAL, type ForkPointSinks } from '../contract/fork-point';
 import { auditEntryOf } from './audit-entry';
 import { audit } from './activity-stubs';
 import type { RunEvent } from '../core/machine/run-events';
@@ -16,6 +17,9 @@ import type { ChildWaiting } from '../contract/run-records';
 import { AgentNameKey, AgentStatusKey } from '../contract/search-attributes';
 
 const { lifecycle } = proxySinks<LifecycleSinks>();
+const { forkPoints } = proxySinks<ForkPointSinks>();
+/** Set only in the bundle `agentctl fork` replays with (fork-replay.ts); a worker's bundle never has it. */
+const forkReplay = () => workflowInfo().unsafe.isReplaying && (globalThis as Record<string, unknown>)[FORK_REPLAY_GLOBAL] === true;
 
 /**
  * Holds the run's state and is the only way to change it: every outcome goes through `dispatch`,
@@ -76,6 +80,8 @@ export class RunDriver {
       if (entry) this.unaudited.push(entry);
     }
     this.tellParent();
+    // Only the fork replayer hands the state out: `agentctl fork` reads the state after iteration N this way.
+    if (forkReplay() && events.some((e) => e.name === 'iterationCompleted')) forkPoints.iterationEnded(state);
     return effects;
   }
 

@@ -118,7 +118,7 @@ describe('console actions', () => {
     });
   });
 
-  it('starts a thread from the page\'s route and sends it a follow-up; a run that is not a thread refuses one with its reason', async () => {
+  it('starts a thread from the page\'s route and sends it a follow-up; a run that is not a thread takes one as steering', async () => {
     const task = uniqueId('console-thread');
     const plain = uniqueId('console-not-thread');
     bed.fake.script(task, [reply(toolCall('complete_task', { summary: 'first answer', status: 'success' })), reply(toolCall('complete_task', { summary: 'second answer', status: 'success' }))]);
@@ -146,10 +146,12 @@ describe('console actions', () => {
 
         const other = await harness.start({ agent: 'general', task: plain });
         const waiting = await waitForPhase(other, 'waiting_input');
-        expect(threadFollowUp.supports(waiting)).toBe(false);
-        const refused = await alice.postJson(`/api/runs/${other.workflowId}/messages`, { text: 'hello' });
-        expect(refused.status).toBe(409);
-        expect(await refused.json()).toEqual({ outcome: 'refused', message: expect.stringContaining('does not take follow-up messages') });
+        // Changed with issue 23: a working or waiting run that is not a thread takes a steering message.
+        expect(threadFollowUp.supports(waiting)).toBe(true);
+        const steered = await alice.postJson(`/api/runs/${other.workflowId}/messages`, { text: 'hello' });
+        expect(steered.status).toBe(200);
+        expect(await steered.json()).toMatchObject({ outcome: 'applied', message: expect.stringContaining('queued') });
+        expect((await other.query(statusQuery)).phase).toBe('waiting_input');
         await other.terminate('test done');
         await handle.terminate('test done');
       } finally {

@@ -11,6 +11,7 @@ import { listCommand } from './list';
 import { resultCommand } from './result';
 import { cancelCommand } from './cancel';
 import { resumeCommand } from './resume';
+import { forkCommand } from './fork';
 import { keysCommand } from './keys';
 import { auditCommand } from './audit';
 import { consoleCommand } from './console';
@@ -30,6 +31,7 @@ export const commands: Command[] = [
   pendingCommand,
   preferencesCommand,
   resumeCommand,
+  forkCommand,
   statusCommand,
   watchCommand,
   listCommand,

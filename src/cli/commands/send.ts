@@ -11,19 +11,25 @@ const POLL_MS = 500;
 
 /**
  * `agentctl send <workflowId> <text...>`: a follow-up message for a thread (a run started with
- * `followUps: true`). Sent with the `sendMessage` update, which answers once the agent's turn on it
- * has started; then the turn is followed until the agent answers (the thread waits again) or the run
- * ends. `--signal` only sends it (stored by the server even while no worker runs).
+ * `followUps: true`), or a steering message for any other run that is working or parked (the model
+ * reads it at its next request). Sent with the `sendMessage` update; for a thread it answers once the
+ * agent's turn on it has started, and the turn is followed until the agent answers (the thread waits
+ * again) or the run ends. `--signal` only sends it (stored by the server even while no worker runs).
  */
 export const sendCommand: Command = {
   name: 'send',
   usage: 'agentctl send <workflowId> <text...> [--approver NAME] [--signal] [--detach] [--json]',
-  summary: 'send a follow-up message to a thread and follow the agent\'s answer',
+  summary: 'send a thread a follow-up (and follow the answer), or steer a working run',
   async run(ctx) {
     const [workflowId, ...words] = ctx.args.positionals;
     if (!workflowId || words.length === 0) throw new UsageError('send needs a workflow id and the message text');
     const text = words.join(' ');
     const handle = (await ctx.client()).workflow.getHandle(workflowId);
+    // The server refuses any message to a closed run with a bare error; say what to do instead.
+    const execution = (await handle.describe()).status.name;
+    if (execution !== 'RUNNING') {
+      throw new DecisionRefusedError(`Run ${workflowId} has ended (${execution.toLowerCase()}) and takes no messages; start a new run, or fork it: agentctl fork ${workflowId} --iteration N --task "..."`);
+    }
     // Named (and signed when the sender has a key): a run with approvers takes messages only from them,
     // and the audit log names the sender on the calls the message leads to.
     const message = await signFollowUp(handle, { text, sender: stringFlag(ctx, 'approver') ?? ctx.clientSettings.approver });
@@ -32,12 +38,14 @@ export const sendCommand: Command = {
       ctx.print({ workflowId, text, via: 'signal', applied: null }, () => `Sent the message to ${workflowId} as a signal (not confirmed).`);
       return 0;
     }
-    const before = (await queryStatus(handle)).completions.length;
+    const initial = await queryStatus(handle);
+    const before = initial.completions.length;
     const outcome = await withWorkerDeadline(handle, 'the message', () => handle.executeUpdate(sendMessageUpdate, { args: [message] })).catch((error: unknown) => {
       if (error instanceof WorkflowUpdateFailedError) throw new DecisionRefusedError(error.cause?.message ?? error.message);
       throw error;
     });
-    if (ctx.args.flags.detach) {
+    // A run that is not a thread has no answer to this message of its own: it goes on with its work.
+    if (ctx.args.flags.detach || !initial.followUps) {
       ctx.print({ workflowId, text, ...outcome }, () => `${workflowId}: ${outcome.message}`);
       return 0;
     }

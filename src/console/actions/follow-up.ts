@@ -1,7 +1,8 @@
-// Sending a running thread a follow-up message (a run started with `followUps: true`), through the
-// `sendMessage` update, as `agentctl send` does. A run that is not a thread, or has ended, refuses
-// it and the page shows the run's reason. The channel is injectable so a deployment can route
-// messages elsewhere (an approval queue, a chat bridge) without touching the routes.
+// Sending a running thread a follow-up message (a run started with `followUps: true`), or steering
+// any other working run, through the `sendMessage` update, as `agentctl send` does. A run that has
+// ended (or, for a plain run, an execution from before steering) refuses it and the page shows the
+// reason. The channel is injectable so a deployment can route messages elsewhere (an approval queue,
+// a chat bridge) without touching the routes.
 import type { Client } from '@temporalio/client';
 import { sendFollowUp } from '../../client/approval-helpers';
 import type { RunStatus } from '../../contract/run-status';
@@ -18,6 +19,7 @@ export interface FollowUpChannel {
 const ENDED = new Set(['completed', 'max_iterations', 'guardrail_tripped', 'failed', 'cancelled']);
 
 export const threadFollowUp: FollowUpChannel = {
-  supports: (status) => status !== undefined && status.followUps && !ENDED.has(status.phase),
+  // Threads take follow-ups; any other run takes steering messages while it works or waits (issue 23).
+  supports: (status) => status !== undefined && !ENDED.has(status.phase),
   send: (client, workflowId, text, user) => settle(() => sendFollowUp(client.workflow.getHandle(workflowId), text, user), async () => undefined),
 };

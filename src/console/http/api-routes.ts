@@ -1,5 +1,5 @@
-// What the page can change: decisions, answers, starting, cancelling and resuming runs, and follow-up
-// messages to threads. Bodies are JSON, validated with zod; answers are JSON.
+// What the page can change: decisions, answers, starting, cancelling, resuming and forking runs, and
+// follow-up or steering messages. Bodies are JSON, validated with zod; answers are JSON.
 import type { Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
@@ -7,6 +7,7 @@ import { describeZodError } from '../../contract/describe-zod-error';
 import { decideAs, DecisionRequestSchema, replyAs, ReplyRequestSchema, type ActionOutcome } from '../actions/decide';
 import { approveAllAs, ModeRequestSchema, setModeAs } from '../actions/run-approvals';
 import { cancelRun, ResumeRequestSchema, resumeAs, startRunAs, StartRequestSchema } from '../actions/steer';
+import { forkAs, ForkRequestSchema } from '../actions/fork';
 import { ConsoleRequestError } from '../errors';
 import type { ConsoleDeps, ConsoleEnv } from './console-context';
 
@@ -67,6 +68,12 @@ export function addApiRoutes(app: Hono<ConsoleEnv>, deps: ConsoleDeps): void {
     const outcome = await setModeAs(deps.client, c.get('session').user, c.req.param('id'), await body(c, ModeRequestSchema));
     deps.watcher.refreshNow();
     return c.json(outcome, OUTCOME_STATUS[outcome.outcome]);
+  });
+
+  app.post('/api/runs/:id/fork', async (c) => {
+    const forked = await forkAs(deps.client, c.req.param('id'), await body(c, ForkRequestSchema), deps.taskQueue);
+    deps.watcher.refreshNow();
+    return c.json(forked, 201);
   });
 
   app.post('/api/runs/:id/messages', async (c) => {

@@ -29,11 +29,29 @@ function Tasks({ status }) {
     <ul class="tasks">${status.tasks.map((t) => html`<li class=${`task-${t.status}`}>${MARKS[t.status] ?? ''} ${t.description}</li>`)}</ul>`;
 }
 
-function ToolCalls({ calls }) {
+/** "Fork from here": a new run from the state after this iteration, with an optional new instruction. */
+function ForkFrom({ workflowId, iteration }) {
+  const [open, setOpen] = useState(false);
+  const [task, setTask] = useState('');
+  if (!open) return html`<button class="fork" onClick=${() => setOpen(true)}>Fork from here</button>`;
+  const fork = async (e) => {
+    e.preventDefault();
+    const result = await act(`/api/runs/${encodeURIComponent(workflowId)}/fork`, { iteration, task: task.trim() || undefined }, (d) => d.message);
+    if (result.ok) window.location.hash = `#/runs/${encodeURIComponent(result.data.workflowId)}`;
+  };
+  return html`<form class="fork-form" onSubmit=${fork}>
+    <input aria-label=${`New instruction for a fork after iteration ${iteration}`} value=${task} onInput=${(e) => setTask(e.currentTarget.value)} placeholder="New instruction (optional)" />
+    <button>Start fork</button></form>`;
+}
+
+/** The run's timeline: a call's iteration can be forked once that iteration is over. */
+function ToolCalls({ calls, workflowId, iteration, running }) {
   if (calls.length === 0) return html`<p class="hint">No tool calls yet.</p>`;
-  return html`<table class="tool-calls"><thead><tr><th>#</th><th>Tool</th><th>Call</th><th>Outcome</th><th>Time</th></tr></thead>
+  const done = (c) => c.iteration < iteration || (!running && c.outcome !== 'waiting' && c.outcome !== 'running');
+  return html`<table class="tool-calls"><thead><tr><th>#</th><th>Tool</th><th>Call</th><th>Outcome</th><th>Time</th><th></th></tr></thead>
     <tbody>${calls.map(
-      (c) => html`<tr class=${`outcome-${c.outcome}`}><td>${c.iteration}</td><td>${c.tool}</td><td>${c.summary}</td><td>${OUTCOME[c.outcome] ?? ''} ${c.outcome}</td><td>${c.durationMs !== undefined ? `${c.durationMs} ms` : ''}</td></tr>`,
+      (c) => html`<tr class=${`outcome-${c.outcome}`}><td>${c.iteration}</td><td>${c.tool}</td><td>${c.summary}</td><td>${OUTCOME[c.outcome] ?? ''} ${c.outcome}</td><td>${c.durationMs !== undefined ? `${c.durationMs} ms` : ''}</td>
+        <td>${done(c) ? html`<${ForkFrom} workflowId=${workflowId} iteration=${c.iteration} />` : null}</td></tr>`,
     )}</tbody></table>`;
 }
 
@@ -87,7 +105,8 @@ function Steer({ detail }) {
       : null}
     ${detail.followUp
       ? html`<form class="follow-up" onSubmit=${(e) => { e.preventDefault(); void act(`/api/runs/${id}/messages`, { text: message }, (d) => d.message).then((r) => r.ok && setMessage('')); }}>
-          <input aria-label="Follow-up message" value=${message} onInput=${(e) => setMessage(e.currentTarget.value)} placeholder="Send the agent a follow-up" /><button>Send</button></form>`
+          <input aria-label=${detail.status?.followUps ? 'Follow-up message' : 'Steering message'} value=${message} onInput=${(e) => setMessage(e.currentTarget.value)}
+            placeholder=${detail.status?.followUps ? 'Send the agent a follow-up' : 'Steer the agent: it reads this at its next step'} /><button>Send</button></form>`
       : null}
   </div>`;
 }
@@ -137,7 +156,7 @@ export function RunView({ workflowId }) {
       <section><h3>Tasks</h3><${Tasks} status=${s} /></section>
       <section><h3>Usage</h3><${Usage} usage=${s.usage} cost=${detail.cost} /></section>
     </div>
-    <section><h3>Recent tool calls</h3><${ToolCalls} calls=${s.recentToolCalls} /></section>
+    <section><h3>Recent tool calls</h3><${ToolCalls} calls=${s.recentToolCalls} workflowId=${detail.workflowId} iteration=${s.iteration} running=${detail.execution === 'RUNNING'} /></section>
     ${s.decisions.length > 0 ? html`<section><h3>Decisions</h3><ul class="decisions">${s.decisions.map((d) => html`<li>${d.decision} <code>${d.tool}</code>${d.approver ? ` by ${d.approver}` : ''}${d.reason ? ` (${d.reason})` : ''} · ${shortTime(d.decidedAt)} via ${d.via}</li>`)}</ul></section>` : null}
     ${s.warnings.length > 0 ? html`<section><h3>Warnings</h3><ul>${s.warnings.map((w) => html`<li>${w}</li>`)}</ul></section>` : null}` : null}
     ${detail.children.length > 0 ? html`<section><h3>Sub-agents</h3><ul>${detail.children.map((c) => html`<li><a href=${`#/runs/${encodeURIComponent(c.workflowId)}`}>${c.workflowId}</a> ${c.agent ?? ''} · ${c.execution.toLowerCase()}</li>`)}</ul></section>` : null}

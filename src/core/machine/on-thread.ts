@@ -1,6 +1,7 @@
 import type { RunState } from './run-state';
 import type { TransitionContext } from './transition-context';
 import { guardrailsOn } from './on-guardrails';
+import { steeringHoldsCompletion } from './on-steer';
 
 /**
  * The agent completed (its turn is closed): once the output guardrails (if any) have passed, the run
@@ -10,6 +11,7 @@ import { guardrailsOn } from './on-guardrails';
 export function concludeCompletion(state: RunState, ctx: TransitionContext): void {
   if (!state.completion || state.outcome || state.turn || state.thread.idleSince) return;
   if (guardrailsOn(state, 'output').length > 0 && !state.guardrailsChecked.output) return;
+  if (steeringHoldsCompletion(state)) return;
   if (!state.input.followUps) {
     state.outcome = { kind: 'completed' };
     ctx.emit(state, 'agentEnded', { status: 'completed', completion: state.completion, iterations: state.iteration, usage: state.usage });

@@ -88,8 +88,11 @@ export type RunEvent =
   | { type: 'handed_off'; callId: string; agent: ResolvedAgent | { error: string } }
   | { type: 'guardrails_checked'; on: 'input' | 'output' | 'tool'; results: GuardrailResult[] }
   | { type: 'calls_judged'; verdicts: HandlerVerdict[]; failure?: string }
-  /** A follow-up message for a thread (signal `userMessage`, update `sendMessage`). */
-  | { type: 'user_message'; text: string; sender?: string }
+  /**
+   * A follow-up message for a thread (signal `userMessage`, update `sendMessage`); with `steer`, a run
+   * that is not a thread takes it too, as a message for its next model request (on-steer.ts).
+   */
+  | { type: 'user_message'; text: string; sender?: string; steer?: boolean }
   | { type: 'close_requested' }
   /**
    * The workflow is free to take its next step: the transition says which (its `effects`) and marks

@@ -9,6 +9,7 @@ import { onCallsJudged, onGuardrailsChecked } from './on-guardrails';
 import { onChildFinished, onChildStarted, onChildWaiting, onHandedOff } from './on-team';
 import { onCloseRequested, onUserMessage } from './on-thread';
 import { onModeSet } from './on-mode';
+import { deliverSteering, queueSteering } from './on-steer';
 import type { RunEvent } from './run-events';
 import { pushBounded, StateLimits, type RunState } from './run-state';
 import { derivePhase, settle } from './settle';
@@ -35,7 +36,8 @@ export class StepEnvMissingError extends Error {
 function apply(state: RunState, event: RunEvent, ctx: TransitionContext): void {
   switch (event.type) {
     case 'model_call_started':
-      return onModelCallStarted(state, ctx);
+      onModelCallStarted(state, ctx);
+      return deliverSteering(state, ctx);
     case 'model_replied':
       return onModelReplied(state, event, ctx);
     case 'model_failed':
@@ -100,7 +102,7 @@ function apply(state: RunState, event: RunEvent, ctx: TransitionContext): void {
     case 'calls_judged':
       return onCallsJudged(state, event.verdicts, event.failure, ctx);
     case 'user_message': {
-      const refusal = onUserMessage(state, event.text, ctx, event.sender);
+      const refusal = event.steer && !state.input.followUps ? queueSteering(state, event.text, event.sender) : onUserMessage(state, event.text, ctx, event.sender);
       if (refusal) recordIgnored(state, 'userMessage', refusal, JSON.stringify({ text: event.text }), ctx);
       return;
     }

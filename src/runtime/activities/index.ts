@@ -1,6 +1,7 @@
 import type { ActivityDeps } from './activity-deps';
 import { createCallModel } from './call-model';
 import { createCheckEdits } from './check-edits';
+import { createCopyWorkspace } from './copy-workspace';
 import { createDescribeAgents } from './describe-agents';
 import { createLoadPreferences, createSavePreference } from './preferences';
 import { createCheckGuardrails, createJudgeApprovals } from './guardrails';
@@ -20,6 +21,7 @@ export function createActivities(deps: ActivityDeps) {
     loadPreferences: createLoadPreferences(deps),
     savePreference: createSavePreference(deps),
     releaseConversation: createReleaseConversation(deps),
+    copyWorkspace: createCopyWorkspace(deps),
     recordAudit: createRecordAudit(deps),
     describeAgents: createDescribeAgents(deps),
     checkGuardrails: createCheckGuardrails(deps),

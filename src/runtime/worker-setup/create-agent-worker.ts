@@ -239,7 +239,8 @@ async function startWorker(
     dataConverter: settings.dataConverter,
     plugins,
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
-    sinks: lifecycleSinks(options.lifecycleHandlers ?? []),
+    // forkPoints is only called while a history replays, where a live worker drops it (fork-point.ts).
+    sinks: { ...lifecycleSinks(options.lifecycleHandlers ?? []), forkPoints: { iterationEnded: { fn: () => undefined } } },
     // Heartbeats of a streaming model call carry its text so far; sent this often, a client
     // watching the run sees it within about a second.
     maxHeartbeatThrottleInterval: '500 milliseconds',

@@ -29,6 +29,8 @@ export const Patches = {
   approvalChannel: 'approval-channel-v2',
   /** A tool result with `shouldContinue: false` (`ToolResult.complete`) ends the run once its turn is done (was: ignored). */
   toolResultEndsRun: 'tool-result-ends-run',
+  /** A run that is not a thread takes `userMessage`/`sendMessage` as steering for its next model request (was: refused). */
+  steerWorkingRuns: 'steer-working-runs',
 } as const;
 
 export type Features = { -readonly [K in keyof typeof Patches]: boolean };

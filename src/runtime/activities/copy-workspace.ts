@@ -1,0 +1,28 @@
+import { cp, mkdir, stat } from 'node:fs/promises';
+import * as path from 'node:path';
+import { z } from 'zod';
+import type { ActivityDeps } from './activity-deps';
+import { folderName, RUNS_FOLDER } from './run-tool';
+
+export const CopyWorkspaceInputSchema = z.object({ from: z.string().min(1), to: z.string().min(1) });
+export type CopyWorkspaceInput = z.infer<typeof CopyWorkspaceInputSchema>;
+
+/**
+ * Gives a fork of a run whose agent works in per-run folders a copy of the original's folder as it is
+ * now (files cannot be rolled back to an iteration). Safe to repeat: a retry copies over the same
+ * files again; an original that never wrote anything leaves the fork an empty folder.
+ */
+export function createCopyWorkspace(deps: ActivityDeps) {
+  return async function copyWorkspace(raw: CopyWorkspaceInput): Promise<{ copied: boolean }> {
+    const { from, to } = CopyWorkspaceInputSchema.parse(raw);
+    const runs = path.join(deps.workspaceRoot, RUNS_FOLDER);
+    const source = path.join(runs, folderName(from));
+    const target = path.join(runs, folderName(to));
+    await mkdir(target, { recursive: true });
+    const exists = await stat(source).then((s) => s.isDirectory(), () => false);
+    if (!exists) return { copied: false };
+    // Symlinks are copied as links, never followed: the tools' own path checks still apply to them.
+    await cp(source, target, { recursive: true, force: true, verbatimSymlinks: true });
+    return { copied: true };
+  };
+}
