@@ -4,6 +4,7 @@ import { CompletionToolNameSchema } from './control-tools/completion-tools';
 import { ModelTierSchema } from './model-tiers';
 import { CommandLimitsSchema } from './command-limits';
 import { JsonSchemaObjectSchema } from './output-check';
+import { ModelOptionsShape } from './model-options';
 
 /** The context budget of an agent that sets none; written once, here (the schema's defaults use it). */
 export const DEFAULT_CONTEXT_BUDGET = Object.freeze({ windowTokens: 200_000, targetShare: 0.6, keepRecentTurns: 6 });
@@ -102,6 +103,8 @@ export const AgentDefinitionSchema = z.object({
   delegation: DelegationLimitsSchema.prefault({}),
   guardrails: z.array(GuardrailSchema).default([]),
   approvalHandler: ApprovalHandlerSchema.optional(),
+  /** model, thinking, effort, temperature, serverTools (model-options.ts); checked together at worker start. */
+  ...ModelOptionsShape,
 });
 export type AgentDefinitionInput = z.input<typeof AgentDefinitionSchema>;
 export type AgentDefinition = z.output<typeof AgentDefinitionSchema>;

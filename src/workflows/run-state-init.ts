@@ -156,7 +156,7 @@ export async function newRunState(input: ParsedRunInput): Promise<RunState> {
   const resume = input.resume;
   const first: ConversationMessage = { role: 'user', content: resume ? `${input.task}\n\n${renderCarriedContext(resume)}` : input.task };
   return {
-    schemaVersion: 4,
+    schemaVersion: 5,
     workflowId,
     input: {
       agent: agent.name,
@@ -176,6 +176,8 @@ export async function newRunState(input: ParsedRunInput): Promise<RunState> {
       subAgents: input.subAgents ?? [],
       followUps: input.followUps ?? false,
       idleTimeoutSeconds: input.idleTimeoutSeconds ?? DEFAULT_IDLE_TIMEOUT_SECONDS,
+      model: input.model,
+      effort: input.effort,
     },
     lineage: input.parent
       ? { depth: input.parent.depth, parentWorkflowId: input.parent.workflowId, rootWorkflowId: input.parent.rootWorkflowId }

@@ -9,6 +9,7 @@ import { CompletionSchema, SavedSummarySchema, TaskSchema } from '../../contract
 import { ConversationMessageSchema, ToolResultBlockSchema } from '../../contract/conversation-ref';
 import { JsonSchemaObjectSchema, OutputCheckSchema } from '../../contract/output-check';
 import { ToolPermissionSchema } from '../../contract/tool-permission';
+import { EffortSchema } from '../../contract/model-options';
 
 /**
  * Everything a run knows, as one zod schema: the type is derived from it, a checkpoint handed to the
@@ -45,6 +46,9 @@ export const RunSettingsSchema = z.object({
   followUps: z.boolean().default(false),
   /** How long a thread waits for a follow-up before it closes. */
   idleTimeoutSeconds: z.number().positive().default(7 * 24 * 60 * 60),
+  /** The run's own model id and effort, overriding the agent's (state version 5). */
+  model: z.string().optional(),
+  effort: EffortSchema.optional(),
 });
 export type RunSettings = z.infer<typeof RunSettingsSchema>;
 
@@ -111,7 +115,7 @@ export const OutcomeSchema = z.discriminatedUnion('kind', [
 ]);
 
 export const RunStateSchema = z.object({
-  schemaVersion: z.literal(4),
+  schemaVersion: z.literal(5),
   workflowId: z.string(),
   input: RunSettingsSchema,
   agent: ResolvedAgentSchema,

@@ -5,8 +5,9 @@ import { RunStateSchema, type RunState } from '../../../core/machine/run-state';
 import { v1ToV2, type RunStateV1 } from './run-state-v1';
 import { v2ToV3, type RunStateV2 } from './run-state-v2';
 import { v3ToV4, type RunStateV3 } from './run-state-v3';
+import { v4ToV5, type RunStateV4 } from './run-state-v4';
 
-export const CURRENT_STATE_VERSION = 4;
+export const CURRENT_STATE_VERSION = 5;
 
 /**
  * Upgrades any known checkpoint shape to the current `RunState`, one version at a time, then checks
@@ -27,6 +28,10 @@ export function migrateState(raw: unknown, now: string): RunState {
   if (version === 3) {
     value = v3ToV4(value as RunStateV3);
     version = 4;
+  }
+  if (version === 4) {
+    value = v4ToV5(value as RunStateV4);
+    version = 5;
   }
   if (version !== CURRENT_STATE_VERSION) {
     throw ApplicationFailure.create({

@@ -77,11 +77,23 @@ describe('migrateState', () => {
 
   it('refuses a version-3 decision of a kind version 4 does not list, naming where it is', () => {
     const bad = { ...fixture('run-state-v3.json'), decisions: [{ callId: 'a', tool: 'shell', decision: 'approved', decidedAt: NOW, via: 'update' }] };
-    expect(() => migrateState(bad, NOW)).toThrow(/checkpoint \(schemaVersion 4\) is invalid:[\s\S]*decisions/);
+    expect(() => migrateState(bad, NOW)).toThrow(/checkpoint \(schemaVersion 5\) is invalid:[\s\S]*decisions/);
   });
 
   it('refuses an unknown version, and a checkpoint that does not fit the schema, saying what is wrong', () => {
-    expect(() => migrateState({ schemaVersion: 99 }, NOW)).toThrow(/schemaVersion 99; this worker knows versions 1 to 4/);
-    expect(() => migrateState({ ...migrateState(fixture('run-state-v2.json'), NOW), iteration: -1 }, NOW)).toThrow(/checkpoint \(schemaVersion 4\) is invalid/);
+    expect(() => migrateState({ schemaVersion: 99 }, NOW)).toThrow(/schemaVersion 99; this worker knows versions 1 to 5/);
+    expect(() => migrateState({ ...migrateState(fixture('run-state-v2.json'), NOW), iteration: -1 }, NOW)).toThrow(/checkpoint \(schemaVersion 5\) is invalid/);
+  });
+
+  it('reads a version-4 checkpoint as version 5 with nothing else changed', () => {
+    const v4 = fixture('run-state-v4.json');
+    expect(migrateState(v4, NOW)).toEqual(RunStateSchema.parse({ ...v4, schemaVersion: 5 }));
+  });
+
+  it("keeps the API's own blocks of a version-5 checkpoint verbatim, every field and in order", () => {
+    const v5 = fixture('run-state-v5.json') as { messages: { content: unknown }[] };
+    const reply = v5.messages[1]!.content as { type: string }[];
+    expect(reply.map((b) => b.type)).toEqual(['thinking', 'redacted_thinking', 'server_tool_use', 'web_search_tool_result', 'tool_use']);
+    expect((migrateState(v5, NOW).messages[1]!.content as unknown[]).slice(0, 4)).toEqual(reply.slice(0, 4));
   });
 });
