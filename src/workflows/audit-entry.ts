@@ -5,6 +5,11 @@ import type { RunState } from '../core/machine/run-state';
 
 /** The audit line a lifecycle event stands for, if any: decisions, and calls whose outcome is unknown. */
 export function auditEntryOf(event: LifecycleEvent, before: RunState, after: RunState): AuditEntry | undefined {
+  if (event.name === 'toolEnded' && event.data.ranBy === 'api') {
+    // A server tool: no decision was made, the API ran it; the line says so (runs before server tools had none).
+    const d = event.data;
+    return { at: event.at, run: event.workflowId, runId: event.runId, agent: event.agent, iteration: event.iteration, tool: d.tool, callId: d.callId, kind: 'call', arguments: d.arguments, via: 'api', reason: 'ran by the API (server tool)', outcome: d.success ? 'success' : 'error' };
+  }
   if (event.name !== 'approvalDecided' && !(event.name === 'toolEnded' && event.data.outcome === 'unknown')) return undefined;
   const d = event.data;
   const callId = d.callId;

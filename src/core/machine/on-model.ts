@@ -2,6 +2,7 @@ import { addUsage, textOf, toolUses } from '../../contract/messages';
 import type { RunEvent } from './run-events';
 import type { RunState } from './run-state';
 import type { TransitionContext } from './transition-context';
+import { recordServerTools } from './server-tools';
 
 /** Sent after a turn without a tool call: such a turn is not completion, and counts toward the cap. */
 export const CONTINUE_NUDGE =
@@ -37,6 +38,7 @@ export function onModelCallStarted(state: RunState, ctx: TransitionContext): voi
 
 export function onModelReplied(state: RunState, event: Extract<RunEvent, { type: 'model_replied' }>, ctx: TransitionContext): void {
   state.messages.push(event.message);
+  recordServerTools(state, event.message, ctx);
   state.conversation.syncedCount = event.storedCount;
   state.conversation.tag = event.storedTag;
   state.usage = addUsage(state.usage, event.usage);

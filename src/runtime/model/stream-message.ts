@@ -67,7 +67,7 @@ export async function streamMessage(client: Anthropic, params: Anthropic.Message
         message: `The model stream sent nothing for ${Math.round(options.idleMs / 1000)}s and was abandoned; retrying.`,
       });
     }
-    throw toModelFailure(error);
+    throw toModelFailure(error, params.model);
   } finally {
     clearInterval(timer);
   }
