@@ -14,9 +14,9 @@ import { DirectoryConversationStore } from '../../src/runtime/conversation/conve
 import { resumeRun } from '../../src/client/resume-run';
 import { withAgentWorker } from '../support/agent-run-harness';
 import { useAgentTestbed } from '../support/agent-testbed';
-import { reply, toolCall } from '../support/fake-anthropic';
+import { reply, text, toolCall, type FakeRequest } from '../support/fake-anthropic';
 import { apiBlockPlan, expectBlocksKept } from '../support/api-blocks';
-import { stepScript, stepTool } from '../support/step-script';
+import { messageTokens, stepScript, stepTool } from '../support/step-script';
 import { runChain } from '../support/run-chain';
 
 const thinker: AgentDefinitionInput = {
@@ -111,5 +111,37 @@ describe("the API's own blocks", () => {
       expect(await handle.result()).toMatchObject({ status: 'completed' });
     });
     expect(expectBlocksKept(fake.requestsFor(subTask))).toBe(6);
+  });
+
+  it('survive compaction: the kept turns keep their blocks whole, and the summary request runs without thinking and without the thoughts', async () => {
+    const task = 'Blocks drill: compaction';
+    const tiny: AgentDefinitionInput = { ...thinker, name: 'thinker-tiny', context: { windowTokens: 3_000, targetShare: 0.5, keepRecentTurns: 2 } };
+    const plan = apiBlockPlan(7);
+    const steps = (step: number, request: FakeRequest) => {
+      const usage = { input_tokens: messageTokens(request), output_tokens: 10, output_tokens_details: { thinking_tokens: 7 } };
+      return plan(step).withUsage(usage);
+    };
+    // Registered first: the summarizer's prompt quotes the task, so the task's script would match it too.
+    fake.script('The task:', Array.from({ length: 20 }, () => reply(text('SUMMARY of the earlier steps'))));
+    fake.script(task, stepScript(steps));
+    await withAgentWorker(harness({ agents: [tiny] }), async ({ start }) => {
+      const handle = await start({ agent: 'thinker-tiny', task });
+      expect(await handle.result()).toMatchObject({ status: 'completed' });
+      expect((await handle.query(statusQuery)).compactions).toBeGreaterThan(0);
+    });
+    const summaries = fake.requestsFor('The task:');
+    expect(summaries.length).toBeGreaterThan(0);
+    for (const { wire, body } of summaries) {
+      expect(wire).not.toHaveProperty('thinking');
+      const prompt = JSON.stringify(body.messages);
+      expect(prompt).not.toContain('I weigh what to do next');
+      expect(prompt).toContain('SERVER TOOL CALL (ran by the API) web_search');
+    }
+    const requests = fake.requestsFor(task);
+    expect(expectBlocksKept(requests)).toBeGreaterThan(0);
+    // After a compaction the conversation starts with the summary, and the first turn kept starts with its thinking.
+    const compacted = requests.filter((r) => JSON.stringify(r.body.messages[0]).includes('SUMMARY of the earlier steps'));
+    expect(compacted.length).toBeGreaterThan(0);
+    for (const r of compacted) expect((r.body.messages[1]!.content as { type: string }[])[0]!.type).toBe('thinking');
   });
 });
