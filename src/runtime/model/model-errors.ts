@@ -44,7 +44,7 @@ export function toModelFailure(error: unknown, model?: string): Error {
     const detail = apiErrorDetail(error);
     if (FATAL_STATUSES.has(status)) {
       // A 404 names the model: an unknown or mistyped id is a fault of the request, not an outage to wait out.
-      const advice = status === 404 && model ? `model "${model}" does not exist or this key cannot use it; check the agent's \`model\`, the run's --model or AGENT_MODEL_*` : (ADVICE[status] ?? 'not retryable');
+      const advice = status === 404 && model ? `model "${model}" does not exist or this key cannot use it; fix the agent's \`model\` or the run's --model, else check AGENT_MODEL_* and ANTHROPIC_BASE_URL` : (ADVICE[status] ?? 'not retryable');
       return ApplicationFailure.create({
         type: FailureType.ModelRequestRejected,
         nonRetryable: true,
