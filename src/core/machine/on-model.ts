@@ -9,6 +9,9 @@ export const CONTINUE_NUDGE =
   'You replied without calling a tool. If the task is done, call complete_task with a summary and status. ' +
   'Otherwise continue working with the tools, or call need_more_information if you need the user.';
 
+/** Sent after a reply the API paused (`pause_turn`) during a long server tool turn (web search...). */
+export const PAUSE_TURN_NUDGE = 'Continue.';
+
 /** The nudge for an agent whose completion tool is not complete_task: it must name the tool it has. */
 export function continueNudgeFor(completionTools: readonly string[]): string {
   const tool = completionTools[0];
@@ -51,7 +54,9 @@ export function onModelReplied(state: RunState, event: Extract<RunEvent, { type:
   if (replyText) state.lastReplyText = { iteration: state.iteration, text: replyText.slice(-REPLY_TEXT_CHARS), chars: replyText.length };
   const calls = toolUses(event.message);
   if (calls.length === 0) {
-    state.messages.push({ role: 'user', content: continueNudgeFor(state.agent.completionTools) });
+    // A paused server tool turn is not a reply without a tool call: the model is asked to go on.
+    const nudge = event.stopReason === 'pause_turn' ? PAUSE_TURN_NUDGE : continueNudgeFor(state.agent.completionTools);
+    state.messages.push({ role: 'user', content: nudge });
     ctx.emit(state, 'iterationCompleted', { completed: false, toolCalls: 0, usage: state.usage });
     return;
   }
