@@ -16,7 +16,7 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { startRun } from '../src/client/start-run';
 import { createAgentWorker } from '../src/runtime/worker-setup/create-agent-worker';
 import { checkpointQuery } from '../src/workflows/definitions';
-import { reply, toolCall, startFakeAnthropic } from '../test/support/fake-anthropic';
+import { redactedThinking, reply, serverToolUse, startFakeAnthropic, thinking, toolCall, webSearchResult } from '../test/support/fake-anthropic';
 import { stepTool } from '../test/support/step-script';
 import { fixtureAgents, fixtureApprovalHandlers, fixtureGuardrails } from './capture-histories/agents';
 import { pendingCall } from './capture-histories/support';
@@ -30,7 +30,13 @@ async function run(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const server = await startDevServer({ headless: true });
   const fake = await startFakeAnthropic();
-  fake.script(TASK, [reply(toolCall('step', { n: 1 })), reply(toolCall('write_file', { path: 'out.txt', content: 'x' }))]);
+  // The first reply carries the API's own blocks (thinking, redacted thinking, a server tool call and
+  // its result) and their usage, so the fixture shows how a checkpoint keeps them (version 5).
+  const apiBlocks = [thinking('I should take one step first.'), redactedThinking('redacted-fixture'), serverToolUse('web_search', { query: 'steps' }, 'srvtoolu_fixture'), webSearchResult('srvtoolu_fixture', ['https://example.com/steps'])];
+  fake.script(TASK, [
+    reply(...apiBlocks, toolCall('step', { n: 1 })).withUsage({ output_tokens_details: { thinking_tokens: 12 }, server_tool_use: { web_search_requests: 1, web_fetch_requests: 0 } }),
+    reply(toolCall('write_file', { path: 'out.txt', content: 'x' })),
+  ]);
   const taskQueue = `run-state-${Date.now()}`;
   const agentWorker = await createAgentWorker({
     address: server.address,

@@ -3,7 +3,7 @@ import { stringFlag } from './approval-helpers';
 import type { CliContext } from './cli-context';
 import { followRun } from './follow-run';
 import { hintOnPark, promptOnPark } from './follow-prompts';
-import type { TextDeltaEvent } from './live-text';
+import type { TextDeltaEvent, ThinkingDeltaEvent } from './live-text';
 import { exitCodeOf } from './run-outcome';
 import { terminalSafe } from './terminal-safe';
 
@@ -27,10 +27,11 @@ export async function followFromCli(ctx: CliContext, handle: WorkflowHandle): Pr
   const onSigint = () => stop.abort();
   process.once('SIGINT', onSigint);
   try {
-    const text = ctx.json
-      ? { onText: (delta: TextDeltaEvent) => void stream.write(`${terminalSafe(JSON.stringify(delta))}\n`) }
-      : { write: (fragment: string) => void stream.write(fragment) };
-    const result = await followRun(client, handle, { out, ...text, ...parked, signal: stop.signal });
+    const event = (delta: TextDeltaEvent | ThinkingDeltaEvent) => void stream.write(`${terminalSafe(JSON.stringify(delta))}\n`);
+    const text = ctx.json ? { onText: event, onThinking: event } : { write: (fragment: string) => void stream.write(fragment) };
+    // --no-thinking: the model's thinking is not shown (dimmed text otherwise, thinking_delta events with --json).
+    const hideThinking = ctx.args.flags['no-thinking'] === true;
+    const result = await followRun(client, handle, { out, ...text, ...parked, hideThinking, signal: stop.signal });
     if (result.kind === 'stopped') {
       out(`\nStopped following; the run goes on. Follow it again with: npx agentctl watch ${handle.workflowId}`);
       return 130;

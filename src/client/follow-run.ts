@@ -9,7 +9,7 @@ import type { Completion } from '../contract/control-tools';
 import type { PendingApproval, RunStatus } from '../contract/run-status';
 import { queryStatus } from './approval-helpers';
 import { isQuietCall, renderDecision, renderOutcome, renderProgress, renderToolCall } from './render-status';
-import { followLiveText, LiveTextTracker, type TextDeltaEvent } from './live-text';
+import { followLiveText, LiveTextTracker, type TextDeltaEvent, type ThinkingDeltaEvent } from './live-text';
 import { awaitOutcome, type RunOutcome } from './run-outcome';
 import { NoWorkerAnsweredError } from './errors';
 import { terminalSafe } from './terminal-safe';
@@ -20,6 +20,10 @@ export interface FollowOptions {
   write?(fragment: string): void;
   /** Receives the model's text as it streams instead (`--json` prints these as `text_delta` events). */
   onText?(delta: TextDeltaEvent): void;
+  /** Receives the model's thinking as it streams; without it, `write` prints it dimmed unless `hideThinking`. */
+  onThinking?(delta: ThinkingDeltaEvent): void;
+  /** `--no-thinking`: the model's thinking is not shown. */
+  hideThinking?: boolean;
   /** How often to read the model's text while it streams. */
   textPollMs?: number;
   /** How often to ask the run for its status. */
@@ -52,8 +56,8 @@ export class RunPrinter {
   private iteration: number | undefined;
   private readonly seen = new Set<string>();
   private tasksJson = '[]';
-  /** The model's text of this iteration is being written and its line is still open. */
-  private textOpen: number | undefined;
+  /** The model's text (`t<iteration>`) or thinking (`k<iteration>`) is being written and its line is still open. */
+  private textOpen: string | undefined;
   private maxIterations = 0;
   private readonly out: (line: string) => void;
 
@@ -69,15 +73,24 @@ export class RunPrinter {
 
   /** Prints streamed model text under its iteration's header, as it comes (indented like the rest). */
   text(delta: TextDeltaEvent): void {
+    this.stream(`t${delta.iteration}`, delta, '  💬 ', (s) => s);
+  }
+
+  /** Prints streamed thinking like text, dimmed (SGR 2), so a reader tells the reasoning from the answer. */
+  thinking(delta: ThinkingDeltaEvent): void {
+    this.stream(`k${delta.iteration}`, delta, '  💭 ', (s) => `\x1b[2m${s}\x1b[22m`);
+  }
+
+  private stream(key: string, delta: Pick<TextDeltaEvent, 'iteration' | 'text'>, prefix: string, style: (s: string) => string): void {
     if (!this.write) return;
     if (this.iteration === undefined) this.startAt(delta.iteration);
-    if (this.textOpen !== delta.iteration) {
+    if (this.textOpen !== key) {
       this.headersUpTo(delta.iteration, this.maxIterations);
       this.endLine();
-      this.write('  💬 ');
-      this.textOpen = delta.iteration;
+      this.write(prefix);
+      this.textOpen = key;
     }
-    this.write(terminalSafe(delta.text).replace(/\n/g, '\n     '));
+    this.write(style(terminalSafe(delta.text).replace(/\n/g, '\n     ')));
   }
 
   /** Ends a line of streamed text, before anything else is printed (a prompt, the outcome). */
@@ -187,7 +200,8 @@ export async function followRun(client: Client, handle: WorkflowHandle, options:
   const textStop = new AbortController();
   const stopText = () => textStop.abort();
   options.signal?.addEventListener('abort', stopText, { once: true });
-  const streaming = onText ? followLiveText(client, handle, tracker, onText, { signal: textStop.signal, pollMs: options.textPollMs }) : Promise.resolve();
+  const onThinking = options.hideThinking ? undefined : (options.onThinking ?? (options.write ? (delta: ThinkingDeltaEvent) => printer.thinking(delta) : undefined));
+  const streaming = onText ? followLiveText(client, handle, tracker, onText, { signal: textStop.signal, pollMs: options.textPollMs, onThinking }) : Promise.resolve();
   let outcome: RunOutcome | undefined;
   let outcomeError: unknown;
   // The result is a long poll; it is cancelled when following stops, so no call of ours is left

@@ -29,7 +29,9 @@ export async function liveModelText(description: WorkflowExecutionDescription, c
     if (!isProgress(progress)) continue;
     const seconds = activity.lastStartedTime?.seconds;
     const startedAt = seconds == null ? undefined : new Date(Number(seconds) * 1000).toISOString();
-    return { activityId: activity.activityId ?? '', text: progress.text, chars: progress.chars, attempt: progress.attempt, startedAt };
+    // Thinking only when the call has thought (StreamProgress carries it only then).
+    const thought = typeof progress.thinking === 'string' ? { thinking: progress.thinking, thinkingChars: progress.thinkingChars } : {};
+    return { activityId: activity.activityId ?? '', text: progress.text, chars: progress.chars, attempt: progress.attempt, startedAt, ...thought };
   }
   return undefined;
 }

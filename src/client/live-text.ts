@@ -24,6 +24,11 @@ export interface TextDeltaEvent {
   at: string;
 }
 
+/** The `--json` event for new thinking, shaped like `text_delta` (agentctl run/watch show it dimmed). */
+export interface ThinkingDeltaEvent extends Omit<TextDeltaEvent, 'type'> {
+  type: 'thinking_delta';
+}
+
 const MODEL_ACTIVITY = 'callModel';
 
 /** What the run's streaming model call has written so far, from its latest heartbeat, if one runs. */
@@ -53,18 +58,25 @@ export class LiveTextTracker {
     return this.delta(progress.iteration ?? 0, progress.attempt, progress.text, progress.chars);
   }
 
+  /** New thinking in a reading; counted apart from the text, under its own key. */
+  thinkingFromProgress(progress: StreamProgress): ThinkingDeltaEvent | undefined {
+    if (progress.thinking === undefined || progress.thinkingChars === undefined) return undefined;
+    const delta = this.delta(progress.iteration ?? 0, progress.attempt, progress.thinking, progress.thinkingChars, 'thinking');
+    return delta && { ...delta, type: 'thinking_delta' };
+  }
+
   fromStatus(status: Pick<RunStatus, 'modelText'>): TextDeltaEvent | undefined {
     const reply = status.modelText;
     if (!reply) return undefined;
     return this.delta(reply.iteration, this.lastAttempt.get(reply.iteration) ?? 1, reply.text, reply.chars);
   }
 
-  private delta(iteration: number, attempt: number, text: string, chars: number): TextDeltaEvent | undefined {
-    const key = `${iteration}#${attempt}`;
+  private delta(iteration: number, attempt: number, text: string, chars: number, kind = ''): TextDeltaEvent | undefined {
+    const key = `${kind}${iteration}#${attempt}`;
     const before = this.handedOut.get(key) ?? 0;
     if (chars <= before) return undefined;
     this.handedOut.set(key, chars);
-    this.lastAttempt.set(iteration, attempt);
+    if (kind === '') this.lastAttempt.set(iteration, attempt);
     const fresh = chars - before;
     const piece = fresh > text.length ? `…${text}` : text.slice(text.length - fresh);
     return { type: 'text_delta', workflowId: this.workflowId, iteration, attempt, text: piece, at: new Date().toISOString() };
@@ -80,10 +92,13 @@ export async function followLiveText(
   handle: WorkflowHandle,
   tracker: LiveTextTracker,
   onText: (delta: TextDeltaEvent) => void,
-  options: { signal: AbortSignal; pollMs?: number },
+  options: { signal: AbortSignal; pollMs?: number; onThinking?: (delta: ThinkingDeltaEvent) => void },
 ): Promise<void> {
   while (!options.signal.aborted) {
     const progress = await readModelProgress(client, handle).catch(() => undefined);
+    // Thinking comes before the text it leads to, so it is handed out first.
+    const thought = progress && options.onThinking && tracker.thinkingFromProgress(progress);
+    if (thought && !options.signal.aborted) options.onThinking!(thought);
     const delta = progress && tracker.fromProgress(progress);
     if (delta && !options.signal.aborted) onText(delta);
     await sleep(options.pollMs ?? 250, undefined, { signal: options.signal }).catch(() => undefined);

@@ -57,7 +57,10 @@ export function renderTokens(usage: TokenUsage): string {
   const read = usage.cacheReadInputTokens > 0 ? `, ${usage.cacheReadInputTokens.toLocaleString('en-US')} from cache` : '';
   const written = usage.cacheCreationInputTokens > 0 ? `, ${usage.cacheCreationInputTokens.toLocaleString('en-US')} written to cache` : '';
   const cache = `${read}${written}`;
-  return `Tokens: ${usage.inputTokens.toLocaleString('en-US')} in / ${usage.outputTokens.toLocaleString('en-US')} out${cache}`;
+  // Thinking is part of the output tokens (billed as output); server tool requests are billed apart.
+  const thought = usage.thinkingTokens ? ` (${usage.thinkingTokens.toLocaleString('en-US')} thinking)` : '';
+  const requests = Object.entries(usage.serverToolUse ?? {}).map(([name, n]) => `, ${n} ${name.replace(/_/g, ' ')} by the API`).join('');
+  return `Tokens: ${usage.inputTokens.toLocaleString('en-US')} in / ${usage.outputTokens.toLocaleString('en-US')} out${thought}${cache}${requests}`;
 }
 
 /** How to decide a parked call from another terminal; the same commands `npm start` prints. */

@@ -6,6 +6,7 @@ import { ModelProviderSchema } from './model-provider';
 import { PermissionModeSchema } from './permission-mode';
 import { CommandLimitsSchema } from './command-limits';
 import { JsonSchemaObjectSchema } from './output-check';
+import { ModelOptionsShape } from './model-options';
 
 /** The context budget of an agent that sets none; written once, here (the schema's defaults use it). */
 export const DEFAULT_CONTEXT_BUDGET = Object.freeze({ windowTokens: 200_000, targetShare: 0.6, keepRecentTurns: 6 });
@@ -109,6 +110,8 @@ export const AgentDefinitionSchema = z.object({
   approvalHandler: ApprovalHandlerSchema.optional(),
   /** The permission mode this agent's runs start in unless the run names one (see permission-mode.ts). */
   mode: PermissionModeSchema.optional(),
+  /** model, thinking, effort, temperature, serverTools (model-options.ts); checked together at worker start. */
+  ...ModelOptionsShape,
 });
 export type AgentDefinitionInput = z.input<typeof AgentDefinitionSchema>;
 export type AgentDefinition = z.output<typeof AgentDefinitionSchema>;

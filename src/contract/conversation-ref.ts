@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ApiBlock } from './messages';
 
 export const ToolResultBlockSchema = z.object({
   type: z.literal('tool_result'),
@@ -7,10 +8,27 @@ export const ToolResultBlockSchema = z.object({
   is_error: z.boolean().optional(),
 });
 
+/**
+ * The API's own blocks (thinking, redacted thinking, server tool calls and their results). Loose
+ * objects: every field the API sent is kept, since it must come back exactly so (a changed or
+ * missing thinking block is a 400). Checked only for the fields this runtime reads.
+ */
+const ApiBlockSchema: z.ZodType<ApiBlock> = z.union([
+  z.looseObject({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() }),
+  z.looseObject({ type: z.literal('redacted_thinking'), data: z.string() }),
+  z.looseObject({ type: z.literal('server_tool_use'), id: z.string(), name: z.string(), input: z.unknown() }),
+  z.looseObject({
+    type: z.templateLiteral([z.string().min(1), z.literal('_tool_result')]),
+    tool_use_id: z.string(),
+    content: z.unknown(),
+  }),
+]);
+
 const BlockSchema = z.union([
   z.object({ type: z.literal('text'), text: z.string() }),
   z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown() }),
   ToolResultBlockSchema,
+  ApiBlockSchema,
 ]);
 
 export const ConversationMessageSchema = z.object({

@@ -34,8 +34,11 @@ export type LifecycleEventData = {
   iterationCompleted: { completed: boolean; usage: TokenUsage; toolCalls?: number };
   /** `child`: the workflow id of a sub-agent's run (delegate_task). */
   toolStarted: { tool: string; callId: string; arguments: unknown; approval?: CallApproval; child?: string };
-  /** `output`: the first 200 characters; `outcome: 'unknown'` for a call that stopped without an answer. */
-  toolEnded: { tool: string; callId: string; success: boolean; durationMs: number; arguments: unknown; output: string; approval?: CallApproval; outcome?: 'unknown'; child?: string };
+  /**
+   * `output`: the first 200 characters; `outcome: 'unknown'` for a call that stopped without an answer;
+   * `ranBy: 'api'` for a server tool (web search, ...) the Messages API ran within its reply.
+   */
+  toolEnded: { tool: string; callId: string; success: boolean; durationMs: number; arguments: unknown; output: string; approval?: CallApproval; outcome?: 'unknown'; child?: string; ranBy?: 'api' };
   approvalRequested: { callId: string; tool: string; input: unknown; requestedAt: string; iteration: number; reason: string; context?: string };
   /** The decision as the run records it; `arguments` when the call was refused before a person saw it. */
   approvalDecided: DecisionRecord & { arguments?: unknown; edited?: { original: unknown; arguments: unknown } };

@@ -26,6 +26,8 @@ export const ResolvedAgentSchema = z.object({
   name: z.string(),
   description: z.string(),
   modelTier: ModelTierSchema,
+  /** The agent's exact model id, when it names one (state version 5). */
+  model: z.string().optional(),
   maxIterations: z.number().int().positive(),
   tools: z.record(z.string(), ResolvedToolSchema),
   approval: ToolApprovalSchema.optional(),

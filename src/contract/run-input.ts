@@ -3,6 +3,7 @@ import { ToolApprovalSchema } from './approval-rules';
 import { SavedSummarySchema, TaskSchema } from './control-tools';
 import { JsonSchemaObjectSchema } from './output-check';
 import { PermissionModeSchema } from './permission-mode';
+import { EffortSchema } from './model-options';
 
 /**
  * The `resume` input: what a run resumed by an earlier release carried over (a new conversation seeded
@@ -88,6 +89,10 @@ export const AgentRunInputSchema = z.object({
    * copy of this run's folder as it is now.
    */
   copyWorkspaceOf: z.string().optional(),
+  /** An exact model id for this run, instead of the agent's `model` or tier (`agentctl run --model`). */
+  model: z.string().min(1).optional(),
+  /** This run's effort (`output_config.effort`), instead of the agent's (`agentctl run --effort`). */
+  effort: EffortSchema.optional(),
 });
 export type AgentRunInput = z.input<typeof AgentRunInputSchema>;
 export type ParsedRunInput = z.output<typeof AgentRunInputSchema>;

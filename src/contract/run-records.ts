@@ -28,6 +28,10 @@ export const TokenUsageSchema = z.object({
   outputTokens: z.number(),
   cacheReadInputTokens: z.number(),
   cacheCreationInputTokens: z.number(),
+  /** Of outputTokens, those spent thinking (state version 5). */
+  thinkingTokens: z.number().optional(),
+  /** Server tool requests by the API's name, e.g. `web_search_requests` (state version 5). */
+  serverToolUse: z.record(z.string(), z.number()).optional(),
 });
 
 /** The run's decisions are the contract's one Decision record (src/contract/decision.ts). */
@@ -44,6 +48,8 @@ export const ToolCallRecordSchema = z.object({
   summary: z.string(),
   outcome: z.enum(['success', 'error', 'rejected', 'waiting', 'running', 'unknown']),
   durationMs: z.number().optional(),
+  /** `api`: a server tool the Messages API ran itself (web search, ...); the worker ran nothing (state version 5). */
+  ranBy: z.literal('api').optional(),
 });
 export type ToolCallRecord = z.infer<typeof ToolCallRecordSchema>;
 

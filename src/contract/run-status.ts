@@ -56,6 +56,8 @@ export interface RunStatus {
   maxIterations: number;
   /** The model tier of the agent that holds the run; the worker maps it to a model id (AGENT_MODEL_*). */
   modelTier: string;
+  /** The exact model id the run or its agent asked for, when one did (then it wins over the tier's). */
+  model?: string;
   usage: TokenUsage;
   recentToolCalls: ToolCallRecord[];
   pendingApprovals: PendingApproval[];

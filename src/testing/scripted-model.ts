@@ -11,6 +11,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sendMessageAsSse, type SseMessage } from '../runtime/demo/message-sse';
 import { PromptCacheRequestError, PromptCacheSimulator, withoutCacheMarks } from './prompt-cache-simulator';
+import { ThinkingLedger } from './thinking-check';
 
 export * from './scripted-steps';
 import { estimateTokens, Reply, type Disconnect, type Failure, type FakeRequest, type MessagesBody, type ReplySpec, type Step } from './scripted-steps';
@@ -73,6 +74,8 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}) {
   const scripts: Script[] = [];
   let served = 0;
   const cache = opts.promptCache ? new PromptCacheSimulator(opts.promptCache === true ? {} : opts.promptCache) : undefined;
+  // Thinking and server tool blocks sent, to refuse a request that brings them back changed (as the API does).
+  const ledger = new ThinkingLedger();
 
   const fake = {
     baseUrl: '',
@@ -127,6 +130,8 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}) {
       const known = scripts.map((s) => JSON.stringify(s.match)).join(', ') || 'none';
       return sendError(res, 400, `fake-anthropic: no script matches task ${JSON.stringify(task.slice(0, 200))} (scripts: ${known})`);
     }
+    const refused = ledger.check(script.match, body);
+    if (refused) return sendError(res, 400, `fake-anthropic: ${refused}`);
     const slot = script.slots[index];
     if (slot && slot.failuresServed < slot.failures.length) {
       const failure = slot.failures[slot.failuresServed++]!;
@@ -158,6 +163,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}) {
     const content = (spec.blocks ?? []).map((b) =>
       b.type === 'tool_use' ? { ...b, id: b.id ?? `toolu_${index}_${toolNo++}` } : b.type === 'text' ? { citations: null, ...b } : b,
     );
+    ledger.issue(script.match, content as { type: string }[]);
     const message = {
       id: `msg_fake_${scripts.indexOf(script)}_${index}`,
       type: 'message',

@@ -35,7 +35,14 @@ export interface FakeRequest {
 export interface ReplySpec {
   blocks?: ReplyBlock[];
   build?: (request: FakeRequest) => Reply;
-  usage: { input_tokens: number; output_tokens: number; cache_creation_input_tokens?: number; cache_read_input_tokens?: number };
+  usage: {
+    input_tokens: number;
+    output_tokens: number;
+    cache_creation_input_tokens?: number;
+    cache_read_input_tokens?: number;
+    output_tokens_details?: { thinking_tokens: number };
+    server_tool_use?: { web_search_requests: number; web_fetch_requests: number };
+  };
   stopReason?: Anthropic.StopReason;
   delayMs: number;
   /** When streamed, text goes out in pieces of `chars` characters, `delayMs` apart. */
@@ -97,8 +104,21 @@ export const text = (t: string): TextBlock => ({ type: 'text', text: t });
 export const toolCall = (name: string, input: unknown, id?: string): ToolCallBlock =>
   id === undefined ? { type: 'tool_use', name, input } : { type: 'tool_use', name, input, id };
 
-/** A thinking block, as extended thinking returns it (the signature is a stand-in the fake never checks). */
-export const thinking = (t: string, signature = 'fake-thinking-signature'): RawBlock => ({ type: 'thinking', thinking: t, signature });
+/**
+ * A thinking block. The signature defaults to one derived from the text, as stable as the fake's ids;
+ * the scripted model answers 400 when a block it sent comes back changed, dropped or moved, as the API does.
+ */
+export const thinking = (t: string, signature = `sig_${Buffer.from(t).toString('base64url').slice(0, 24)}_${t.length}`): RawBlock => ({ type: 'thinking', thinking: t, signature });
+export const redactedThinking = (data: string): RawBlock => ({ type: 'redacted_thinking', data });
+/** A server tool call (the API ran it), with the `caller` field the API adds. */
+export const serverToolUse = (name: string, input: unknown, id: string): RawBlock => ({ type: 'server_tool_use', id, name, input, caller: { type: 'direct' } });
+/** A web search result block for the server tool call `toolUseId`. */
+export const webSearchResult = (toolUseId: string, urls: string[]): RawBlock => ({
+  type: 'web_search_tool_result',
+  tool_use_id: toolUseId,
+  caller: { type: 'direct' },
+  content: urls.map((url, i) => ({ type: 'web_search_result', url, title: `Result ${i + 1}`, encrypted_content: `enc_${i}_${url.length}`, page_age: null })),
+});
 
 /** A reply from content blocks, or from a function of the request for scripts that must look at it. */
 export function reply(...args: ReplyBlock[] | [(request: FakeRequest) => Reply]): Reply {

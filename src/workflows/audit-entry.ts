@@ -9,6 +9,11 @@ export function auditEntryOf(event: LifecycleEvent, before: RunState, after: Run
     const m = event.data;
     return { at: event.at, run: event.workflowId, runId: event.runId, agent: event.agent, iteration: event.iteration, kind: 'mode', tool: 'setMode', callId: event.key, mode: m.to, previousMode: m.from, approver: m.by, reason: m.reason, via: 'update' };
   }
+  if (event.name === 'toolEnded' && event.data.ranBy === 'api') {
+    // A server tool: no decision was made, the API ran it; the line says so (runs before server tools had none).
+    const d = event.data;
+    return { at: event.at, run: event.workflowId, runId: event.runId, agent: event.agent, iteration: event.iteration, tool: d.tool, callId: d.callId, kind: 'call', arguments: d.arguments, via: 'api', reason: 'ran by the API (server tool)', outcome: d.success ? 'success' : 'error' };
+  }
   if (event.name !== 'approvalDecided' && !(event.name === 'toolEnded' && event.data.outcome === 'unknown')) return undefined;
   const d = event.data;
   const callId = d.callId;

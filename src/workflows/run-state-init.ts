@@ -176,6 +176,8 @@ export async function newRunState(input: ParsedRunInput): Promise<RunState> {
       subAgents: input.subAgents ?? [],
       followUps: input.followUps ?? false,
       idleTimeoutSeconds: input.idleTimeoutSeconds ?? DEFAULT_IDLE_TIMEOUT_SECONDS,
+      model: input.model,
+      effort: input.effort,
     },
     lineage: input.parent
       ? { depth: input.parent.depth, parentWorkflowId: input.parent.workflowId, rootWorkflowId: input.parent.rootWorkflowId }

@@ -49,6 +49,9 @@ export async function callModelStep(state: RunState, step: Extract<NextStep, { k
         ...teamOffer(state),
         // Only runs that ask for a typed result carry it, so every other call's input is as before.
         ...(state.input.outputSchema ? { outputSchema: state.input.outputSchema } : {}),
+        // Likewise the run's own model and effort: absent unless the run set them.
+        ...(state.input.model ? { model: state.input.model } : {}),
+        ...(state.input.effort ? { effort: state.input.effort } : {}),
       },
     ]);
     return { type: 'model_replied', ...result };

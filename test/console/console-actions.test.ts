@@ -15,7 +15,7 @@ import { builtinAgents } from '../../src/runtime/agents/builtin-agents';
 import { decideApprovalUpdate, statusQuery, submitReplyUpdate } from '../../src/contract/agent-run-api';
 import { useAgentTestbed } from '../support/agent-testbed';
 import { waitFor, waitForApprovals, waitForPhase, withAgentWorker } from '../support/agent-run-harness';
-import { reply, text, toolCall } from '../support/fake-anthropic';
+import { reply, text, thinking, toolCall } from '../support/fake-anthropic';
 import { uniqueId } from '../support/temporal';
 import { consoleFor } from './console-for';
 
@@ -96,6 +96,24 @@ describe('console actions', () => {
       } finally {
         await built.stop();
       }
+    });
+  });
+
+  it("shows the model's thinking apart from its text while the call streams, and the run's thinking tokens", async () => {
+    const task = uniqueId('console-thinking');
+    const words = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
+    const done = toolCall('complete_task', { summary: 'done', status: 'success' });
+    bed.fake.script(task, [reply(thinking('I should say sixty words.'), text(words), done).chunked(20, 100).withUsage({ output_tokens_details: { thinking_tokens: 9 } })]);
+    await withAgentWorker(bed.harness(), async (harness) => {
+      const handle = await harness.start({ agent: 'general', task });
+      const live = await waitFor(async () => {
+        const detail = await loadRunDetail(harness.client, handle.workflowId, {});
+        return detail.liveText?.thinking ? detail.liveText : undefined;
+      }, 'streamed thinking in the heartbeat');
+      expect(live).toMatchObject({ thinking: 'I should say sixty words.', thinkingChars: 25 });
+      expect(live.text).not.toContain('sixty');
+      await handle.result();
+      expect((await loadRunDetail(harness.client, handle.workflowId, {})).status?.usage.thinkingTokens).toBe(9);
     });
   });
 

@@ -12,6 +12,8 @@ import type { AgentRunInput } from '../../src/contract/run-input';
 import { tempWorkspace, waitFor } from '../support/agent-run-harness';
 import { reply, startFakeAnthropic, toolCall, type FakeAnthropic, type FakeRequest } from '../support/fake-anthropic';
 import { newClient, temporalAddress, uniqueId } from '../support/temporal';
+import { apiBlocksFor, expectBlocksKept } from '../support/api-blocks';
+import { callId } from '../support/step-script';
 
 const repoRoot = path.resolve(__dirname, '../..');
 
@@ -224,6 +226,35 @@ describe('a worker process killed', () => {
       expect(result).toMatchObject({ status: 'completed', completion: { summary: 'answered after the crash' } });
       expect(afterKill).toBeLessThan(60_000);
       expect(fake.requestsFor(task)).toHaveLength(2);
+    } catch (error) {
+      s.dump();
+      throw error;
+    }
+  }, 120_000);
+
+  it("during the model call after a reply that thought and searched: the next worker rebuilds the conversation with the API's blocks verbatim", async () => {
+    const task = uniqueId('blocks');
+    let slowOnce = true;
+    const done = reply(toolCall('complete_task', { summary: 'answered after the crash', status: 'success' }, callId(1)));
+    fake.script(task, [
+      reply(...apiBlocksFor(0), toolCall('slow_step', { n: 1, ms: 0 }, callId(0))),
+      // The second call hangs (its worker dies meanwhile); the retry, on a worker whose memory is empty, answers.
+      reply(() => {
+        if (!slowOnce) return done;
+        slowOnce = false;
+        return done.delay(40_000);
+      }),
+    ]);
+    const s = await scene({ agent: 'general', task, toolApproval: { alwaysApproved: ['slow_step'] } });
+    try {
+      await waitFor(async () => (fake.requestsFor(task).length > 1 ? true : undefined), 'the second model call to start', 30_000);
+      await s.kill();
+      expect(await s.handle.result()).toMatchObject({ status: 'completed' });
+      const requests = fake.requestsFor(task);
+      expect(requests).toHaveLength(3);
+      // The retry carries the first reply's blocks as they came: the fake would have refused it otherwise.
+      expect(expectBlocksKept(requests.slice(2))).toBe(1);
+      expect(fake.errors).toEqual([]);
     } catch (error) {
       s.dump();
       throw error;

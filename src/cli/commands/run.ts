@@ -4,6 +4,7 @@ import { stringFlag } from '../../client/approval-helpers';
 import { followFromCli } from '../../client/follow-cli';
 import { startRun } from '../../client/start-run';
 import { UsageError } from '../../client/errors';
+import { EffortSchema, type Effort } from '../../contract/model-options';
 
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
 
@@ -34,6 +35,14 @@ function outputSchemaFlag(file: string | undefined): Record<string, unknown> | u
   return schema as Record<string, unknown>;
 }
 
+/** `--effort low|medium|high|xhigh|max`, checked here so a typo is reported before anything starts. */
+function effortFlag(raw: string | undefined): Effort | undefined {
+  if (raw === undefined) return undefined;
+  const parsed = EffortSchema.safeParse(raw);
+  if (!parsed.success) throw new UsageError(`--effort must be one of ${EffortSchema.options.join(', ')} (got "${raw}")`);
+  return parsed.data;
+}
+
 const list = (raw: string | undefined) => (raw === undefined ? undefined : raw.split(',').map((s) => s.trim()).filter(Boolean));
 
 /** `agentctl run <agent> <task...>`: starts a run and follows it live, or only starts it with --detach. */
@@ -41,7 +50,8 @@ export const runCommand: Command = {
   name: 'run',
   usage:
     'agentctl run <agent> <task...> [--max-iterations N] [--user NAME] [--id WORKFLOW_ID] [--approval-timeout 30m] ' +
-    '[--follow-ups] [--sub-agents A,B] [--approvers A,B] [--network] [--output-schema FILE] [--interactive] [--detach] [--json]',
+    '[--follow-ups] [--sub-agents A,B] [--approvers A,B] [--network] [--output-schema FILE] [--model MODEL_ID] [--effort low|medium|high|xhigh|max] ' +
+    '[--no-thinking] [--interactive] [--detach] [--json]',
   summary: 'start a run and follow it live (iterations, tools, approvals, result); --detach only starts it',
   async run(ctx) {
     const [agent, ...words] = ctx.args.positionals;
@@ -60,6 +70,9 @@ export const runCommand: Command = {
       subAgents: list(stringFlag(ctx, 'sub-agents')),
       approvers: list(stringFlag(ctx, 'approvers')),
       network: ctx.args.flags.network === true ? true : undefined,
+      // This run's model id and effort, over the agent's (absent: the agent's own).
+      model: stringFlag(ctx, 'model'),
+      effort: effortFlag(stringFlag(ctx, 'effort')),
     };
     const workflowId = stringFlag(ctx, 'id');
     const handle = await startRun(await ctx.client(), input, { taskQueue: ctx.settings.taskQueue, workflowId });

@@ -4,7 +4,7 @@ import { followFromCli } from '../../client/follow-cli';
 /** `agentctl watch <workflowId>`: follows a run that is already going, as `run` does. */
 export const watchCommand: Command = {
   name: 'watch',
-  usage: 'agentctl watch <workflowId> [--interactive] [--approver NAME] [--json]',
+  usage: 'agentctl watch <workflowId> [--interactive] [--approver NAME] [--no-thinking] [--json]',
   summary: 'follow a run live, with approval prompts when stdin is a terminal',
   async run(ctx) {
     const workflowId = workflowIdArg(ctx, 'watch');

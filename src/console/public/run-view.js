@@ -125,6 +125,8 @@ function Usage({ usage, cost }) {
   return html`<dl class="usage">
     <dt>Input tokens</dt><dd>${usage.inputTokens.toLocaleString()}</dd>
     <dt>Output tokens</dt><dd>${usage.outputTokens.toLocaleString()}</dd>
+    ${usage.thinkingTokens ? html`<dt>of which thinking</dt><dd>${usage.thinkingTokens.toLocaleString()}</dd>` : null}
+    ${Object.entries(usage.serverToolUse ?? {}).map(([name, n]) => html`<dt>${name.replace(/_/g, ' ')} (by the API)</dt><dd>${n.toLocaleString()}</dd>`)}
     <dt>Cache read</dt><dd>${usage.cacheReadInputTokens.toLocaleString()}</dd>
     <dt>Cache write</dt><dd>${usage.cacheCreationInputTokens.toLocaleString()}</dd>
     <${Cost} cost=${cost} />
@@ -151,7 +153,7 @@ export function RunView({ workflowId }) {
     <${RunApprovals} detail=${detail} />
     ${s ? html`<${ThreadCompletions} status=${s} />` : null}
     <${Completion} detail=${detail} />
-    ${detail.liveText ? html`<section class="live" aria-label="Model output"><h3>Model is writing… (attempt ${detail.liveText.attempt})</h3><pre class="live-text">${detail.liveText.text}</pre></section>` : null}
+    ${detail.liveText ? html`<section class="live" aria-label="Model output"><h3>Model is writing… (attempt ${detail.liveText.attempt})</h3>${detail.liveText.thinking ? html`<pre class="live-thinking" aria-label="Model thinking">${detail.liveText.thinking}</pre>` : null}<pre class="live-text">${detail.liveText.text}</pre></section>` : null}
     ${s ? html`<div class="columns">
       <section><h3>Tasks</h3><${Tasks} status=${s} /></section>
       <section><h3>Usage</h3><${Usage} usage=${s.usage} cost=${detail.cost} /></section>

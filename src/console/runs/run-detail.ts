@@ -43,7 +43,7 @@ export interface RunPricing {
  * (fast tier) and of sub-agents, which the run adds to its own, are priced the same, so it is an estimate.
  */
 export function runCost(status: RunStatus, pricing: RunPricing): CostEstimate {
-  const model = status.modelTier ? pricing.models[status.modelTier] : undefined;
+  const model = status.model ?? (status.modelTier ? pricing.models[status.modelTier] : undefined);
   if (!model) return { model: status.modelTier ?? 'unknown', unknown: status.modelTier ? `no model id for tier ${status.modelTier}` : 'the run does not report its model tier' };
   return estimateCost(status.usage, model, pricing.prices);
 }

@@ -2,11 +2,15 @@ import { addUsage, textOf, toolUses } from '../../contract/messages';
 import type { RunEvent } from './run-events';
 import type { RunState } from './run-state';
 import type { TransitionContext } from './transition-context';
+import { recordServerTools } from './server-tools';
 
 /** Sent after a turn without a tool call: such a turn is not completion, and counts toward the cap. */
 export const CONTINUE_NUDGE =
   'You replied without calling a tool. If the task is done, call complete_task with a summary and status. ' +
   'Otherwise continue working with the tools, or call need_more_information if you need the user.';
+
+/** Sent after a reply the API paused (`pause_turn`) during a long server tool turn (web search...). */
+export const PAUSE_TURN_NUDGE = 'Continue.';
 
 /** The nudge for an agent whose completion tool is not complete_task: it must name the tool it has. */
 export function continueNudgeFor(completionTools: readonly string[]): string {
@@ -37,6 +41,7 @@ export function onModelCallStarted(state: RunState, ctx: TransitionContext): voi
 
 export function onModelReplied(state: RunState, event: Extract<RunEvent, { type: 'model_replied' }>, ctx: TransitionContext): void {
   state.messages.push(event.message);
+  recordServerTools(state, event.message, ctx);
   state.conversation.syncedCount = event.storedCount;
   state.conversation.tag = event.storedTag;
   state.usage = addUsage(state.usage, event.usage);
@@ -49,7 +54,9 @@ export function onModelReplied(state: RunState, event: Extract<RunEvent, { type:
   if (replyText) state.lastReplyText = { iteration: state.iteration, text: replyText.slice(-REPLY_TEXT_CHARS), chars: replyText.length };
   const calls = toolUses(event.message);
   if (calls.length === 0) {
-    state.messages.push({ role: 'user', content: continueNudgeFor(state.agent.completionTools) });
+    // A paused server tool turn is not a reply without a tool call: the model is asked to go on.
+    const nudge = event.stopReason === 'pause_turn' ? PAUSE_TURN_NUDGE : continueNudgeFor(state.agent.completionTools);
+    state.messages.push({ role: 'user', content: nudge });
     ctx.emit(state, 'iterationCompleted', { completed: false, toolCalls: 0, usage: state.usage });
     return;
   }

@@ -6,6 +6,8 @@ import { taskProgress } from './task-progress';
 export function runDetails(state: RunState): string {
   const lines = [`**${state.input.agent}** · ${state.phase} · iteration ${state.iteration}/${state.input.maxIterations}`];
   if (!state.agent.sandboxed) lines.push('', '⚠️ Tool commands of this run are **not sandboxed**.');
+  // Thinking is billed as output; each model call's own count is in its activity result (usage.thinkingTokens).
+  if (state.usage.thinkingTokens) lines.push('', `Thinking: ${state.usage.thinkingTokens.toLocaleString('en-US')} of ${state.usage.outputTokens.toLocaleString('en-US')} output tokens so far.`);
   const progress = taskProgress(state.tasks);
   if (progress.total > 0) lines.push('', progress.text, ...progress.lines.map((l) => `- ${l}`));
   const wait = state.modelCall;

@@ -28,6 +28,8 @@ export type RunEvent =
       promptChars: number;
       storedCount: number;
       storedTag: string;
+      /** The API's stop reason (`pause_turn`: it paused a long server tool turn, to be continued). */
+      stopReason?: string | null;
       /** The worker's reading of each call, by tool_use id (shell commands, parsed). */
       analyses?: Record<string, ShellAnalysis>;
       /** The worker's check of each completion call's `output` against the run's schema, by tool_use id. */

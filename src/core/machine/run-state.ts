@@ -10,6 +10,7 @@ import { ConversationMessageSchema, ToolResultBlockSchema } from '../../contract
 import { JsonSchemaObjectSchema, OutputCheckSchema } from '../../contract/output-check';
 import { ToolPermissionSchema } from '../../contract/tool-permission';
 import { PermissionModeSchema } from '../../contract/permission-mode';
+import { EffortSchema } from '../../contract/model-options';
 
 /**
  * Everything a run knows, as one zod schema: the type is derived from it, a checkpoint handed to the
@@ -46,6 +47,9 @@ export const RunSettingsSchema = z.object({
   followUps: z.boolean().default(false),
   /** How long a thread waits for a follow-up before it closes. */
   idleTimeoutSeconds: z.number().positive().default(7 * 24 * 60 * 60),
+  /** The run's own model id and effort, overriding the agent's (state version 5). */
+  model: z.string().optional(),
+  effort: EffortSchema.optional(),
 });
 export type RunSettings = z.infer<typeof RunSettingsSchema>;
 

@@ -44,6 +44,7 @@ export function toStatus(state: RunState): RunStatus {
     iteration: state.iteration,
     maxIterations: state.input.maxIterations,
     modelTier: state.agent.modelTier,
+    ...(state.input.model ?? state.agent.model ? { model: state.input.model ?? state.agent.model } : {}),
     usage: state.usage,
     recentToolCalls: state.recentToolCalls,
     pendingApprovals: pendingApprovalsOf(state),

@@ -5,8 +5,10 @@ import { z } from 'zod';
 import { teamToolSpecs } from '../agents/team-tools';
 import type { ShellAnalysis } from '../../contract/shell-analysis';
 import { ConversationRefSchema } from '../../contract/conversation-ref';
-import type { ContentBlock, ConversationMessage, TokenUsage } from '../../contract/messages';
+import type Anthropic from '@anthropic-ai/sdk';
+import { isApiBlock, type ApiBlock, type ContentBlock, type ConversationMessage, type TokenUsage } from '../../contract/messages';
 import { FailureType } from '../../contract/errors';
+import { EffortSchema } from '../../contract/model-options';
 import { buildModelRequest, outputContractFor } from '../model/model-request';
 import { streamMessage } from '../model/stream-message';
 import { withAttachments } from '../conversation/tool-attachments';
@@ -28,6 +30,9 @@ export const CallModelInputSchema = z.object({
   team: z
     .object({ subAgents: z.array(z.string()), handoffs: z.array(z.string()), depth: z.number().int(), maxDepth: z.number().int(), maxPerTurn: z.number().int() })
     .optional(),
+  /** The run's own model id and effort, overriding the agent's. */
+  model: z.string().min(1).optional(),
+  effort: EffortSchema.optional(),
 });
 export type CallModelInput = z.infer<typeof CallModelInputSchema>;
 
@@ -86,6 +91,22 @@ async function analyzeCalls(deps: ActivityDeps, content: ContentBlock[], workspa
 }
 
 /**
+ * The reply's blocks as the conversation keeps them, in the API's order. Text and tool calls are
+ * reduced to the fields this runtime sends back; the API's own blocks (thinking, redacted thinking,
+ * server tool calls and results) are kept whole, every field as sent: the API refuses a thinking
+ * block that comes back changed, and a signature covers what we cannot see.
+ */
+export function keptBlocks(blocks: readonly Anthropic.ContentBlock[]): ContentBlock[] {
+  const content: ContentBlock[] = [];
+  for (const block of blocks) {
+    if (block.type === 'text') content.push({ type: 'text', text: block.text });
+    else if (block.type === 'tool_use') content.push({ type: 'tool_use', id: block.id, name: block.name, input: block.input });
+    else if (isApiBlock(block)) content.push(structuredClone(block) as ApiBlock);
+  }
+  return content;
+}
+
+/**
  * One model turn: rebuild the conversation, stream the Messages API's answer with the agent's tools
  * (heartbeating as it arrives, with the text so far as heartbeat details for live output), keep the
  * reply, and read the calls it makes.
@@ -108,6 +129,7 @@ export function createCallModel(deps: ActivityDeps) {
       extraTools: teamTools(deps, input.team),
       cache: deps.settings.limits.promptCache,
       models: deps.settings.model.tiers,
+      overrides: { model: input.model, effort: input.effort },
     });
     // Tool results' images and documents are kept in the store, not the history: added back here.
     request.messages = await withAttachments(request.messages, deps.conversations, input.conversation.owner);
@@ -124,11 +146,7 @@ export function createCallModel(deps: ActivityDeps) {
       recordModelResponse(span, { id: answer.id, model: answer.model, stopReason: answer.stop_reason, usage: usageFrom(answer.usage), toolCalls });
       return answer;
     });
-    const content: ContentBlock[] = [];
-    for (const block of response.content) {
-      if (block.type === 'text') content.push({ type: 'text', text: block.text });
-      else if (block.type === 'tool_use') content.push({ type: 'tool_use', id: block.id, name: block.name, input: block.input });
-    }
+    const content = keptBlocks(response.content);
     // The API rejects an empty assistant message later in the conversation, so keep a placeholder.
     if (content.length === 0) content.push({ type: 'text', text: '(no content)' });
     const message: ConversationMessage = { role: 'assistant', content };

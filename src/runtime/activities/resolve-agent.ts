@@ -46,6 +46,7 @@ export function createResolveAgent(deps: ActivityDeps) {
       name: agent.name,
       description: agent.description,
       modelTier: agent.modelTier,
+      ...(agent.model ? { model: agent.model } : {}),
       maxIterations: agent.maxIterations,
       tools: deps.registry.toolInfo(agent.name),
       approval: agent.approval,

@@ -28,16 +28,26 @@ const INSTRUCTIONS =
   'what was done (files read or written, commands run and their results), facts learned, decisions taken, open problems. ' +
   'Keep names, paths and numbers exact. Do not invent anything. Answer with the summary only.';
 
-/** Renders messages as plain text for the summarizer; tool calls and their results stay together. */
-function transcript(messages: ConversationMessage[]): string {
+/** How much of a server tool's result (search hits, fetched pages) the summarizer sees. */
+const SERVER_RESULT_CHARS = 2_000;
+
+/**
+ * Renders messages as plain text for the summarizer; tool calls and their results stay together.
+ * Thinking is left out: it is the model's private reasoning, its conclusions are in the text and the
+ * calls, and the summary request itself runs without thinking (no blocks to carry over).
+ */
+export function transcript(messages: ConversationMessage[]): string {
   return messages
     .map((m) => {
       if (typeof m.content === 'string') return `${m.role.toUpperCase()}: ${m.content}`;
       return m.content
-        .map((b) => {
-          if (b.type === 'text') return `${m.role.toUpperCase()}: ${b.text}`;
-          if (b.type === 'tool_use') return `TOOL CALL ${b.name} ${JSON.stringify(b.input)}`;
-          return `TOOL RESULT${b.is_error ? ' (error)' : ''}: ${b.content}`;
+        .flatMap((b) => {
+          if (b.type === 'text') return [`${m.role.toUpperCase()}: ${b.text}`];
+          if (b.type === 'tool_use') return [`TOOL CALL ${b.name} ${JSON.stringify(b.input)}`];
+          if (b.type === 'tool_result') return [`TOOL RESULT${b.is_error ? ' (error)' : ''}: ${b.content}`];
+          if (b.type === 'server_tool_use') return [`SERVER TOOL CALL (ran by the API) ${b.name} ${JSON.stringify(b.input)}`];
+          if (b.type === 'thinking' || b.type === 'redacted_thinking') return [];
+          return [`SERVER TOOL RESULT (${b.type}): ${JSON.stringify(b.content).slice(0, SERVER_RESULT_CHARS)}`];
         })
         .join('\n');
     })

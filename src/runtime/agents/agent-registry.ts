@@ -6,6 +6,7 @@ import { outputContractOf } from '../../core/structured-output/output-contract';
 import type { ResolvedTool } from '../../contract/resolved-agent';
 import type { Tool } from '../tools/tool-definition';
 import { describeZodError, toInputJsonSchema } from '../tools/tool-definition';
+import { modelOptionProblems } from '../../contract/model-options';
 import { AgentDefinitionSchema, type AgentDefinition, type AgentDefinitionInput } from '../../contract/agent-definition';
 
 /** A tool as the Messages API wants it. */
@@ -67,6 +68,8 @@ function withServerTools(agent: AgentDefinition, toolMap: ReadonlyMap<string, To
     }
     for (const name of toolMap.keys()) if (name.startsWith(mcpServerPrefix(server)) && !seen.has(name)) tools.push(name);
   }
+  const problems = modelOptionProblems({ ...agent, toolNames: tools });
+  if (problems.length > 0) throw new AgentDefinitionError(`Agent "${agent.name}" is invalid:\n${problems.map((p) => `- ${p}`).join('\n')}`);
   if (agent.outputSchema !== undefined) {
     try {
       outputContractOf(agent.outputSchema, `The outputSchema of agent "${agent.name}"`);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { reservedToolNames } from '../../contract/control-tools';
+import { modelOptionProblems } from '../../contract/model-options';
 import { AgentConfigError } from '../../contract/errors';
 import { compileJsonSchema } from '../../core/json-schema/json-schema-check';
 import { AgentConfigFileSchema, type AgentConfigFile } from './agent-config-schema';
@@ -50,6 +51,8 @@ function crossCheck(config: AgentConfigFile): string[] {
       const server = /^mcp__(.+?)__/.exec(tool)?.[1];
       if (server !== undefined && !servers.includes(server)) problems.push(`- ${at('tools', j)}: "${tool}" names MCP server "${server}", which mcpServers does not define`);
     });
+    // Fields the API checks together (a thinking budget under maxTokens, no temperature while thinking, ...).
+    for (const problem of modelOptionProblems({ ...agent, toolNames: agent.tools })) problems.push(`- ${at()}.${problem}`);
     if (agent.outputSchema) {
       try {
         compileJsonSchema(agent.outputSchema, 'it');

@@ -49,9 +49,20 @@ export async function sendMessageAsSse(res: http.ServerResponse, message: SseMes
         event('content_block_delta', { index, delta: { type: 'text_delta', text: piece } });
         options.onText?.(piece);
       }
-    } else if (block.type === 'tool_use') {
-      event('content_block_start', { index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } });
+    } else if (block.type === 'tool_use' || block.type === 'server_tool_use') {
+      // A server tool call streams like a tool call: its input arrives as JSON deltas.
+      event('content_block_start', { index, content_block: { ...block, input: {} } });
       event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input ?? {}) } });
+    } else if (block.type === 'thinking') {
+      // As the API sends thinking: the text in deltas, then the signature in one signature_delta.
+      const { thinking, signature, ...fields } = block;
+      event('content_block_start', { index, content_block: { ...fields, thinking: '', signature: '' } });
+      const textOfThinking = String(thinking);
+      const size = Math.max(1, Math.ceil(textOfThinking.length / 2));
+      for (let at = 0; at < textOfThinking.length; at += size) {
+        event('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: textOfThinking.slice(at, at + size) } });
+      }
+      event('content_block_delta', { index, delta: { type: 'signature_delta', signature: String(signature) } });
     } else {
       event('content_block_start', { index, content_block: block });
     }

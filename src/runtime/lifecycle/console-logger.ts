@@ -30,6 +30,7 @@ export function formatEvent(event: LifecycleEvent): string {
     case 'toolStarted':
       return `${icon} Tool '${event.data.tool}' started`;
     case 'toolEnded':
+      if (event.data.ranBy === 'api') return `${icon} Tool '${event.data.tool}' ${event.data.success ? '✓' : '✗'} (ran by the API)`;
       return `${icon} Tool '${event.data.tool}' ${event.data.success ? '✓' : '✗'} (${event.data.durationMs} ms)`;
     case 'approvalRequested':
       return `${icon} Approval needed for '${event.data.tool}' (${event.data.callId}) in ${run}`;

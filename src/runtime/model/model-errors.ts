@@ -32,7 +32,7 @@ export function retryAfterMs(headers: Headers | undefined, now = Date.now()): nu
  * message that says what to fix; overload, rate limits, server errors and connection problems are
  * retried by the activity retry policy, waiting at least as long as `retry-after` asks.
  */
-export function toModelFailure(error: unknown): Error {
+export function toModelFailure(error: unknown, model?: string): Error {
   if (error instanceof Anthropic.APIConnectionError) {
     return ApplicationFailure.create({
       type: FailureType.ModelUnavailable,
@@ -43,10 +43,12 @@ export function toModelFailure(error: unknown): Error {
     const status = error.status;
     const detail = apiErrorDetail(error);
     if (FATAL_STATUSES.has(status)) {
+      // A 404 names the model: an unknown or mistyped id is a fault of the request, not an outage to wait out.
+      const advice = status === 404 && model ? `model "${model}" does not exist or this key cannot use it; fix the agent's \`model\` or the run's --model, else check AGENT_MODEL_* and ANTHROPIC_BASE_URL` : (ADVICE[status] ?? 'not retryable');
       return ApplicationFailure.create({
         type: FailureType.ModelRequestRejected,
         nonRetryable: true,
-        message: `Model API rejected the request with ${status} (${detail}): ${ADVICE[status] ?? 'not retryable'}.`,
+        message: `Model API rejected the request with ${status} (${detail}): ${advice}.`,
         details: [{ status }],
       });
     }

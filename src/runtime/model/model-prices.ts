@@ -41,6 +41,26 @@ export const DEFAULT_MODEL_PRICES: Readonly<Record<string, ModelPriceInput>> = {
   'claude-sonnet-4-5': { input: 3, output: 15 },
   'claude-opus-4-5': { input: 5, output: 25 },
   'claude-opus-4-1': { input: 15, output: 75 },
+  // The ids of the installed SDK's model list whose family price is published (same assumption as above).
+  'claude-sonnet-5': { input: 3, output: 15 },
+  'claude-opus-5': { input: 5, output: 25 },
+  'claude-opus-4-8': { input: 5, output: 25 },
+  'claude-opus-4-7': { input: 5, output: 25 },
+  'claude-opus-4-6': { input: 5, output: 25 },
+  'claude-sonnet-4-6': { input: 3, output: 15 },
+  'claude-haiku-4-5-20251001': { input: 1, output: 5 },
+  'claude-sonnet-4-5-20250929': { input: 3, output: 15 },
+  'claude-opus-4-5-20251101': { input: 5, output: 25 },
+};
+
+/**
+ * USD per server tool request, by the usage field the API counts it in. Web search is billed per
+ * search ($10 per 1,000, list price, an estimate like the rest); web fetch costs only the tokens of
+ * what it fetched, which are already in the input tokens.
+ */
+export const SERVER_TOOL_PRICES: Readonly<Record<string, number>> = {
+  web_search_requests: 0.01,
+  web_fetch_requests: 0,
 };
 
 /** The prices file is missing, not JSON, or not a map of model id to prices. */
@@ -93,15 +113,34 @@ export function loadModelPrices(file: string | undefined): ModelPrices {
 
 export type CostEstimate = { model: string; usd: number } | { model: string; unknown: string };
 
-/** The estimated cost of `usage` at `model`'s price, or why there is none. */
-export function estimateCost(usage: TokenUsage, model: string, prices: ModelPrices): CostEstimate {
+const warnedUnpriced = new Set<string>();
+
+/**
+ * Says once per process that `model` has no price, so a deployment on a newer id learns why its costs
+ * read "unknown" without the log repeating it for every run.
+ */
+export function warnUnpricedOnce(model: string, warn: (message: string) => void = (m) => console.warn(m)): void {
+  if (warnedUnpriced.has(model)) return;
+  warnedUnpriced.add(model);
+  warn(`No price is known for model ${model}; its cost shows as unknown. Add it to the file ${MODEL_PRICES_FILE_ENV} names.`);
+}
+
+/**
+ * The estimated cost of `usage` at `model`'s price, or why there is none. Thinking tokens are part of
+ * the output tokens (billed as output); server tool requests are added at SERVER_TOOL_PRICES.
+ */
+export function estimateCost(usage: TokenUsage, model: string, prices: ModelPrices, warn?: (message: string) => void): CostEstimate {
   const price = prices.get(model);
-  if (!price) return { model, unknown: `no price for ${model}` };
-  const usd =
+  if (!price) {
+    warnUnpricedOnce(model, warn);
+    return { model, unknown: `no price for ${model}` };
+  }
+  const tokens =
     (usage.inputTokens * price.input +
       usage.outputTokens * price.output +
       usage.cacheCreationInputTokens * price.cacheWrite +
       usage.cacheReadInputTokens * price.cacheRead) /
     1_000_000;
-  return { model, usd };
+  const requests = Object.entries(usage.serverToolUse ?? {}).reduce((sum, [name, n]) => sum + n * (SERVER_TOOL_PRICES[name] ?? 0), 0);
+  return { model, usd: tokens + requests };
 }

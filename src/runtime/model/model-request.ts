@@ -8,6 +8,7 @@ import { FailureType } from '../../contract/errors';
 import { withOutputField } from '../../core/structured-output/completion-output';
 import { outputContractOf, type OutputContract } from '../../core/structured-output/output-contract';
 import type { ModelTier } from '../../contract/model-tiers';
+import type { Effort } from '../../contract/model-options';
 import { withCacheBreakpoints, type PromptCacheMode } from './prompt-cache';
 
 /**
@@ -35,6 +36,25 @@ export interface ModelRequestInput {
   cache: PromptCacheMode;
   /** The model id of each tier, from the worker's settings. */
   models: Record<ModelTier, string>;
+  /** The run's own model id and effort, which win over the agent's. */
+  overrides?: { model?: string; effort?: Effort };
+}
+
+/** The model a request goes to: the run's id, else the agent's, else its tier's. */
+export function modelIdFor(agent: Pick<AgentDefinition, 'model' | 'modelTier'>, models: Record<ModelTier, string>, runModel?: string): string {
+  return runModel ?? agent.model ?? models[agent.modelTier];
+}
+
+/**
+ * The agent's thinking, effort, temperature and server tools as request fields, each only when set,
+ * so an agent that sets none sends the request it always did.
+ */
+function modelOptionFields(agent: AgentDefinition, effort: Effort | undefined): Partial<Anthropic.MessageCreateParamsNonStreaming> {
+  return {
+    ...(agent.thinking ? { thinking: agent.thinking as Anthropic.ThinkingConfigParam } : {}),
+    ...(effort ? { output_config: { effort } } : {}),
+    ...(agent.temperature !== undefined ? { temperature: agent.temperature } : {}),
+  };
 }
 
 /**
@@ -45,8 +65,11 @@ export interface ModelRequestInput {
 export function buildModelRequest(input: ModelRequestInput): Anthropic.MessageCreateParamsNonStreaming {
   const { agent, contract } = input;
   const specs = [...input.registry.modelTools(agent.name), ...(input.extraTools ?? [])];
-  const tools = (contract ? withOutputField(specs, agent.completionTools, contract) : specs) as Anthropic.Tool[];
+  const own = (contract ? withOutputField(specs, agent.completionTools, contract) : specs) as Anthropic.Tool[];
+  // Server tools go as the API defines them; the API runs them, and the last one carries the tools' cache mark.
+  const tools = [...own, ...(agent.serverTools as unknown as Anthropic.Tool[])];
   const system = buildSystemPrompt(agent.systemPrompt, { completionTools: agent.completionTools, typedOutput: contract !== undefined });
   const cached = withCacheBreakpoints({ system, tools, messages: input.messages as Anthropic.MessageParam[] }, input.cache);
-  return { model: input.models[agent.modelTier], max_tokens: agent.maxTokens, ...cached };
+  const model = modelIdFor(agent, input.models, input.overrides?.model);
+  return { model, max_tokens: agent.maxTokens, ...modelOptionFields(agent, input.overrides?.effort ?? agent.effort), ...cached };
 }

@@ -27,6 +27,8 @@ function markLastBlock(message: Anthropic.MessageParam, cacheControl: Anthropic.
   const blocks: Block[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : [...message.content];
   const last = blocks.at(-1);
   if (!last || (last.type === 'text' && last.text === '')) return message;
+  // The API refuses cache_control on thinking blocks, and they must come back unchanged anyway.
+  if (last.type === 'thinking' || last.type === 'redacted_thinking') return message;
   blocks[blocks.length - 1] = { ...last, cache_control: cacheControl } as Block;
   return { ...message, content: blocks } as Anthropic.MessageParam;
 }

@@ -14,6 +14,10 @@ export interface StreamProgress {
   attempt: number;
   /** The run's iteration, added by the model activity (the summarizer's calls have none). */
   iteration?: number;
+  /** The model's thinking so far (its last `LIVE_TEXT_CHARS` characters), only once it has thought. */
+  thinking?: string;
+  /** How many characters of thinking the model has written in all. */
+  thinkingChars?: number;
 }
 
 /** How much of the streamed text goes into each heartbeat: enough for a live view, small enough to send often. */
@@ -42,8 +46,12 @@ export async function streamMessage(client: ModelClient, params: Anthropic.Messa
   const signal = AbortSignal.any([options.signal, stalled.signal]);
   let text = '';
   let chars = 0;
+  let thinking = '';
+  let thinkingChars = 0;
   let lastEvent = Date.now();
-  const report = () => options.progress({ text: text.slice(-LIVE_TEXT_CHARS), chars, attempt: options.attempt });
+  // Thinking goes into the heartbeat only once there is some, so replies without it heartbeat as before.
+  const thought = () => (thinkingChars > 0 ? { thinking, thinkingChars } : {});
+  const report = () => options.progress({ text: text.slice(-LIVE_TEXT_CHARS), chars, attempt: options.attempt, ...thought() });
   const timer = setInterval(() => {
     if (Date.now() - lastEvent > options.idleMs) stalled.abort();
     else report();
@@ -58,6 +66,11 @@ export async function streamMessage(client: ModelClient, params: Anthropic.Messa
       chars += delta.length;
       report();
     });
+    stream.on('thinking', (delta) => {
+      thinking = (thinking + delta).slice(-LIVE_TEXT_CHARS);
+      thinkingChars += delta.length;
+      report();
+    });
     report();
     return await stream.finalMessage();
   } catch (error) {
@@ -68,7 +81,7 @@ export async function streamMessage(client: ModelClient, params: Anthropic.Messa
         message: `The model stream sent nothing for ${Math.round(options.idleMs / 1000)}s and was abandoned; retrying.`,
       });
     }
-    throw toModelFailure(error);
+    throw toModelFailure(error, params.model);
   } finally {
     clearInterval(timer);
   }

@@ -14,6 +14,9 @@ import { evidenceOf } from '../../cluster/support/drill-runs';
 import { quietTemporalLogs, tempWorkspace, waitForApprovals, withAgentWorker } from '../../support/agent-run-harness';
 import { useFakeModel } from '../../support/agent-testbed';
 import { reply, toolCall } from '../../support/fake-anthropic';
+import { apiBlockPlan, expectBlocksKept } from '../../support/api-blocks';
+import { stepScript, stepTool } from '../../support/step-script';
+import type { AgentDefinitionInput } from '../../../src/contract/agent-definition';
 import { temporalAddress, uniqueId } from '../../support/temporal';
 
 const user = (content: string): ConversationMessage => ({ role: 'user', content });
@@ -147,6 +150,17 @@ describe('PostgresConversationStore', () => {
     }
     expect(bed.fake.requestsFor(task)).toHaveLength(2);
     expect(await rowsOf(owner)).toEqual([]);
+    expect(bed.fake.errors).toEqual([]);
+  });
+
+  it("keeps the API's own blocks verbatim: a run whose replies think and search completes, every block sent back as it came", async () => {
+    const task = 'Blocks drill: PostgreSQL store';
+    bed.fake.script(task, stepScript(apiBlockPlan(2)));
+    const thinker: AgentDefinitionInput = { name: 'pg-thinker', description: 'Thinks in steps.', modelTier: 'balanced', tools: ['step'], systemPrompt: 'You work in steps.', maxIterations: 10, thinking: { type: 'adaptive' } };
+    await withAgentWorker({ ...bed.harness(), agents: [thinker], tools: [stepTool], conversations: newStore() }, async ({ start }) => {
+      expect(await (await start({ agent: 'pg-thinker', task })).result()).toMatchObject({ status: 'completed', iterations: 4 });
+    });
+    expect(expectBlocksKept(bed.fake.requestsFor(task))).toBe(6);
     expect(bed.fake.errors).toEqual([]);
   });
 });

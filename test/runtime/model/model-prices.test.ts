@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MODEL_PRICES, estimateCost, loadModelPrices } from '../../../src/runtime/model/model-prices';
+import { DEFAULT_MODEL_PRICES, estimateCost, loadModelPrices, warnUnpricedOnce } from '../../../src/runtime/model/model-prices';
+import { loadAgentConfig } from '../../../src/runtime/config/load-agent-config';
 import { modelIdForTier, ModelTierSchema } from '../../../src/contract/model-tiers';
 import { runCost } from '../../../src/console/runs/run-detail';
 import { runStatus } from '../../support/status-factory';
@@ -31,6 +32,31 @@ describe('model prices', () => {
 
   it('has a default price for the default model of every tier', () => {
     for (const tier of ModelTierSchema.options) expect(DEFAULT_MODEL_PRICES[modelIdForTier(tier, {})], tier).toBeDefined();
+  });
+
+  it('has a price for every model id the shipped examples name', () => {
+    const config = loadAgentConfig(path.join(__dirname, '..', '..', '..', 'examples', 'agents.yaml'));
+    const ids = config.agents.flatMap((a) => (a.model ? [a.model] : []));
+    expect(ids.length).toBeGreaterThan(0);
+    for (const id of ids) expect(DEFAULT_MODEL_PRICES[id], id).toBeDefined();
+  });
+
+  it('prices thinking as the output it is part of, and adds web searches per request', () => {
+    const prices = loadModelPrices(undefined);
+    const thinking = { ...usage(0, 1_000_000), thinkingTokens: 900_000 };
+    expect(estimateCost(thinking, 'claude-sonnet-5-5', prices)).toEqual({ model: 'claude-sonnet-5-5', usd: expect.closeTo(15, 10) });
+    const searched = { ...usage(0, 0), serverToolUse: { web_search_requests: 3, web_fetch_requests: 2 } };
+    expect(estimateCost(searched, 'claude-sonnet-5-5', prices)).toEqual({ model: 'claude-sonnet-5-5', usd: expect.closeTo(0.03, 10) });
+  });
+
+  it('warns once per model id it has no price for', () => {
+    const warnings: string[] = [];
+    const warn = (m: string) => warnings.push(m);
+    const prices = loadModelPrices(undefined);
+    estimateCost(usage(1, 1), 'claude-unpriced-1', prices, warn);
+    estimateCost(usage(1, 1), 'claude-unpriced-1', prices, warn);
+    warnUnpricedOnce('claude-unpriced-2', warn);
+    expect(warnings).toEqual([expect.stringContaining('No price is known for model claude-unpriced-1'), expect.stringContaining('claude-unpriced-2')]);
   });
 
   it('says the cost is unknown for a model without a price, instead of guessing', () => {

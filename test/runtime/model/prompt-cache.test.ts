@@ -58,4 +58,32 @@ describe('prompt-cache breakpoints', () => {
     expect(first.content).toEqual([{ type: 'text', text: 'Task', cache_control: { type: 'ephemeral' } }]);
     expect(withCacheBreakpoints({ system, tools, messages }, 'off')).toEqual({ system, tools, messages });
   });
+
+  it('keep every turn reading the previous prompt when turns start with thinking and carry server tool blocks, which are never marked', () => {
+    const cache = new PromptCacheSimulator();
+    const thought = (i: number): Anthropic.MessageParam[] => {
+      const [assistant, result] = turn(i);
+      const blocks = [
+        { type: 'thinking', thinking: `Thinking about part ${i}. `.repeat(20), signature: `sig${i}` },
+        { type: 'server_tool_use', id: `s${i}`, name: 'web_search', input: { query: `part ${i}` } },
+        { type: 'web_search_tool_result', tool_use_id: `s${i}`, content: [{ type: 'web_search_result', url: `https://example.com/${i}`, title: 't', encrypted_content: 'e', page_age: null }] },
+      ] as unknown as Anthropic.ContentBlockParam[];
+      return [{ role: 'assistant', content: [...blocks, ...(assistant!.content as Anthropic.ContentBlockParam[])] }, result!];
+    };
+    let messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'Do the task in parts.' }];
+    const send = () => withCacheBreakpoints({ system, tools, messages }, '5m');
+    const usages = [cache.apply(send())];
+    for (let i = 1; i <= 6; i += 1) {
+      messages = [...messages, ...thought(i)];
+      const request = send();
+      for (const m of request.messages) {
+        for (const b of typeof m.content === 'string' ? [] : m.content) if (b.type === 'thinking' || b.type === 'server_tool_use') expect(b).not.toHaveProperty('cache_control');
+      }
+      usages.push(cache.apply(request));
+      expect(usages[i]!.cache_read_input_tokens).toBe(total(usages[i - 1]!));
+    }
+    // A conversation that ends with an assistant turn whose last block is thinking gets no mark there.
+    const ending: Anthropic.MessageParam[] = [{ role: 'user', content: 'Task' }, { role: 'assistant', content: [{ type: 'thinking', thinking: 'hm', signature: 'sig' }] }];
+    expect(withCacheBreakpoints({ system, tools, messages: ending }, '5m').messages[1]).toEqual(ending[1]);
+  });
 });

@@ -1,7 +1,12 @@
 /**
- * Version 4 of the checkpoint (before permission modes): it had no `mode`, and a parked call could not
- * carry a person's edit. Fixture: test/fixtures/run-state-v4.json. Only what version 5 added matters
- * here; the rest has the version-5 shape and is checked by RunStateSchema after the migration.
+ * Version 4 of the checkpoint (before issues 22 and 23). Version 5 added:
+ * - permission modes: `mode`, and a parked call may carry a person's edit;
+ * - Claude's own blocks: conversation messages may hold the API's thinking, redacted thinking and
+ *   server tool blocks; usage may count thinking tokens and server tool requests; a tool call record
+ *   may say the API ran it; the run may carry its own `model` and `effort`, the resolved agent its `model`.
+ * All but `mode` only widened the shape, so a version-4 checkpoint needs nothing else.
+ * Fixture: test/fixtures/run-state-v4.json. The rest has the version-5 shape and is checked by
+ * RunStateSchema after the migration.
  */
 export interface RunStateV4 {
   schemaVersion: 4;

@@ -92,4 +92,16 @@ describe('v4ToV5', () => {
     expect(state.schemaVersion).toBe(5);
     expect(state.mode).toBe('default');
   });
+
+  it('reads a version-4 checkpoint as version 5 with nothing else changed but the mode', () => {
+    const v4 = fixture('run-state-v4.json');
+    expect(migrateState(v4, NOW)).toEqual(RunStateSchema.parse({ ...v4, schemaVersion: 5, mode: 'default' }));
+  });
+
+  it("keeps the API's own blocks of a version-5 checkpoint verbatim, every field and in order", () => {
+    const v5 = fixture('run-state-v5.json') as { messages: { content: unknown }[] };
+    const reply = v5.messages[1]!.content as { type: string }[];
+    expect(reply.map((b) => b.type)).toEqual(['thinking', 'redacted_thinking', 'server_tool_use', 'web_search_tool_result', 'tool_use']);
+    expect((migrateState(v5, NOW).messages[1]!.content as unknown[]).slice(0, 4)).toEqual(reply.slice(0, 4));
+  });
 });
