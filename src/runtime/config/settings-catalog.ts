@@ -7,8 +7,8 @@
 export interface SettingSpec {
   /** The variable, or for a family the shared prefix ending in `*` (TEMPORAL_TLS*). */
   name: string;
-  /** Who reads it: the worker, the clients (agentctl, the console), or `npm start` only. */
-  readBy: 'worker' | 'client' | 'worker, client' | 'npm start';
+  /** Who reads it: the worker, the clients (agentctl, the console), `npm start` only, or the testing kit. */
+  readBy: 'worker' | 'client' | 'worker, client' | 'npm start' | 'durable-agent/testing';
   default: string;
   meaning: string;
   /** Printed masked in the start banner. */
@@ -69,6 +69,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   { name: 'AGENT_MODEL_PRICES_FILE', readBy: 'client', default: '(none: built-in list-price estimates)', meaning: "JSON of model id → USD per million tokens (`input`, `output`, optional `cacheWrite`, `cacheRead`) for the console's cost estimate (see docs/guides/console.md)" },
   { name: 'AGENT_CODEC_TOKEN', readBy: 'client', default: '(none: one is made up and printed)', meaning: 'the bearer token `agentctl codec-server` asks of the Web UI (`--token` wins)', secret: true },
   { name: 'AGENT_CODEC_PORT', readBy: 'npm start', default: 'a free port', meaning: 'where `npm start` serves the codec server for its Web UI when `AGENT_ENCRYPTION_KEY` is set' },
+  { name: 'TEMPORAL_CLI_PATH', readBy: 'durable-agent/testing', default: "this project's own copy, else `temporal` on PATH", meaning: 'the `temporal` CLI whose dev server `startDevServer` and `startAgentTestEnvironment` run' },
   { name: 'START_TEMPORAL_PORT', readBy: 'npm start', default: '`7233`', meaning: "the embedded Temporal server's gRPC port" },
   { name: 'START_UI_PORT', readBy: 'npm start', default: '`8233`', meaning: "the embedded Temporal server's Web UI port" },
   { name: 'START_DB_FILE', readBy: 'npm start', default: '`./.temporal/dev.db`', meaning: "the embedded server's database file, where runs are kept across starts" },
