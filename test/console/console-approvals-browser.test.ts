@@ -86,7 +86,8 @@ describe('console: edit, approve all, mode', () => {
         await panel.getByLabel('Permission mode').selectOption('acceptEdits');
         await panel.getByRole('button', { name: 'Switch mode' }).click();
         await expect.poll(async () => (await handle.query(statusQuery)).mode).toBe('acceptEdits');
-        await expect.poll(() => panel.locator('.current-mode').textContent()).toBe('acceptEdits');
+        // The page learns of the switch from the console's event stream: allow a loaded machine its delay.
+        await expect.poll(() => panel.locator('.current-mode').textContent(), { timeout: 20_000 }).toBe('acceptEdits');
         await panel.getByRole('button', { name: 'Approve all 3' }).click();
         expect((await handle.result()).status).toBe('completed');
         // d.txt came in the next turn and ran unasked: acceptEdits.
