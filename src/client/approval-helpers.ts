@@ -1,6 +1,7 @@
 // What the approval verbs and the interactive prompt share: finding the call a person means, sending
 // a decision so they learn the outcome, and showing a parked call in a terminal.
 import {
+  ServiceError,
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
   WorkflowUpdateRPCTimeoutOrCancelledError,
@@ -34,11 +35,15 @@ function isDeadlineExceeded(error: unknown): boolean {
 
 /** Runs `call` with a gRPC deadline, turning an expired one into an error that says what to do. */
 export async function withWorkerDeadline<T>(handle: WorkflowHandle, what: string, call: () => Promise<T>, timeoutMs = WORKER_ANSWER_TIMEOUT_MS): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
   try {
-    return await handle.client.withDeadline(Date.now() + timeoutMs, call);
+    return await handle.client.withDeadline(deadline, call);
   } catch (error) {
     // The client wraps the expired deadline (a query in a ServiceError, an update in its own type).
-    if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError || isDeadlineExceeded(error)) {
+    // A loaded server may instead answer a query nobody polled for with another code just as the
+    // deadline runs out ("Failed to query Workflow"); an answer that late is the same "no worker".
+    const expired = error instanceof ServiceError && Date.now() >= deadline - 250;
+    if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError || isDeadlineExceeded(error) || expired) {
       throw new NoWorkerAnsweredError(
         `No worker answered ${what} within ${Math.round(timeoutMs / 1000)}s: is a worker running for this run's task queue?`,
       );

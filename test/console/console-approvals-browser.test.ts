@@ -5,34 +5,20 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleOptions } from '../../src/console/console-options';
-import { startConsole, type RunningConsole } from '../../src/console/start-console';
+import type { RunningConsole } from '../../src/console/start-console';
 import { statusQuery } from '../../src/contract/agent-run-api';
 import { useAgentTestbed } from '../support/agent-testbed';
 import { waitForApprovals, withAgentWorker, type RunHarness } from '../support/agent-run-harness';
 import { reply, toolCall } from '../support/fake-anthropic';
 import { uniqueId } from '../support/temporal';
-import { expectNoPageErrors, launchChromium, logIn, pageErrors } from './browser';
+import { launchChromium, logIn } from './browser';
+import { withBrowserConsole } from './browser-console';
 
 const TOKEN = 'browser-test-start-token-approvals-0123';
 const complete = (summary: string) => reply(toolCall('complete_task', { summary, status: 'success' }));
 const write = (file: string) => toolCall('write_file', { path: file, content: 'x' });
 
-async function withConsole<T>(harness: RunHarness, browser: Browser, body: (console: RunningConsole, page: Page) => Promise<T>): Promise<T> {
-  const options = consoleOptions({ port: 0, token: TOKEN, localUser: 'alice', taskQueue: harness.taskQueue, filter: `TaskQueue = '${harness.taskQueue}'`, workspace: harness.workspace, pollMs: 250 }, {});
-  const running = await startConsole(options, { client: harness.client });
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const errors = pageErrors(page);
-  try {
-    const result = await body(running, page);
-    expectNoPageErrors(errors);
-    return result;
-  } finally {
-    await context.close();
-    await running.close();
-  }
-}
+const withConsole = <T>(harness: RunHarness, browser: Browser, body: (console: RunningConsole, page: Page) => Promise<T>) => withBrowserConsole(harness, browser, TOKEN, body);
 
 describe('console: edit, approve all, mode', () => {
   const bed = useAgentTestbed();

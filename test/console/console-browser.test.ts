@@ -4,35 +4,20 @@ import { writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleOptions } from '../../src/console/console-options';
-import { startConsole, type RunningConsole } from '../../src/console/start-console';
+import type { RunningConsole } from '../../src/console/start-console';
 import { statusQuery } from '../../src/contract/agent-run-api';
 import { useAgentTestbed } from '../support/agent-testbed';
 import { waitForApprovals, waitForPhase, withAgentWorker, type RunHarness } from '../support/agent-run-harness';
 import { reply, text, toolCall } from '../support/fake-anthropic';
 import { temporalAddress, uniqueId } from '../support/temporal';
 import { agentctl } from '../client/agentctl-process';
-import { expectNoPageErrors, launchChromium, logIn, pageErrors } from './browser';
+import { launchChromium, logIn } from './browser';
+import { withBrowserConsole } from './browser-console';
 
 const TOKEN = 'browser-test-start-token-0123456789';
 const complete = (summary: string) => reply(toolCall('complete_task', { summary, status: 'success' }));
 
-/** A console for this worker's task queue only, so runs of other tests never show up in it. */
-async function withConsole<T>(harness: RunHarness, body: (console: RunningConsole, page: Page) => Promise<T>, browser: Browser): Promise<T> {
-  const options = consoleOptions({ port: 0, token: TOKEN, localUser: 'alice', taskQueue: harness.taskQueue, filter: `TaskQueue = '${harness.taskQueue}'`, workspace: harness.workspace, pollMs: 250 }, {});
-  const running = await startConsole(options, { client: harness.client });
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const errors = pageErrors(page);
-  try {
-    const result = await body(running, page);
-    expectNoPageErrors(errors);
-    return result;
-  } finally {
-    await context.close();
-    await running.close();
-  }
-}
+const withConsole = <T>(harness: RunHarness, body: (console: RunningConsole, page: Page) => Promise<T>, browser: Browser) => withBrowserConsole(harness, browser, TOKEN, body);
 
 describe('approval console in a browser', () => {
   const bed = useAgentTestbed();

@@ -2,36 +2,26 @@
 // "Fork from here" on the run's timeline. Real dev server, real worker, the fake model.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleOptions } from '../../src/console/console-options';
-import { startConsole, type RunningConsole } from '../../src/console/start-console';
+import type { RunningConsole } from '../../src/console/start-console';
 import { approvalSignal, statusQuery } from '../../src/contract/agent-run-api';
 import { useAgentTestbed } from '../support/agent-testbed';
 import { waitForApprovals, withAgentWorker, type RunHarness } from '../support/agent-run-harness';
 import { reply, toolCall } from '../support/fake-anthropic';
 import { uniqueId } from '../support/temporal';
-import { expectNoPageErrors, launchChromium, logIn, pageErrors } from './browser';
+import { launchChromium, logIn } from './browser';
+import { withBrowserConsole } from './browser-console';
 
 const TOKEN = 'browser-test-start-token-0123456789';
 const complete = (summary: string) => reply(toolCall('complete_task', { summary, status: 'success' }));
 
 /** A console for this worker's task queue, logged in, showing run `workflowId`. */
 async function onRunView<T>(harness: RunHarness, browser: Browser, workflowId: string, body: (page: Page, console: RunningConsole) => Promise<T>): Promise<T> {
-  const options = consoleOptions({ port: 0, token: TOKEN, localUser: 'alice', taskQueue: harness.taskQueue, filter: `TaskQueue = '${harness.taskQueue}'`, workspace: harness.workspace, pollMs: 250 }, {});
-  const running = await startConsole(options, { client: harness.client });
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const errors = pageErrors(page);
-  try {
+  return withBrowserConsole(harness, browser, TOKEN, async (running, page) => {
     await logIn(page, running.url, TOKEN);
     await page.getByText('Logged in as').waitFor();
     await page.goto(`${running.url}#/runs/${encodeURIComponent(workflowId)}`);
-    const result = await body(page, running);
-    expectNoPageErrors(errors);
-    return result;
-  } finally {
-    await context.close();
-    await running.close();
-  }
+    return body(page, running);
+  });
 }
 
 describe('run view: steer and fork', () => {

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentDefinitionInput } from '../../src/contract/agent-definition';
 import { statusQuery } from '../../src/contract/agent-run-api';
 import { DirectoryConversationStore } from '../../src/runtime/conversation/conversation-store';
+import { forkRun } from '../../src/client/fork-run';
 import { resumeRun } from '../../src/client/resume-run';
 import { withAgentWorker } from '../support/agent-run-harness';
 import { useAgentTestbed } from '../support/agent-testbed';
@@ -98,6 +99,23 @@ describe("the API's own blocks", () => {
     // The resumed run's first request carries the earlier run's two turns, blocks and all.
     expect(requests[2]!.body.messages.filter((m) => m.role === 'assistant')).toHaveLength(2);
     expect(expectBlocksKept(requests)).toBeGreaterThanOrEqual(1 + 2 + 3);
+  });
+
+  it('go back verbatim in a fork of the run, taken from its history', async () => {
+    const task = 'Blocks drill: fork';
+    fake.script(task, stepScript(apiBlockPlan(2)));
+    await withAgentWorker(harness(), async ({ start, client, taskQueue }) => {
+      const original = await start({ agent: 'thinker', task });
+      expect(await original.result()).toMatchObject({ status: 'completed', iterations: 4 });
+      const { handle } = await forkRun(client, original.workflowId, { iteration: 2, taskQueue });
+      expect(await handle.result()).toMatchObject({ status: 'completed' });
+    });
+    const requests = fake.requestsFor(task);
+    // The original asks four times; the fork's first request carries the original's first two turns.
+    expect(requests).toHaveLength(6);
+    expect(requests[4]!.body.messages.filter((m) => m.role === 'assistant')).toHaveLength(2);
+    // Original: 0 + 1 + 2 + 3 assistant turns sent back; fork: 2 + 3.
+    expect(expectBlocksKept(requests)).toBe(11);
   });
 
   it("go back verbatim in a sub-agent's run", async () => {
