@@ -5,6 +5,7 @@ import { SetModeSchema } from '../contract/permission-mode';
 import { FailureType } from '../contract/errors';
 import { batchRefusal } from '../core/machine/batch-rules';
 import { effectiveApprovers, pendingCalls, type SigningEnv } from '../core/machine/decision-rules';
+import { modeLoosens } from '../core/approvals/permission-mode';
 import { checkEditedArguments } from './edit-checks';
 import type { RunDriver } from './run-driver';
 
@@ -70,6 +71,12 @@ export function installApprovalBatchHandlers(driver: RunDriver, options: { toolW
         const by = parsed.data.by;
         if (approvers && (!by || !approvers.includes(by))) {
           throw new Error(`${by ? `"${by}"` : 'a switch without "by"'} may not change this run's mode (approvers: ${approvers.join(', ') || 'none'})`);
+        }
+        const from = driver.state.mode;
+        if (driver.state.approverKeys !== undefined && modeLoosens(from, parsed.data.mode)) {
+          throw new Error(
+            `This run takes signed decisions only, and a mode switch is not signed, so it may only tighten the run (from ${from} to a stricter mode). Switching to ${parsed.data.mode} would let calls run unasked: approve them with signed decisions instead.`,
+          );
         }
       },
     },

@@ -25,3 +25,16 @@ export function verdictUnderMode(mode: PermissionMode, verdict: PolicyVerdict, t
   }
   return verdict.action === 'ask' ? { action: 'reject', reason: dontAskRefusal(verdict.reason) } : verdict;
 }
+
+/** From the mode that lets least run unasked to the one that lets most run. */
+const LOOSENESS: Record<PermissionMode, number> = { plan: 0, dontAsk: 1, default: 2, acceptEdits: 3 };
+
+/**
+ * True when switching `from` → `to` lets more run without a person: to `acceptEdits` from any other
+ * mode, to `default` from `plan` or `dontAsk`, to `dontAsk` from `plan`. A run that takes signed
+ * decisions only refuses such a switch, because a mode switch carries no signature: an insider with
+ * namespace access could otherwise name an approver and loosen the run without their key. Pure.
+ */
+export function modeLoosens(from: PermissionMode, to: PermissionMode): boolean {
+  return LOOSENESS[to] > LOOSENESS[from];
+}

@@ -1,7 +1,7 @@
 // The permission modes as the pure policy step sees them (issue 23, item 4).
 import { describe, expect, it } from 'vitest';
 import type { PolicyVerdict } from '../../../src/core/approvals/approval-policy';
-import { PLAN_MODE_REFUSAL, verdictUnderMode } from '../../../src/core/approvals/permission-mode';
+import { modeLoosens, PLAN_MODE_REFUSAL, verdictUnderMode } from '../../../src/core/approvals/permission-mode';
 
 const ask: PolicyVerdict = { action: 'ask', reason: 'write tools: approve' };
 const allow: PolicyVerdict = { action: 'allow', reason: 'read tools: allow', writes: false };
@@ -33,5 +33,20 @@ describe('verdictUnderMode', () => {
 
   it('never loosens a reject rule or a "never", whatever the mode', () => {
     for (const mode of ['default', 'plan', 'acceptEdits', 'dontAsk'] as const) expect(verdictUnderMode(mode, never, writeTool)).toBe(never);
+  });
+});
+
+describe('modeLoosens', () => {
+  it('says which switches let more run unasked: to acceptEdits from any mode, to default from plan or dontAsk, to dontAsk from plan', () => {
+    expect(modeLoosens('default', 'acceptEdits')).toBe(true);
+    expect(modeLoosens('plan', 'acceptEdits')).toBe(true);
+    expect(modeLoosens('plan', 'default')).toBe(true);
+    expect(modeLoosens('dontAsk', 'default')).toBe(true);
+    expect(modeLoosens('plan', 'dontAsk')).toBe(true);
+    expect(modeLoosens('acceptEdits', 'default')).toBe(false);
+    expect(modeLoosens('default', 'plan')).toBe(false);
+    expect(modeLoosens('default', 'dontAsk')).toBe(false);
+    expect(modeLoosens('dontAsk', 'plan')).toBe(false);
+    expect(modeLoosens('default', 'default')).toBe(false);
   });
 });

@@ -10,7 +10,7 @@ import type { ApprovalDecision } from '../../../src/contract/approval-decision';
 import { decisionMessage, signedText, type DecisionFields, type RunIdentity } from '../../../src/core/approvals/signatures/signed-message';
 import { createApproverKey, signWithApproverKey } from '../../../src/client/approver-keys';
 import { describeRunIdentity } from '../../../src/client/sign-messages';
-import { decideApprovalUpdate, statusQuery } from '../../../src/contract/agent-run-api';
+import { decideApprovalUpdate, setModeUpdate, statusQuery } from '../../../src/contract/agent-run-api';
 import { waitForApprovals, withAgentWorker } from '../../support/agent-run-harness';
 import { useAgentTestbed } from '../../support/agent-testbed';
 import { reply, toolCall } from '../../support/fake-anthropic';
@@ -59,6 +59,26 @@ describe('signed edited approvals', () => {
       expect((await handle.result()).status).toBe('completed');
       expect(existsSync(path.join(workspace, 'edited.txt'))).toBe(true);
       expect(existsSync(path.join(workspace, 'original.txt'))).toBe(false);
+    });
+  });
+
+  it('refuses an unsigned mode switch that would loosen a run taking signed decisions, and takes one that tightens it', async () => {
+    const task = uniqueId('signed-mode');
+    fake.script(task, [reply(toolCall('write_file', original)), reply(toolCall('complete_task', { summary: 'done', status: 'success' }))]);
+    await withAgentWorker({ ...bed.harness(), env: { AGENT_APPROVERS_FILE: registryFile } }, async ({ start, workspace }) => {
+      const handle = await start({ agent: 'general', task });
+      await waitForApprovals(handle);
+      // An insider names alice and switches to acceptEdits, so the parked write would need no one's key.
+      const error = await handle.executeUpdate(setModeUpdate, { args: [{ mode: 'acceptEdits', by: 'alice' }] }).then(() => undefined, (e: unknown) => e);
+      expect(error).toBeInstanceOf(WorkflowUpdateFailedError);
+      expect((error as WorkflowUpdateFailedError).cause?.message).toMatch(/takes signed decisions only.*may only tighten/);
+      const status = await handle.query(statusQuery);
+      expect(status.mode).toBe('default');
+      expect(status.phase).toBe('waiting_approval');
+      expect(existsSync(path.join(workspace, 'original.txt'))).toBe(false);
+      await handle.executeUpdate(setModeUpdate, { args: [{ mode: 'plan', by: 'alice' }] });
+      expect((await handle.query(statusQuery)).mode).toBe('plan');
+      await handle.terminate('test done');
     });
   });
 });
