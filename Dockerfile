@@ -1,7 +1,17 @@
 # The durable-agent worker image, built by the `worker` service in docker-compose.yml.
 #
-# The worker runs the TypeScript sources through tsx, exactly as `npm run worker` does; tsx is a
-# runtime dependency, so a production install (`--omit=dev`) has everything the worker needs.
+# Two stages: the first compiles src/ into dist/ exactly as `npm run build` (and `npm pack`) does, with
+# the dev dependencies; the second holds the production dependencies and the compiled JavaScript only,
+# so the worker runs on plain `node`, with no TypeScript loader in the image.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts
+COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/build.js ./scripts/build.js
+COPY src ./src
+RUN npm run build
+
 FROM node:20-bookworm-slim
 
 ENV NODE_ENV=production
@@ -13,8 +23,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 
-COPY tsconfig.json ./
-COPY src ./src
+COPY --from=build /app/dist ./dist
 
 # The workspace volume's mount point and the audit log's folder. Created here, owned by the
 # unprivileged `node` user that the base image provides, so Docker initialises the volume with that
@@ -26,5 +35,6 @@ RUN mkdir -p /workspace /var/lib/durable-agent \
 USER 1000:1000
 ENV AGENT_WORKSPACE=/workspace
 
-# `npm run worker` without the npm process in between, so SIGTERM reaches the worker directly.
-CMD ["node_modules/.bin/tsx", "src/worker.ts"]
+# The compiled form of `npm run worker` (src/worker.ts), without npm in between, so SIGTERM reaches
+# the worker directly.
+CMD ["node", "dist/worker.js"]

@@ -28,12 +28,16 @@ function argsOf(keyword: string): string[] {
 }
 
 describe('Dockerfile', () => {
-  it('builds on the Node 20 slim Debian image', () => {
-    expect(argsOf('FROM')).toEqual(['node:20-bookworm-slim']);
+  it('builds on the Node 20 slim Debian image, in a build stage and the image itself', () => {
+    expect(argsOf('FROM')).toEqual(['node:20-bookworm-slim AS build', 'node:20-bookworm-slim']);
   });
 
-  it('installs production dependencies only, from the lockfile', () => {
-    expect(argsOf('RUN').some((run) => /npm ci\b.*--omit=dev/.test(run))).toBe(true);
+  it('compiles in the build stage as `npm run build` does, and installs production dependencies only in the image, from the lockfile', () => {
+    const runs = argsOf('RUN');
+    expect(runs).toContain('npm run build');
+    const imageRuns = runs.slice(runs.indexOf('npm run build') + 1);
+    expect(imageRuns.some((run) => /npm ci\b.*--omit=dev/.test(run))).toBe(true);
+    expect(argsOf('COPY')).toContain('--from=build /app/dist ./dist');
   });
 
   it('runs as a user other than root', () => {
@@ -42,10 +46,12 @@ describe('Dockerfile', () => {
     expect(user!.split(':')[0]).not.toMatch(/^(root|0)$/);
   });
 
-  it('starts the same command as `npm run worker`', () => {
+  it('starts the compiled form of what `npm run worker` runs, on plain node', () => {
     const workerScript: string = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).scripts.worker;
+    expect(workerScript).toBe('tsx src/worker.ts');
     const cmd: string[] = JSON.parse(argsOf('CMD').pop()!);
-    expect(cmd.join(' ').replace(/^node_modules\/\.bin\//, '')).toBe(workerScript);
+    // tsconfig.build.json compiles src/ (rootDir) into dist/ (outDir).
+    expect(cmd).toEqual(['node', 'dist/worker.js']);
   });
 
   it('creates the mount point of every named volume the worker service uses', () => {
