@@ -13,7 +13,7 @@ import { adminToolsPath, runSetupScript } from './setup-scripts';
 import { endStaleProcesses, forgetProcesses, rememberProcess } from './stale-processes';
 import { startTemporalServer, type TemporalServer } from './temporal-server';
 import { startWebUi, type WebUi } from './web-ui';
-import { createWorkerHost, type WorkerHost } from './worker-hosts';
+import { buildWorker, createWorkerHost, type WorkerHost } from './worker-hosts';
 
 /** Where the hosts find a model: a real API behind a relay, the demo model, or a test's fake. */
 export interface ModelEndpoint {
@@ -105,6 +105,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       logFile: path.join(logDir, 'create-namespace.log'),
     });
 
+    buildWorker();
+    log('Worker compiled into dist/ (the image\'s build stage)');
     const workspace = path.join(runDir, 'workspace');
     await mkdir(workspace, { recursive: true });
     const hosts = await Promise.all(

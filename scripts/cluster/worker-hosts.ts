@@ -1,5 +1,6 @@
-// An agent worker on a simulated host: `npm run worker`'s command (the worker image's CMD) run inside
+// An agent worker on a simulated host: the worker image's CMD (the compiled `npm run worker`) run inside
 // the host's network namespace, with its own hostname so Temporal shows which host ran what.
+import { execFileSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import { REPO_ROOT } from './compose-file';
@@ -19,8 +20,13 @@ export interface WorkerHost extends HostAddress {
   stop(): Promise<void>;
 }
 
-/** The worker image's CMD (see Dockerfile), i.e. `npm run worker` without npm in between. */
-export const WORKER_COMMAND = ['node_modules/.bin/tsx', 'src/worker.ts'];
+/** The worker image's CMD (see Dockerfile): the compiled `src/worker.ts`, built by `buildWorker` first. */
+export const WORKER_COMMAND = ['node', 'dist/worker.js'];
+
+/** Compiles src/ into dist/ as the image's build stage does (`npm run build`), once per cluster. */
+export function buildWorker(): void {
+  execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'build.js')], { cwd: REPO_ROOT, stdio: 'ignore' });
+}
 
 /** The line src/worker.ts prints once it polls. */
 const POLLING = /^Worker polling task queue/;
