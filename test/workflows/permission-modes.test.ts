@@ -85,6 +85,25 @@ describe('permission modes', () => {
     });
   });
 
+  it('acceptEdits lets no write past the workspace or into a protected path, however the path is written', async () => {
+    const task = uniqueId('accept-edits-hostile');
+    const hook = '[core]\n\tfsmonitor = "touch PWNED"\n';
+    fake.script(task, [
+      reply(write('.git/config', hook), write('notes/../.git/hooks/pre-commit', 'touch PWNED'), write('./.envrc', 'touch PWNED'), write('../escaped.txt')),
+      complete(),
+    ]);
+    await withAgentWorker(bed.harness(), async ({ start, workspace }) => {
+      const handle = await start({ agent: 'general', task, mode: 'acceptEdits' });
+      expect((await handle.result()).status).toBe('completed');
+      // Nothing parked and nothing was written: a protected path needs a person, not a mode.
+      for (const file of ['.git/config', '.git/hooks/pre-commit', '.envrc']) expect(existsSync(path.join(workspace, file)), file).toBe(false);
+      expect(existsSync(path.join(workspace, '..', 'escaped.txt'))).toBe(false);
+      const results = resultsIn(fake.requestsFor(task)[1]!);
+      for (const r of results) expect(r.is_error, r.content).toBe(true);
+      expect(results.map((r) => r.content).join('\n')).toMatch(/protected path/);
+    });
+  });
+
   it('setMode switches for the rest of the run and is written to the audit log; dontAsk refuses what would ask; a bad mode is refused', async () => {
     const task = uniqueId('set-mode');
     fake.script(task, [reply(write('first.txt')), reply(shell('touch second.txt')), complete()]);

@@ -1,4 +1,4 @@
-import { cp, mkdir, stat } from 'node:fs/promises';
+import { cp, lstat, mkdir, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { z } from 'zod';
 import type { ActivityDeps } from './activity-deps';
@@ -22,7 +22,15 @@ export function createCopyWorkspace(deps: ActivityDeps) {
     const exists = await stat(source).then((s) => s.isDirectory(), () => false);
     if (!exists) return { copied: false };
     // Symlinks are copied as links, never followed: the tools' own path checks still apply to them.
-    await cp(source, target, { recursive: true, force: true, verbatimSymlinks: true });
+    // Only folders, files and links are copied: reading a FIFO the model made would block this
+    // activity (and a thread of the worker's pool) until someone writes to it, and sockets or device
+    // nodes have no content to copy.
+    await cp(source, target, { recursive: true, force: true, verbatimSymlinks: true, filter: copyable });
     return { copied: true };
   };
+}
+
+async function copyable(file: string): Promise<boolean> {
+  const kind = await lstat(file);
+  return kind.isDirectory() || kind.isFile() || kind.isSymbolicLink();
 }
