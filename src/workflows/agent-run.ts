@@ -8,6 +8,7 @@ import {
   isCancellation,
   setHandler,
   ActivityFailure,
+  workflowInfo,
 } from '@temporalio/workflow';
 import { textOf } from '../contract/messages';
 import { FailureType } from '../contract/errors';
@@ -83,8 +84,12 @@ async function start(input: ParsedRunInput, features: Features): Promise<RunDriv
   if (input.checkpoint === undefined) return new RunDriver(await newRunState(input), features.auditDecisions);
   const { state, stored, facts } = await stateFromCheckpoint(input);
   const driver = new RunDriver(state, features.auditDecisions);
+  // First, so that nothing of the ended run (its parent, its id) is told about this one.
+  if (input.resumedFrom) {
+    const { workflowId, runId } = workflowInfo();
+    driver.dispatch({ type: 'resumed', from: input.resumedFrom, workflowId, conversationKey: `${workflowId}/${runId}`, moreIterations: input.maxIterations });
+  }
   driver.dispatch({ type: 'preferences_reloaded', stored, approverKeys: facts.approverKeys });
-  if (input.resumedFrom) driver.dispatch({ type: 'resumed', from: input.resumedFrom });
   // Only a fork's input names a folder to copy, so no earlier history meets this activity.
   if (input.copyWorkspaceOf && state.agent.workspace === 'per-run' && state.chain.link === 0) await setup.copyWorkspace({ from: input.copyWorkspaceOf, to: state.workflowId });
   return driver;

@@ -93,55 +93,11 @@ function checkBudgetFits(state: RunState): void {
 export async function stateFromCheckpoint(input: ParsedRunInput): Promise<{ state: RunState; stored: PreferenceRule[]; facts: WorkerFacts }> {
   const state = migrateState(input.checkpoint, new Date().toISOString());
   checkBudgetFits(state);
-  if (input.resumedFrom) reopen(state, input.resumedFrom, input.maxIterations);
-  else state.chain.link += 1;
+  // A resumed run is reopened by the machine's `resumed` event; a next link only counts itself.
+  if (!input.resumedFrom) state.chain.link += 1;
   // Someone may have changed their "always"/"never" choices while this run was going on.
   const { rules, facts } = preferencesOf(await setup.loadPreferences({ user: state.input.user }));
   return { state, stored: rules, facts };
-}
-
-/**
- * The state of a run `agentctl resume` continues, made able to go on whichever way it ended. It stands
- * alone under its new id (a person resumes a run, not its parent). Its budget: `more` iterations past
- * those already used when asked for; otherwise its cap again once it was reached, or up to the cap it
- * had. A run that ended on its own (at its cap, or completed blocked or partial) has its ending cleared
- * and is told, at the end of the conversation, how it ended; a failed or cancelled one is reopened by
- * the `resumed` event, which also settles calls it left running.
- */
-function reopen(state: RunState, from: string, more: number | undefined): void {
-  state.chain = { link: 0, resumedFrom: from };
-  state.workflowId = workflowInfo().workflowId;
-  state.conversation = { key: `${state.workflowId}/${workflowInfo().runId}`, generation: 0, syncedCount: 0 };
-  state.lineage = { depth: 0, rootWorkflowId: state.workflowId };
-  const used = state.iteration - state.thread.iterationBase;
-  const cap = state.input.maxIterations;
-  state.input.maxIterations = more !== undefined ? used + more : used >= cap ? used + cap : cap;
-  const ending = state.outcome?.kind;
-  if (ending !== 'max_iterations' && ending !== 'completed') return;
-  const note = [`This run continues an earlier run (${from}), which ${howItEnded(state)}`];
-  if (state.completion?.next_steps) note.push(`Its next steps: ${state.completion.next_steps}`);
-  note.push('Carry on with the work from where it stopped.');
-  state.outcome = undefined;
-  state.completion = undefined;
-  state.output = undefined;
-  state.guardrailsChecked.output = false;
-  // A closed thread reopens working on the earlier request, then waits for follow-ups again.
-  state.thread.idleSince = undefined;
-  state.thread.closeRequested = false;
-  tellModel(state.messages, note.join('\n'));
-}
-
-function howItEnded(state: RunState): string {
-  if (!state.completion) return `stopped at its iteration cap after ${state.iteration} iteration(s) in all, before the work was done.`;
-  return `ended ${state.completion.status} after ${state.iteration} iteration(s): ${state.completion.summary}`;
-}
-
-/** The note goes into the last user message (the results of the last turn): the API wants roles to alternate. */
-function tellModel(messages: ConversationMessage[], note: string): void {
-  const last = messages[messages.length - 1];
-  if (!last || last.role !== 'user') messages.push({ role: 'user', content: note });
-  else if (typeof last.content === 'string') last.content = `${last.content}\n\n${note}`;
-  else last.content.push({ type: 'text', text: note });
 }
 
 /** The state of a new run. */

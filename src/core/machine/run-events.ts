@@ -17,8 +17,11 @@ import type { PermissionMode } from '../../contract/permission-mode';
 export type RunEvent =
   /** The workflow set the run up (a new run, or the next link of one). */
   | { type: 'started' }
-  /** This run continues the state of a run that failed or was cancelled (`agentctl resume`). */
-  | { type: 'resumed'; from: string }
+  /**
+   * `agentctl resume`: this run continues the state of an ended run `from`, under its own workflow id
+   * and conversation; `moreIterations` is the budget asked for past the iterations already used.
+   */
+  | { type: 'resumed'; from: string; workflowId: string; conversationKey: string; moreIterations?: number }
   /** The workflow is about to call the model (a new iteration, or another attempt of the current one). */
   | { type: 'model_call_started' }
   | {

@@ -4,11 +4,12 @@ import type { LifecycleEvent } from '../../contract/lifecycle-event';
 import { onCompacted } from './on-compacted';
 import { onDecision, onReply, onTimePassed, recordIgnored } from './on-decision';
 import { failRun, onModelCallStarted, onModelFailed, onModelReplied } from './on-model';
-import { onResumed, onToolFinished, onToolOutcomeUnknown, onToolStarted } from './on-tool';
+import { onToolFinished, onToolOutcomeUnknown, onToolStarted } from './on-tool';
 import { onCallsJudged, onGuardrailsChecked } from './on-guardrails';
 import { onChildFinished, onChildStarted, onChildWaiting, onHandedOff } from './on-team';
 import { onCloseRequested, onUserMessage } from './on-thread';
 import { onModeSet } from './on-mode';
+import { onResume } from './on-resume';
 import { deliverSteering, queueSteering } from './on-steer';
 import type { RunEvent } from './run-events';
 import { pushBounded, StateLimits, type RunState } from './run-state';
@@ -88,7 +89,7 @@ function apply(state: RunState, event: RunEvent, ctx: TransitionContext): void {
       if (state.chain.link === 0) ctx.emit(state, 'agentStarted', { task: state.input.task, user: state.input.user });
       return;
     case 'resumed':
-      return onResumed(state, event.from, ctx);
+      return onResume(state, event, ctx);
     case 'child_started':
       return onChildStarted(state, event.callId, event.workflowId, ctx);
     case 'child_finished':
