@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 /**
  * The turn slice: the loop's counter and the model call in flight. on-model counts the iteration,
- * opens the turn and records the model call's retries; settle closes the turn; fork-state resets them.
+ * opens the turn and records the model call's retries; settle closes the turn; fork-state clears
+ * the model call.
  * The `turn` field itself (the tool calls of the current turn) is still composed in run-state.ts,
  * beside `TurnSchema`, while the call stage rewrite changes those schemas; it moves here after.
  */
