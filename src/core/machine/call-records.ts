@@ -5,6 +5,7 @@ import type { ToolResult } from '../../contract/tool-result';
 import { pushBounded, StateLimits, type RunState, type TurnCall } from './run-state';
 import { type ToolCallRecord } from '../../contract/run-records';
 import type { CallApproval } from '../../contract/decision';
+import type { TelemetrySlice } from './state/telemetry';
 
 /** "shell: ls -la", "read_file: notes.md": how a call reads in status, events and the Web UI. */
 export function callSummary(name: string, input: unknown): string {
@@ -24,7 +25,7 @@ export const toBlock = (callId: string, result: ToolResult): ToolResultBlock => 
 export const errorResult = (output: string): ToolResult => ({ success: false, shouldContinue: true, output });
 
 /** Records a call in the recent-calls list, replacing an earlier record of the same call (waiting → success). */
-export function recordCall(state: RunState, entry: Omit<ToolCallRecord, 'summary'> & { input: unknown }): void {
+export function recordCall(state: TelemetrySlice, entry: Omit<ToolCallRecord, 'summary'> & { input: unknown }): void {
   const { input, ...rest } = entry;
   const record: ToolCallRecord = { ...rest, summary: callSummary(entry.tool, input) };
   const at = state.recentToolCalls.findIndex((c) => c.callId === entry.callId);

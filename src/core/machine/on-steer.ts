@@ -1,5 +1,7 @@
 import type { RunState } from './run-state';
 import type { TransitionContext } from './transition-context';
+import type { CoreSlice } from './state/core';
+import type { ThreadSlice } from './state/thread';
 
 /**
  * Steering a run that is not a thread: a person's message sent while the agent works (or while a call
@@ -15,7 +17,7 @@ export function steeringNote(text: string, sender: string | undefined): string {
 }
 
 /** Queues the message; it decides nothing (a parked call stays parked). Returns a refusal, or undefined. */
-export function queueSteering(state: RunState, text: string, sender: string | undefined): string | undefined {
+export function queueSteering(state: Pick<CoreSlice, 'outcome'> & ThreadSlice, text: string, sender: string | undefined): string | undefined {
   if (state.outcome) return 'the run has ended';
   if (sender !== undefined || state.thread.inboxFrom !== undefined) {
     state.thread.inboxFrom = [...(state.thread.inboxFrom ?? state.thread.inbox.map(() => '')), sender ?? ''];

@@ -1,21 +1,24 @@
 import { z } from 'zod';
-import { RunPhaseSchema, TokenUsageSchema, DecisionRecordSchema, IgnoredMessageSchema, ToolCallRecordSchema, PendingQuestionSchema, ChildWaitingSchema } from '../../contract/run-records';
-import { ResolvedAgentSchema } from '../../contract/resolved-agent';
-import { LifecycleEventSchema } from '../../contract/lifecycle-event';
-import { ToolApprovalSchema } from '../../contract/approval-rules';
-import { PreferenceRuleSchema } from '../approvals/preference-rules';
 import { ShellAnalysisSchema } from '../../contract/shell-analysis';
-import { CompletionSchema, SavedSummarySchema, TaskSchema } from '../../contract/control-tools';
-import { ConversationMessageSchema, ToolResultBlockSchema } from '../../contract/conversation-ref';
-import { JsonSchemaObjectSchema, OutputCheckSchema } from '../../contract/output-check';
+import { ToolResultBlockSchema } from '../../contract/conversation-ref';
+import { OutputCheckSchema } from '../../contract/output-check';
 import { ToolPermissionSchema } from '../../contract/tool-permission';
-import { PermissionModeSchema } from '../../contract/permission-mode';
-import { EffortSchema } from '../../contract/model-options';
+import { CoreSliceSchema } from './state/core';
+import { TurnSliceSchema } from './state/turn';
+import { ApprovalsSliceSchema } from './state/approvals';
+import { TeamSliceSchema } from './state/team';
+import { ThreadSliceSchema } from './state/thread';
+import { CompactionSliceSchema } from './state/compaction';
+import { TelemetrySliceSchema } from './state/telemetry';
 
 /**
  * Everything a run knows, as one zod schema: the type is derived from it, a checkpoint handed to the
  * next link (continue-as-new) or to a resumed run is validated with it, and every earlier shape is
  * migrated to it (see migrations/). Only the transition functions in this folder change it.
+ *
+ * It is composed of slices (state/*.ts), each with the schemas only it uses and a header naming the
+ * handlers that write it: core, turn, approvals, team, thread, compaction, telemetry. The checkpoint
+ * itself stays one flat object, so the slices are a way to read the code, not a change of shape.
  */
 
 // The contract's records (the status carries them) and the agent the worker resolves live in
@@ -23,35 +26,8 @@ import { EffortSchema } from '../../contract/model-options';
 export { RunPhaseSchema, TokenUsageSchema, DecisionRecordSchema, IgnoredMessageSchema, ToolCallRecordSchema, PendingQuestionSchema, ChildWaitingSchema } from '../../contract/run-records';
 export type { RunPhase, DecisionRecord, IgnoredMessage, ToolCallRecord, PendingQuestion, ChildWaiting } from '../../contract/run-records';
 export { ResolvedToolSchema, ResolvedAgentSchema, type ResolvedTool, type ResolvedAgent } from '../../contract/resolved-agent';
-
-/** The run's own settings, fixed at start (agent defaults applied). */
-export const RunSettingsSchema = z.object({
-  agent: z.string(),
-  task: z.string(),
-  user: z.string(),
-  maxIterations: z.number().int().positive(),
-  toolApproval: ToolApprovalSchema.optional(),
-  approvalTimeoutSeconds: z.number().positive(),
-  historyBudget: z.object({ maxEvents: z.number().int(), maxBytes: z.number().int() }),
-  /** Who may decide this run's parked calls (narrows the agent's list). */
-  approvers: z.array(z.string()).optional(),
-  /** Lets this run's tool commands reach the network (the agent's setting otherwise). */
-  network: z.boolean().optional(),
-  /** The longest wait between two attempts of a model call while the API is unavailable. */
-  modelRetryMaxSeconds: z.number().positive().default(300),
-  /** The JSON Schema the completion's `output` must match (the run's own; the agent's lives on the worker). */
-  outputSchema: JsonSchemaObjectSchema.optional(),
-  /** Sub-agents this run may delegate to besides the agent's own. */
-  subAgents: z.array(z.string()).default([]),
-  /** The run stays open after each completion for follow-up messages (a thread). */
-  followUps: z.boolean().default(false),
-  /** How long a thread waits for a follow-up before it closes. */
-  idleTimeoutSeconds: z.number().positive().default(7 * 24 * 60 * 60),
-  /** The run's own model id and effort, overriding the agent's (state version 5). */
-  model: z.string().optional(),
-  effort: EffortSchema.optional(),
-});
-export type RunSettings = z.infer<typeof RunSettingsSchema>;
+export { RunSettingsSchema, OutcomeSchema, type RunSettings, type RunOutcome } from './state/core';
+export { ModelCallSchema } from './state/turn';
 
 /** What happens to one tool call of the current turn. */
 export const CallVerdictSchema = z.discriminatedUnion('kind', [
@@ -101,98 +77,44 @@ export const TurnSchema = z.object({
 });
 export type Turn = z.infer<typeof TurnSchema>;
 
-/** A model call that has been asked for and has not answered yet (retries included). */
-export const ModelCallSchema = z.object({
-  attempt: z.number().int().min(1),
-  /** Set while the API is unavailable: why, and when the next attempt starts. */
-  lastError: z.string().optional(),
-  nextAttemptAt: z.string().optional(),
-});
-
-/** How the run ended, once it has. */
-export const OutcomeSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('completed') }),
-  z.object({ kind: z.literal('max_iterations') }),
-  z.object({ kind: z.literal('guardrail_tripped'), guardrail: z.string(), reason: z.string(), step: z.string() }),
-  z.object({ kind: z.literal('failed'), type: z.string(), message: z.string() }),
-]);
-
-export const RunStateSchema = z.object({
+/** Every field of the checkpoint, slice by slice; the version belongs to the whole, not to a slice. */
+const stateFields = {
   schemaVersion: z.literal(5),
-  workflowId: z.string(),
-  input: RunSettingsSchema,
-  agent: ResolvedAgentSchema,
-  phase: RunPhaseSchema,
-  iteration: z.number().int().min(0),
-  messages: z.array(ConversationMessageSchema),
-  /** Where the model activity's copy of the conversation stands (see conversation-sync.ts). */
-  conversation: z.object({ key: z.string(), generation: z.number().int(), syncedCount: z.number().int(), tag: z.string().optional() }),
-  usage: TokenUsageSchema,
-  tasks: z.array(TaskSchema),
-  savedSummaries: z.array(SavedSummarySchema),
-  conversationSummary: z.string().optional(),
-  compactions: z.number().int(),
-  /** A summarizer call is in flight. */
-  compacting: z.boolean().default(false),
-  /** The estimate right after the last compaction, so a still-large prompt is not summarized every turn. */
-  compactedAt: z.object({ iteration: z.number().int(), estimate: z.number() }).optional(),
-  recentToolCalls: z.array(ToolCallRecordSchema),
+  ...CoreSliceSchema.shape,
+  ...TurnSliceSchema.shape,
+  /** The tool calls of the current turn (turn slice; composed here until TurnSchema moves to state/turn.ts). */
   turn: TurnSchema.optional(),
-  modelCall: ModelCallSchema.optional(),
-  decisions: z.array(DecisionRecordSchema),
-  ignored: z.array(IgnoredMessageSchema),
-  pendingQuestion: PendingQuestionSchema.optional(),
-  /** The person's remembered choices plus those made in this run. */
-  preferences: z.array(PreferenceRuleSchema),
-  /** Choices made in this run, the latest per scope; they hold for the rest of the run. */
-  choicesThisRun: z.array(PreferenceRuleSchema),
-  /** Choices made in this run that still have to be written to the person's store. */
-  unsavedPreferences: z.array(PreferenceRuleSchema),
-  /** The approver registry (name → Ed25519 public key, hex) the worker had when this link started. */
-  approverKeys: z.record(z.string(), z.string()).optional(),
-  completion: CompletionSchema.optional(),
-  /** The typed result the completion carried, once it matched the run's output schema. */
-  output: z.unknown().optional(),
-  outcome: OutcomeSchema.optional(),
-  events: z.array(LifecycleEventSchema),
-  chain: z.object({ link: z.number().int(), resumedFrom: z.string().optional() }),
-  startedAt: z.string(),
-  lastError: z.string().optional(),
-  /** Problems the run went on after (a choice that could not be saved, ...), newest last. */
-  warnings: z.array(z.string()).default([]),
-  lastPrompt: z.object({ chars: z.number(), tokens: z.number() }).optional(),
-  /**
-   * The text of the latest model reply that had any (its last 4,000 characters, `chars` in all), with
-   * its iteration: a live follower prints from it the end no heartbeat carried.
-   */
-  lastReplyText: z.object({ iteration: z.number().int(), text: z.string(), chars: z.number().int() }).optional(),
-  /** The permission mode in force (run input, else the agent's default; `setMode` switches it). */
-  mode: PermissionModeSchema.default('default'),
-  /** Where this run sits in a tree of sub-agents (depth 0: a run a person started). */
-  lineage: z.object({ depth: z.number().int().min(0), parentWorkflowId: z.string().optional(), rootWorkflowId: z.string().optional() }).default({ depth: 0 }),
-  /** What each running sub-agent waits for, by its workflow id. */
-  childWaiting: z.record(z.string(), ChildWaitingSchema).default({}),
-  /** Guardrails already run for the task and for the current completion. */
-  guardrailsChecked: z.object({ input: z.boolean(), output: z.boolean() }).default({ input: false, output: false }),
-  /** A thread (input `followUps`): every completion so far, and since when it waits for the next message. */
-  thread: z
-    .object({
-      completions: z.array(CompletionSchema),
-      idleSince: z.string().optional(),
-      /** The iteration the current message started at; the cap counts from here. */
-      iterationBase: z.number().int(),
-      /** Messages that arrived while the agent was working, delivered when it would go idle. */
-      inbox: z.array(z.string()),
-      /** Who sent each inbox message, in step with `inbox` ('' when the sender gave no name). */
-      inboxFrom: z.array(z.string()).optional(),
-      /** Who sent the message the current turn works on; the audit log names them on its calls. */
-      requestedBy: z.string().optional(),
-      closeRequested: z.boolean(),
-    })
-    .default({ completions: [], iterationBase: 0, inbox: [], closeRequested: false }),
-});
+  ...ApprovalsSliceSchema.shape,
+  ...TeamSliceSchema.shape,
+  ...ThreadSliceSchema.shape,
+  ...CompactionSliceSchema.shape,
+  ...TelemetrySliceSchema.shape,
+};
+type StateField = keyof typeof stateFields;
+
+/**
+ * The order in which checkpoints list their fields, as they always have (the slices interleave in
+ * it). Parsing emits keys in this order and the JSON Schema test compares the committed file as
+ * text, so regrouping the fields into slices must not reorder them. A field added to a slice later
+ * and not listed here goes after these, in slice order.
+ */
+const CHECKPOINT_FIELD_ORDER = [
+  'schemaVersion', 'workflowId', 'input', 'agent', 'phase', 'iteration', 'messages', 'conversation', 'usage', 'tasks',
+  'savedSummaries', 'conversationSummary', 'compactions', 'compacting', 'compactedAt', 'recentToolCalls', 'turn', 'modelCall',
+  'decisions', 'ignored', 'pendingQuestion', 'preferences', 'choicesThisRun', 'unsavedPreferences', 'approverKeys',
+  'completion', 'output', 'outcome', 'events', 'chain', 'startedAt', 'lastError', 'warnings', 'lastPrompt', 'lastReplyText',
+  'mode', 'lineage', 'childWaiting', 'guardrailsChecked', 'thread',
+] as const satisfies readonly StateField[];
+
+/** `shape` with its keys in `order` first, then the rest in their own order; the fields are the same. */
+function inFieldOrder<Shape extends z.ZodRawShape>(shape: Shape, order: readonly (keyof Shape)[]): Shape {
+  const keys = [...new Set([...order, ...Object.keys(shape)])];
+  // A reordering of the same keys, so the object has exactly `Shape`'s fields.
+  return Object.fromEntries(keys.map((key) => [key, shape[key]])) as Shape;
+}
+
+export const RunStateSchema = z.object(inFieldOrder(stateFields, CHECKPOINT_FIELD_ORDER));
 export type RunState = z.infer<typeof RunStateSchema>;
-export type RunOutcome = z.infer<typeof OutcomeSchema>;
 
 /** Bounds on the lists kept in state, so neither the status query nor the checkpoint grows without end. */
 export const StateLimits = {
