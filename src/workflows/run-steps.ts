@@ -77,7 +77,7 @@ export async function compactStep(state: RunState, { plan, byBudget }: Extract<N
   try {
     const result = await summarizer.summarizeConversation.executeWithOptions({ summary: `compact turns 1-${plan.split - 1}` }, [
       // From 0: the first message carries the previous summary, so the new one replaces it.
-      { conversation: conversationRef(state), from: 0, to: plan.split, task: state.input.task },
+      { conversation: conversationRef(state), from: 0, to: plan.split, task: state.input.task, agent: state.agent.name },
     ]);
     return { type: 'compacted', ...result, split: plan.split, estimate: plan.estimate, fit: byBudget };
   } catch (error) {
