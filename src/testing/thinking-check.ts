@@ -8,7 +8,7 @@ type Block = { type: string; [key: string]: unknown };
 
 const isThinking = (b: Block) => b.type === 'thinking' || b.type === 'redacted_thinking';
 /** Blocks the API owns and wants back verbatim (everything but text, tool calls and tool results). */
-const isApiBlock = (b: Block) => isThinking(b) || b.type === 'server_tool_use' || (b.type !== 'tool_result' && b.type.endsWith('_tool_result'));
+const isApiBlock = (b: Block) => isThinking(b) || b.type === 'server_tool_use' || b.type === 'container_upload' || (b.type !== 'tool_result' && b.type.endsWith('_tool_result'));
 
 /** JSON with sorted keys: a store (PostgreSQL jsonb) may reorder keys, which the API does not mind. */
 function canonical(value: unknown): string {

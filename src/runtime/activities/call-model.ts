@@ -92,14 +92,15 @@ async function analyzeCalls(deps: ActivityDeps, content: ContentBlock[], workspa
 
 /**
  * The reply's blocks as the conversation keeps them, in the API's order. Text and tool calls are
- * reduced to the fields this runtime sends back; the API's own blocks (thinking, redacted thinking,
- * server tool calls and results) are kept whole, every field as sent: the API refuses a thinking
- * block that comes back changed, and a signature covers what we cannot see.
+ * reduced to the fields this runtime sends back (text keeps its citations, verbatim, when it has
+ * some); the API's own blocks (thinking, redacted thinking, server tool calls and every kind of their
+ * results, container uploads) are kept whole, every field as sent: the API refuses a thinking block
+ * that comes back changed, and a signature covers what we cannot see.
  */
 export function keptBlocks(blocks: readonly Anthropic.ContentBlock[]): ContentBlock[] {
   const content: ContentBlock[] = [];
   for (const block of blocks) {
-    if (block.type === 'text') content.push({ type: 'text', text: block.text });
+    if (block.type === 'text') content.push(block.citations?.length ? { type: 'text', text: block.text, citations: structuredClone(block.citations) } : { type: 'text', text: block.text });
     else if (block.type === 'tool_use') content.push({ type: 'tool_use', id: block.id, name: block.name, input: block.input });
     else if (isApiBlock(block)) content.push(structuredClone(block) as ApiBlock);
   }
