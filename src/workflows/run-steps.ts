@@ -39,7 +39,7 @@ function teamOffer(state: RunState) {
 }
 
 /** One attempt of the iteration's model call (the machine counted it when the step was taken). */
-export async function callModelStep(state: RunState, step: Extract<NextStep, { kind: 'call_model' }>): Promise<RunEvent> {
+export async function callModelStep(state: RunState, step: Extract<NextStep, { kind: 'call_model' }>, continuePausedTurns = true): Promise<RunEvent> {
   try {
     const result = await model.callModel.executeWithOptions({ summary: `model ${state.agent.modelTier} #${state.iteration}` }, [
       {
@@ -54,7 +54,8 @@ export async function callModelStep(state: RunState, step: Extract<NextStep, { k
         ...(state.input.effort ? { effort: state.input.effort } : {}),
       },
     ]);
-    return { type: 'model_replied', ...result };
+    const nudge = result.stopReason === 'pause_turn' && !continuePausedTurns ? { pauseNudge: true as const } : {};
+    return { type: 'model_replied', ...result, ...nudge };
   } catch (error) {
     if (isCancellation(error)) throw error;
     if (isStoreMiss(error)) return { type: 'conversation_resent' };

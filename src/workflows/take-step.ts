@@ -11,6 +11,8 @@ export interface StepContext {
   running: Map<string, Promise<void>>;
   /** Read by a wait on every activation: true once a message changed what the run would do next. */
   moved: (waiting: NextStep) => boolean;
+  /** Whether this execution continues a paused turn as it is (see patches.ts), or nudges it with "Continue.". */
+  continuePausedTurns: boolean;
 }
 
 /**
@@ -45,6 +47,6 @@ export async function takeStep(driver: RunDriver, step: TakenStep, ctx: StepCont
     case 'compact':
       return report(await compactStep(state, step));
     case 'call_model':
-      return report(await callModelStep(state, step));
+      return report(await callModelStep(state, step, ctx.continuePausedTurns));
   }
 }
