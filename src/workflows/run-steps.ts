@@ -176,6 +176,9 @@ export async function runChildStep(state: RunState, call: TurnCall): Promise<Run
           approvers: effectiveApprovers(state),
           // A sub-agent works under the mode of the run that started it (plan mode never gets here).
           ...(state.mode === 'default' ? {} : { mode: state.mode }),
+          // The run's own model and effort hold for its whole tree of sub-agents (each passes them on).
+          ...(state.input.model ? { model: state.input.model } : {}),
+          ...(state.input.effort ? { effort: state.input.effort } : {}),
           parent: { workflowId: state.workflowId, rootWorkflowId: state.lineage.rootWorkflowId ?? state.workflowId, depth: state.lineage.depth + 1 },
         },
       ],
