@@ -39,9 +39,9 @@ function teamOffer(state: RunState) {
 }
 
 /** One attempt of the iteration's model call (the machine counted it when the step was taken). */
-export async function callModelStep(state: RunState, step: Extract<NextStep, { kind: 'call_model' }>, continuePausedTurns = true): Promise<RunEvent> {
+export async function callModelStep(state: RunState, step: Extract<NextStep, { kind: 'call_model' }>, continuePausedTurns = true, note = ''): Promise<RunEvent> {
   try {
-    const result = await model.callModel.executeWithOptions({ summary: `model ${state.agent.modelTier} #${state.iteration}` }, [
+    const result = await model.callModel.executeWithOptions({ summary: `model ${state.agent.modelTier} #${state.iteration}${note}` }, [
       {
         agent: state.agent.name,
         iteration: state.iteration,
@@ -92,7 +92,7 @@ export async function compactStep(state: RunState, { plan, byBudget }: Extract<N
  * worker dies, the model is told the outcome is unknown instead of the command running twice. A call
  * that is safe to repeat that still fails after its attempts becomes an error result.
  */
-export async function runToolStep(state: RunState, call: ToolRun, endsRun: boolean): Promise<RunEvent> {
+export async function runToolStep(state: RunState, call: ToolRun, endsRun: boolean, note = ''): Promise<RunEvent> {
   const tool = state.agent.tools[call.name]!;
   const stub = call.lane === 'once' ? onceTools : tools;
   const started = Date.now();
@@ -112,7 +112,7 @@ export async function runToolStep(state: RunState, call: ToolRun, endsRun: boole
     const timeout = tool.timeoutSeconds ? { startToCloseTimeout: `${tool.timeoutSeconds} seconds` } : {};
     const result =
       (call.lane === 'local' ? await runLocally(input) : undefined) ??
-      (await stub.runTool.executeWithOptions({ summary: callSummary(call.name, call.input), ...timeout }, [input]));
+      (await stub.runTool.executeWithOptions({ summary: callSummary(call.name, call.input) + note, ...timeout }, [input]));
     const legacy = endsRun ? {} : { legacy: true };
     return { type: 'tool_finished', callId: call.id, result, durationMs: Date.now() - started, ...legacy };
   } catch (error) {
