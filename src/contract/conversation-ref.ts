@@ -28,7 +28,7 @@ const ApiBlockSchema: z.ZodType<ApiBlock> = z.union([
 const BlockSchema = z.union([
   // Citations are the API's (their encrypted indexes must come back as sent): kept, never read.
   z.object({ type: z.literal('text'), text: z.string(), citations: z.array(z.unknown()).optional() }),
-  z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown() }),
+  z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown(), caller: z.unknown().optional(), toolset_name: z.string().optional() }),
   ToolResultBlockSchema,
   ApiBlockSchema,
 ]);

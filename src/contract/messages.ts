@@ -19,6 +19,13 @@ export interface ToolUseBlock {
   id: string;
   name: string;
   input: unknown;
+  /**
+   * Who made the call when it was not the model directly: code the API ran (programmatic tool
+   * calling, `{ type: code_execution_…, tool_id }`). Kept as sent, so the result finds its caller.
+   */
+  caller?: unknown;
+  /** For a member of a toolset, the toolset's name, as the API sent it. */
+  toolset_name?: string;
 }
 
 export interface ToolResultBlock {

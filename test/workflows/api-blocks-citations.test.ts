@@ -1,5 +1,6 @@
 // The API's blocks that are not thinking: a web search answer's text with its `citations` (each with
-// an opaque `encrypted_index`) and a `container_upload`. Both must come back exactly as sent in every
+// an opaque `encrypted_index`), a `container_upload`, and a tool call's `caller` when code the API ran
+// made it (programmatic tool calling). Both must come back exactly as sent in every
 // later request, through the conversation store, the checkpoint and continue-as-new. The fake API
 // refuses a dropped container upload (thinking-check.ts); the citations are checked on every request.
 import { mkdtemp } from 'node:fs/promises';
@@ -42,8 +43,14 @@ function blocksFor(step: number): RawBlock[] {
   ];
 }
 
+/** The step's call, made by the code the API ran (programmatic tool calling): its `caller` must come back too. */
+const callerOf = (step: number) => ({ type: 'code_execution_20250825', tool_id: `srvtoolu_code${step}` });
+
 function plan(last: number) {
-  return (step: number) => reply(...blocksFor(step), step <= last ? toolCall('step', { n: step }, callId(step)) : toolCall('complete_task', { summary: 'cited', status: 'success' }, callId(step)));
+  return (step: number) => {
+    const call = step <= last ? { ...toolCall('step', { n: step }, callId(step)), caller: callerOf(step) } : toolCall('complete_task', { summary: 'cited', status: 'success' }, callId(step));
+    return reply(...blocksFor(step), call);
+  };
 }
 
 /** Every assistant turn sent back starts with its step's blocks, every field as sent; returns how many were checked. */
@@ -57,6 +64,7 @@ function expectCitedBlocksKept(requests: readonly FakeRequest[]): number {
       const step = call?.type === 'tool_use' ? /^toolu_s(\d+)_/.exec(call.id)?.[1] : undefined;
       if (step === undefined) continue;
       expect(blocks.slice(0, 5), `the blocks of step ${step} as sent back`).toEqual(blocksFor(Number(step)));
+      expect(call, `the call of step ${step} as sent back`).toEqual({ type: 'tool_use', id: callId(Number(step)), name: 'step', input: { n: Number(step) }, caller: callerOf(Number(step)) });
       checked += 1;
     }
   }

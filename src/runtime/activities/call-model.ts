@@ -96,6 +96,16 @@ async function analyzeCalls(deps: ActivityDeps, content: ContentBlock[], workspa
 }
 
 /**
+ * A tool call as kept: its id, name and input, and, as the API sent them, the caller when the model did
+ * not call directly (code the API ran) and the toolset's name. A direct call keeps the shape it had.
+ */
+function keptToolUse(block: Anthropic.ToolUseBlock): ContentBlock {
+  const caller = block.caller && block.caller.type !== 'direct' ? { caller: structuredClone(block.caller) } : {};
+  const toolset = block.toolset_name ? { toolset_name: block.toolset_name } : {};
+  return { type: 'tool_use', id: block.id, name: block.name, input: block.input, ...caller, ...toolset };
+}
+
+/**
  * The reply's blocks as the conversation keeps them, in the API's order. Text and tool calls are
  * reduced to the fields this runtime sends back (text keeps its citations, verbatim, when it has
  * some); the API's own blocks (thinking, redacted thinking, server tool calls and every kind of their
@@ -106,7 +116,7 @@ export function keptBlocks(blocks: readonly Anthropic.ContentBlock[]): ContentBl
   const content: ContentBlock[] = [];
   for (const block of blocks) {
     if (block.type === 'text') content.push(block.citations?.length ? { type: 'text', text: block.text, citations: structuredClone(block.citations) } : { type: 'text', text: block.text });
-    else if (block.type === 'tool_use') content.push({ type: 'tool_use', id: block.id, name: block.name, input: block.input });
+    else if (block.type === 'tool_use') content.push(keptToolUse(block));
     else if (isApiBlock(block)) content.push(structuredClone(block) as ApiBlock);
   }
   return content;
