@@ -9,9 +9,9 @@ export const ToolResultBlockSchema = z.object({
 });
 
 /**
- * The API's own blocks (thinking, redacted thinking, server tool calls and their results). Loose
- * objects: every field the API sent is kept, since it must come back exactly so (a changed or
- * missing thinking block is a 400). Checked only for the fields this runtime reads.
+ * The API's own blocks (thinking, redacted thinking, server tool calls and their results, container
+ * uploads). Loose objects: every field the API sent is kept, since it must come back exactly so (a
+ * changed or missing thinking block is a 400). Checked only for the fields this runtime reads.
  */
 const ApiBlockSchema: z.ZodType<ApiBlock> = z.union([
   z.looseObject({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() }),
@@ -22,11 +22,13 @@ const ApiBlockSchema: z.ZodType<ApiBlock> = z.union([
     tool_use_id: z.string(),
     content: z.unknown(),
   }),
+  z.looseObject({ type: z.literal('container_upload'), file_id: z.string() }),
 ]);
 
 const BlockSchema = z.union([
-  z.object({ type: z.literal('text'), text: z.string() }),
-  z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown() }),
+  // Citations are the API's (their encrypted indexes must come back as sent): kept, never read.
+  z.object({ type: z.literal('text'), text: z.string(), citations: z.array(z.unknown()).optional() }),
+  z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown(), caller: z.unknown().optional(), toolset_name: z.string().optional() }),
   ToolResultBlockSchema,
   ApiBlockSchema,
 ]);

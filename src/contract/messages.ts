@@ -6,6 +6,12 @@
 export interface TextBlock {
   type: 'text';
   text: string;
+  /**
+   * The sources the API cited for this text (a web search answer's `web_search_result_location`s...),
+   * kept exactly as sent and sent back so: their `encrypted_index` is the API's business. Absent when
+   * the API cited nothing, so plain text keeps the shape it always had.
+   */
+  citations?: unknown[];
 }
 
 export interface ToolUseBlock {
@@ -13,6 +19,13 @@ export interface ToolUseBlock {
   id: string;
   name: string;
   input: unknown;
+  /**
+   * Who made the call when it was not the model directly: code the API ran (programmatic tool
+   * calling, `{ type: code_execution_…, tool_id }`). Kept as sent, so the result finds its caller.
+   */
+  caller?: unknown;
+  /** For a member of a toolset, the toolset's name, as the API sent it. */
+  toolset_name?: string;
 }
 
 export interface ToolResultBlock {
@@ -63,14 +76,23 @@ export interface ServerToolResultBlock {
   [field: string]: unknown;
 }
 
+/** A file the API put into the code execution container (`container_upload`), kept as it came. */
+export interface ContainerUploadBlock {
+  type: 'container_upload';
+  file_id: string;
+  [field: string]: unknown;
+}
+
 /** The blocks the API sends that this runtime keeps as they are, without reading them. */
-export type ApiBlock = ThinkingBlock | RedactedThinkingBlock | ServerToolUseBlock | ServerToolResultBlock;
+export type ApiBlock = ThinkingBlock | RedactedThinkingBlock | ServerToolUseBlock | ServerToolResultBlock | ContainerUploadBlock;
 
 export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock | ApiBlock;
 
 /** The block types a reply may carry that the runtime keeps verbatim (see ApiBlock). */
 export function isApiBlock(block: { type: string }): block is ApiBlock {
-  return block.type === 'thinking' || block.type === 'redacted_thinking' || block.type === 'server_tool_use' || (block.type !== 'tool_result' && block.type.endsWith('_tool_result'));
+  const { type } = block;
+  if (type === 'thinking' || type === 'redacted_thinking' || type === 'server_tool_use' || type === 'container_upload') return true;
+  return type !== 'tool_result' && type.endsWith('_tool_result');
 }
 
 export interface ConversationMessage {

@@ -163,7 +163,10 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}) {
     const content = (spec.blocks ?? []).map((b) =>
       b.type === 'tool_use' ? { ...b, id: b.id ?? `toolu_${index}_${toolNo++}` } : b.type === 'text' ? { citations: null, ...b } : b,
     );
-    ledger.issue(script.match, content as { type: string }[]);
+    // A request that ends with an assistant message continues that turn (a paused one, `pause_turn`).
+    const last = body.messages?.at(-1);
+    const paused = last?.role === 'assistant' && typeof last.content !== 'string' ? (last.content as unknown as { type: string }[]) : [];
+    ledger.issue(script.match, content as { type: string }[], paused);
     const message = {
       id: `msg_fake_${scripts.indexOf(script)}_${index}`,
       type: 'message',

@@ -120,6 +120,19 @@ export const webSearchResult = (toolUseId: string, urls: string[]): RawBlock => 
   content: urls.map((url, i) => ({ type: 'web_search_result', url, title: `Result ${i + 1}`, encrypted_content: `enc_${i}_${url.length}`, page_age: null })),
 });
 
+/** Text with the sources the API cites for it (web search answers carry `web_search_result_location`s). */
+export const citedText = (t: string, citations: RawBlock[]): RawBlock => ({ type: 'text', text: t, citations });
+/** A web search citation as the API sends it, with its opaque `encrypted_index`. */
+export const webSearchCitation = (url: string, citedText: string): RawBlock => ({
+  type: 'web_search_result_location',
+  url,
+  title: `Page at ${url}`,
+  cited_text: citedText,
+  encrypted_index: `Eo${Buffer.from(url).toString('base64url')}`,
+});
+/** A file the API put into the code execution container. */
+export const containerUpload = (fileId: string): RawBlock => ({ type: 'container_upload', file_id: fileId });
+
 /** A reply from content blocks, or from a function of the request for scripts that must look at it. */
 export function reply(...args: ReplyBlock[] | [(request: FakeRequest) => Reply]): Reply {
   const usage = { input_tokens: 100, output_tokens: 20 };

@@ -8,7 +8,7 @@ type Block = { type: string; [key: string]: unknown };
 
 const isThinking = (b: Block) => b.type === 'thinking' || b.type === 'redacted_thinking';
 /** Blocks the API owns and wants back verbatim (everything but text, tool calls and tool results). */
-const isApiBlock = (b: Block) => isThinking(b) || b.type === 'server_tool_use' || (b.type !== 'tool_result' && b.type.endsWith('_tool_result'));
+const isApiBlock = (b: Block) => isThinking(b) || b.type === 'server_tool_use' || b.type === 'container_upload' || (b.type !== 'tool_result' && b.type.endsWith('_tool_result'));
 
 /** JSON with sorted keys: a store (PostgreSQL jsonb) may reorder keys, which the API does not mind. */
 function canonical(value: unknown): string {
@@ -26,11 +26,17 @@ export class ThinkingLedger {
   private readonly signatures = new Map<string, string>();
   private readonly redacted = new Set<string>();
 
-  /** Records a reply the fake sends. */
-  issue(script: string, content: Block[]): void {
+  /**
+   * Records a reply the fake sends. A reply to a request that ends with a paused turn (`pause_turn`)
+   * continues that turn: `paused` is the turn as sent back, and the whole turn is what must come back.
+   */
+  issue(script: string, reply: Block[], paused: Block[] = []): void {
+    const content = [...paused, ...reply];
     const api = content.filter(isApiBlock).map(canonical);
     if (api.length === 0) return;
-    const thinking = content.filter(isThinking).length;
+    // The thinking that must open the turn: its first reply's (a continuation's own thinking follows the paused blocks).
+    const opening = paused.length > 0 ? paused : reply;
+    const thinking = opening.filter(isThinking).length;
     for (const block of content) {
       if (block.type === 'thinking') this.signatures.set(String(block.signature), canonical(block));
       if (block.type === 'redacted_thinking') this.redacted.add(String(block.data));
@@ -49,7 +55,9 @@ export class ThinkingLedger {
           return `${at(i)}: Invalid \`signature\` in \`thinking\` block (the block was changed)`;
         }
         if (block.type === 'redacted_thinking' && !this.redacted.has(String(block.data))) return `${at(i)}: Invalid \`data\` in \`redacted_thinking\` block`;
-        if (block.type === 'server_tool_use' && !blocks.slice(i + 1).some((b) => b.tool_use_id === block.id)) {
+        // A paused turn sent back to be continued may end with a server tool call the API has yet to answer.
+        const continued = m === (body.messages ?? []).length - 1;
+        if (block.type === 'server_tool_use' && !continued && !blocks.slice(i + 1).some((b) => b.tool_use_id === block.id)) {
           return `${at(i)}: \`server_tool_use\` ids were found without a result block after them: ${String(block.id)}`;
         }
       }

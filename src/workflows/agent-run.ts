@@ -107,7 +107,7 @@ async function drive(driver: RunDriver, input: ParsedRunInput, features: Feature
   // Ending a wait any other way (on every event, say) would start a new timer, a command that replays
   // of earlier histories do not have.
   const next = () => nextStep(driver.state, { now: Date.now(), historyFull: historyIsFull(driver.state.input.historyBudget), features });
-  const ctx: StepContext = { running: new Map(), moved: (waiting) => stepKey(next()) !== stepKey(waiting) };
+  const ctx: StepContext = { running: new Map(), moved: (waiting) => stepKey(next()) !== stepKey(waiting), continuePausedTurns: features.continuePausedTurns };
   for (;;) {
     driver.publish();
     const step = driver.nextStep(features);

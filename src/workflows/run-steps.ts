@@ -39,9 +39,9 @@ function teamOffer(state: RunState) {
 }
 
 /** One attempt of the iteration's model call (the machine counted it when the step was taken). */
-export async function callModelStep(state: RunState, step: Extract<NextStep, { kind: 'call_model' }>): Promise<RunEvent> {
+export async function callModelStep(state: RunState, step: Extract<NextStep, { kind: 'call_model' }>, continuePausedTurns = true, note = ''): Promise<RunEvent> {
   try {
-    const result = await model.callModel.executeWithOptions({ summary: `model ${state.agent.modelTier} #${state.iteration}` }, [
+    const result = await model.callModel.executeWithOptions({ summary: `model ${state.agent.modelTier} #${state.iteration}${note}` }, [
       {
         agent: state.agent.name,
         iteration: state.iteration,
@@ -54,7 +54,8 @@ export async function callModelStep(state: RunState, step: Extract<NextStep, { k
         ...(state.input.effort ? { effort: state.input.effort } : {}),
       },
     ]);
-    return { type: 'model_replied', ...result };
+    const nudge = result.stopReason === 'pause_turn' && !continuePausedTurns ? { pauseNudge: true as const } : {};
+    return { type: 'model_replied', ...result, ...nudge };
   } catch (error) {
     if (isCancellation(error)) throw error;
     if (isStoreMiss(error)) return { type: 'conversation_resent' };
@@ -77,7 +78,7 @@ export async function compactStep(state: RunState, { plan, byBudget }: Extract<N
   try {
     const result = await summarizer.summarizeConversation.executeWithOptions({ summary: `compact turns 1-${plan.split - 1}` }, [
       // From 0: the first message carries the previous summary, so the new one replaces it.
-      { conversation: conversationRef(state), from: 0, to: plan.split, task: state.input.task },
+      { conversation: conversationRef(state), from: 0, to: plan.split, task: state.input.task, agent: state.agent.name },
     ]);
     return { type: 'compacted', ...result, split: plan.split, estimate: plan.estimate, fit: byBudget };
   } catch (error) {
@@ -91,7 +92,7 @@ export async function compactStep(state: RunState, { plan, byBudget }: Extract<N
  * worker dies, the model is told the outcome is unknown instead of the command running twice. A call
  * that is safe to repeat that still fails after its attempts becomes an error result.
  */
-export async function runToolStep(state: RunState, call: ToolRun, endsRun: boolean): Promise<RunEvent> {
+export async function runToolStep(state: RunState, call: ToolRun, endsRun: boolean, note = ''): Promise<RunEvent> {
   const tool = state.agent.tools[call.name]!;
   const stub = call.lane === 'once' ? onceTools : tools;
   const started = Date.now();
@@ -111,7 +112,7 @@ export async function runToolStep(state: RunState, call: ToolRun, endsRun: boole
     const timeout = tool.timeoutSeconds ? { startToCloseTimeout: `${tool.timeoutSeconds} seconds` } : {};
     const result =
       (call.lane === 'local' ? await runLocally(input) : undefined) ??
-      (await stub.runTool.executeWithOptions({ summary: callSummary(call.name, call.input), ...timeout }, [input]));
+      (await stub.runTool.executeWithOptions({ summary: callSummary(call.name, call.input) + note, ...timeout }, [input]));
     const legacy = endsRun ? {} : { legacy: true };
     return { type: 'tool_finished', callId: call.id, result, durationMs: Date.now() - started, ...legacy };
   } catch (error) {
@@ -175,6 +176,9 @@ export async function runChildStep(state: RunState, call: TurnCall): Promise<Run
           approvers: effectiveApprovers(state),
           // A sub-agent works under the mode of the run that started it (plan mode never gets here).
           ...(state.mode === 'default' ? {} : { mode: state.mode }),
+          // The run's own model and effort hold for its whole tree of sub-agents (each passes them on).
+          ...(state.input.model ? { model: state.input.model } : {}),
+          ...(state.input.effort ? { effort: state.input.effort } : {}),
           parent: { workflowId: state.workflowId, rootWorkflowId: state.lineage.rootWorkflowId ?? state.workflowId, depth: state.lineage.depth + 1 },
         },
       ],

@@ -11,6 +11,19 @@ export interface StepContext {
   running: Map<string, Promise<void>>;
   /** Read by a wait on every activation: true once a message changed what the run would do next. */
   moved: (waiting: NextStep) => boolean;
+  /** Whether this execution continues a paused turn as it is (see patches.ts), or nudges it with "Continue.". */
+  continuePausedTurns: boolean;
+  /** The last model reply's thinking, when it thought: said in the summaries of the activities after it. */
+  thought?: { iteration: number; tokens: number };
+}
+
+/**
+ * What the Web UI's activity summary adds after a turn that thought, e.g. ` · turn 3 thought 812 tokens`.
+ * Temporal fixes an activity's summary when it is scheduled, before the model answers, so a model call
+ * cannot carry its own count: the tool calls of the turn and the next model call carry it instead.
+ */
+export function thoughtNote(thought: StepContext['thought']): string {
+  return thought ? ` · turn ${thought.iteration} thought ${thought.tokens.toLocaleString('en-US')} tokens` : '';
 }
 
 /**
@@ -26,7 +39,7 @@ export async function takeStep(driver: RunDriver, step: TakenStep, ctx: StepCont
   switch (step.kind) {
     case 'run_tools':
       for (const call of step.calls) {
-        const work = call.lane === 'child' ? runChildStep(state, call) : runToolStep(state, call, step.endsRun);
+        const work = call.lane === 'child' ? runChildStep(state, call) : runToolStep(state, call, step.endsRun, thoughtNote(ctx.thought));
         ctx.running.set(call.id, work.then(report).finally(() => ctx.running.delete(call.id)));
       }
       return;
@@ -44,7 +57,11 @@ export async function takeStep(driver: RunDriver, step: TakenStep, ctx: StepCont
       return report(await judgeStep(state, step));
     case 'compact':
       return report(await compactStep(state, step));
-    case 'call_model':
-      return report(await callModelStep(state, step));
+    case 'call_model': {
+      const event = await callModelStep(state, step, ctx.continuePausedTurns, thoughtNote(ctx.thought));
+      // A failed call leaves the note for its retry; a reply replaces it with its own count, or none.
+      if (event.type === 'model_replied') ctx.thought = event.usage.thinkingTokens ? { iteration: state.iteration, tokens: event.usage.thinkingTokens } : undefined;
+      return report(event);
+    }
   }
 }

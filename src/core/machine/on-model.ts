@@ -1,4 +1,4 @@
-import { addUsage, textOf, toolUses } from '../../contract/messages';
+import { addUsage, textOf, toolUses, type ConversationMessage } from '../../contract/messages';
 import type { RunEvent } from './run-events';
 import type { RunState } from './run-state';
 import type { TransitionContext } from './transition-context';
@@ -9,7 +9,10 @@ export const CONTINUE_NUDGE =
   'You replied without calling a tool. If the task is done, call complete_task with a summary and status. ' +
   'Otherwise continue working with the tools, or call need_more_information if you need the user.';
 
-/** Sent after a reply the API paused (`pause_turn`) during a long server tool turn (web search...). */
+/**
+ * Sent after a reply the API paused (`pause_turn`) by executions from before paused turns were sent
+ * back as they are (see patches.ts); newer ones add no message, and the next call continues the turn.
+ */
 export const PAUSE_TURN_NUDGE = 'Continue.';
 
 /** The nudge for an agent whose completion tool is not complete_task: it must name the tool it has. */
@@ -40,8 +43,10 @@ export function onModelCallStarted(state: RunState, ctx: TransitionContext): voi
 }
 
 export function onModelReplied(state: RunState, event: Extract<RunEvent, { type: 'model_replied' }>, ctx: TransitionContext): void {
+  // A continued turn replaces the paused one it carries; only its new blocks are new server tool calls.
+  const paused = event.continued ? state.messages.pop() : undefined;
   state.messages.push(event.message);
-  recordServerTools(state, event.message, ctx);
+  recordServerTools(state, paused ? newPart(event.message, paused) : event.message, ctx);
   state.conversation.syncedCount = event.storedCount;
   state.conversation.tag = event.storedTag;
   state.usage = addUsage(state.usage, event.usage);
@@ -54,7 +59,12 @@ export function onModelReplied(state: RunState, event: Extract<RunEvent, { type:
   if (replyText) state.lastReplyText = { iteration: state.iteration, text: replyText.slice(-REPLY_TEXT_CHARS), chars: replyText.length };
   const calls = toolUses(event.message);
   if (calls.length === 0) {
-    // A paused server tool turn is not a reply without a tool call: the model is asked to go on.
+    // A paused server tool turn is not a reply without a tool call: the next call sends it back as it
+    // is, the API's way to let the model go on (older executions asked it to with a user message).
+    if (event.stopReason === 'pause_turn' && !event.pauseNudge) {
+      ctx.emit(state, 'iterationCompleted', { completed: false, toolCalls: 0, usage: state.usage });
+      return;
+    }
     const nudge = event.stopReason === 'pause_turn' ? PAUSE_TURN_NUDGE : continueNudgeFor(state.agent.completionTools);
     state.messages.push({ role: 'user', content: nudge });
     ctx.emit(state, 'iterationCompleted', { completed: false, toolCalls: 0, usage: state.usage });
@@ -75,6 +85,12 @@ export function onModelReplied(state: RunState, event: Extract<RunEvent, { type:
     })),
     contextText: textOf(event.message) || undefined,
   };
+}
+
+/** The blocks `turn` has after those of `paused`, the turn it continued. */
+function newPart(turn: ConversationMessage, paused: ConversationMessage): ConversationMessage {
+  const before = typeof paused.content === 'string' ? 1 : paused.content.length;
+  return { role: 'assistant', content: typeof turn.content === 'string' ? turn.content : turn.content.slice(before) };
 }
 
 /**

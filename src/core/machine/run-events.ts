@@ -33,6 +33,10 @@ export type RunEvent =
       storedTag: string;
       /** The API's stop reason (`pause_turn`: it paused a long server tool turn, to be continued). */
       stopReason?: string | null;
+      /** The call continued a paused turn: `message` is the whole turn and replaces the last message. */
+      continued?: true;
+      /** The execution started before paused turns were continued as they are (see patches.ts): "Continue." is sent instead. */
+      pauseNudge?: true;
       /** The worker's reading of each call, by tool_use id (shell commands, parsed). */
       analyses?: Record<string, ShellAnalysis>;
       /** The worker's check of each completion call's `output` against the run's schema, by tool_use id. */

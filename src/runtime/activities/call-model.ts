@@ -51,6 +51,11 @@ export interface CallModelResult {
   analyses: Record<string, ShellAnalysis>;
   /** For runs with an output schema: each completion call's `output` checked against it, by tool_use id. */
   outputChecks?: Record<string, OutputCheck>;
+  /**
+   * The call continued a paused turn (`pause_turn`): `message` is that whole turn, the paused blocks
+   * followed by this reply's, and takes the place of the conversation's last message.
+   */
+  continued?: true;
 }
 
 /** A stream that sends nothing for this long is abandoned and the call retried (`AGENT_MODEL_IDLE_SECONDS`, read at start). */
@@ -91,19 +96,44 @@ async function analyzeCalls(deps: ActivityDeps, content: ContentBlock[], workspa
 }
 
 /**
+ * A tool call as kept: its id, name and input, and, as the API sent them, the caller when the model did
+ * not call directly (code the API ran) and the toolset's name. A direct call keeps the shape it had.
+ */
+function keptToolUse(block: Anthropic.ToolUseBlock): ContentBlock {
+  const caller = block.caller && block.caller.type !== 'direct' ? { caller: structuredClone(block.caller) } : {};
+  const toolset = block.toolset_name ? { toolset_name: block.toolset_name } : {};
+  return { type: 'tool_use', id: block.id, name: block.name, input: block.input, ...caller, ...toolset };
+}
+
+/**
  * The reply's blocks as the conversation keeps them, in the API's order. Text and tool calls are
- * reduced to the fields this runtime sends back; the API's own blocks (thinking, redacted thinking,
- * server tool calls and results) are kept whole, every field as sent: the API refuses a thinking
- * block that comes back changed, and a signature covers what we cannot see.
+ * reduced to the fields this runtime sends back (text keeps its citations, verbatim, when it has
+ * some); the API's own blocks (thinking, redacted thinking, server tool calls and every kind of their
+ * results, container uploads) are kept whole, every field as sent: the API refuses a thinking block
+ * that comes back changed, and a signature covers what we cannot see.
  */
 export function keptBlocks(blocks: readonly Anthropic.ContentBlock[]): ContentBlock[] {
   const content: ContentBlock[] = [];
   for (const block of blocks) {
-    if (block.type === 'text') content.push({ type: 'text', text: block.text });
-    else if (block.type === 'tool_use') content.push({ type: 'tool_use', id: block.id, name: block.name, input: block.input });
+    if (block.type === 'text') content.push(block.citations?.length ? { type: 'text', text: block.text, citations: structuredClone(block.citations) } : { type: 'text', text: block.text });
+    else if (block.type === 'tool_use') content.push(keptToolUse(block));
     else if (isApiBlock(block)) content.push(structuredClone(block) as ApiBlock);
   }
   return content;
+}
+
+/**
+ * A conversation that ends with an assistant message ends with a turn the API paused (`pause_turn`, in
+ * a long server tool turn). The API's way to go on is to send that turn back as it is, as the last
+ * message, with no user message after it; the reply continues the same turn, so its blocks are kept
+ * after the paused ones, in one assistant message (thinking stays first; no tool call is split from
+ * its result, since the paused part has no tool calls of the worker's).
+ */
+function splitPausedTurn(messages: ConversationMessage[]): { prompt: ConversationMessage[]; paused: ContentBlock[] } {
+  const last = messages.at(-1);
+  if (last?.role !== 'assistant') return { prompt: messages, paused: [] };
+  const paused: ContentBlock[] = typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : [...last.content];
+  return { prompt: messages.slice(0, -1), paused };
 }
 
 /**
@@ -146,18 +176,20 @@ export function createCallModel(deps: ActivityDeps) {
       recordModelResponse(span, { id: answer.id, model: answer.model, stopReason: answer.stop_reason, usage: usageFrom(answer.usage), toolCalls });
       return answer;
     });
-    const content = keptBlocks(response.content);
+    const { prompt, paused } = splitPausedTurn(messages);
+    const content = [...paused, ...keptBlocks(response.content)];
     // The API rejects an empty assistant message later in the conversation, so keep a placeholder.
     if (content.length === 0) content.push({ type: 'text', text: '(no content)' });
     const message: ConversationMessage = { role: 'assistant', content };
     const tag = randomUUID();
-    await deps.conversations.save(input.conversation.key, { messages: [...messages, message], tag }, input.conversation.owner);
+    await deps.conversations.save(input.conversation.key, { messages: [...prompt, message], tag }, input.conversation.owner);
     return {
       message,
+      ...(prompt.length < messages.length ? { continued: true as const } : {}),
       stopReason: response.stop_reason,
       model: response.model,
       usage: usageFrom(response.usage),
-      storedCount: messages.length + 1,
+      storedCount: prompt.length + 1,
       storedTag: tag,
       promptChars: JSON.stringify(messages).length,
       analyses: await analyzeCalls(deps, content, workspaceFor(deps.workspaceRoot, agent.workspace, facts.workflowId ?? 'standalone').workspaceRoot),

@@ -15,6 +15,11 @@ export const SummarizeInputSchema = z.object({
   from: z.number().int().min(0),
   to: z.number().int().min(0),
   task: z.string(),
+  /**
+   * The run's agent, so the summary goes through that agent's provider (Bedrock, Vertex...) like its
+   * own calls. Absent in calls scheduled before it was sent: the worker's provider, as then.
+   */
+  agent: z.string().optional(),
 });
 export type SummarizeInput = z.infer<typeof SummarizeInputSchema>;
 
@@ -47,6 +52,7 @@ export function transcript(messages: ConversationMessage[]): string {
           if (b.type === 'tool_result') return [`TOOL RESULT${b.is_error ? ' (error)' : ''}: ${b.content}`];
           if (b.type === 'server_tool_use') return [`SERVER TOOL CALL (ran by the API) ${b.name} ${JSON.stringify(b.input)}`];
           if (b.type === 'thinking' || b.type === 'redacted_thinking') return [];
+          if (b.type === 'container_upload') return [`FILE PUT IN THE CODE CONTAINER (by the API) ${b.file_id}`];
           return [`SERVER TOOL RESULT (${b.type}): ${JSON.stringify(b.content).slice(0, SERVER_RESULT_CHARS)}`];
         })
         .join('\n');
@@ -54,17 +60,21 @@ export function transcript(messages: ConversationMessage[]): string {
     .join('\n');
 }
 
-/** Compaction's model call, on the fast tier: summarizes older turns the workflow is about to drop. */
+/**
+ * Compaction's model call, on the fast tier through the agent's provider (a run on Bedrock is
+ * summarized on Bedrock), without thinking: summarizes older turns the workflow is about to drop.
+ */
 export function createSummarizeConversation(deps: ActivityDeps) {
   return async function summarizeConversation(raw: SummarizeInput): Promise<SummarizeResult> {
     const input = SummarizeInputSchema.parse(raw);
     const messages = (await materialize(deps.conversations, input.conversation)).slice(input.from, input.to);
     const context = Context.current();
+    const provider = input.agent === undefined ? undefined : deps.registry.agents.get(input.agent)?.provider;
     const model = deps.settings.model.tiers.fast;
     const facts = { model, maxTokens: 2_048, purpose: 'compaction' as const, workflowId: context.info.workflowExecution?.workflowId };
     const response = await inModelSpan(facts, async (span) => {
       const answer = await streamMessage(
-        deps.anthropic(),
+        deps.anthropic(provider),
         {
           model,
           max_tokens: 2_048,

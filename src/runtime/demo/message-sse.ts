@@ -49,6 +49,8 @@ export async function sendMessageAsSse(res: http.ServerResponse, message: SseMes
         event('content_block_delta', { index, delta: { type: 'text_delta', text: piece } });
         options.onText?.(piece);
       }
+      // As the API sends a web search answer's sources: one citations_delta per citation, after the text.
+      for (const citation of Array.isArray(block.citations) ? block.citations : []) event('content_block_delta', { index, delta: { type: 'citations_delta', citation } });
     } else if (block.type === 'tool_use' || block.type === 'server_tool_use') {
       // A server tool call streams like a tool call: its input arrives as JSON deltas.
       event('content_block_start', { index, content_block: { ...block, input: {} } });

@@ -31,6 +31,8 @@ export const Patches = {
   toolResultEndsRun: 'tool-result-ends-run',
   /** A run that is not a thread takes `userMessage`/`sendMessage` as steering for its next model request (was: refused). */
   steerWorkingRuns: 'steer-working-runs',
+  /** A paused turn (`pause_turn`) is sent back as it is, and the reply continues it (was: a "Continue." user message). */
+  continuePausedTurns: 'continue-paused-turns',
 } as const;
 
 export type Features = { -readonly [K in keyof typeof Patches]: boolean };

@@ -29,10 +29,33 @@ describe('server tools in the run state machine', () => {
     expect(m.state.recentToolCalls.at(-1)).toMatchObject({ callId: 'srv2', outcome: 'error', ranBy: 'api' });
   });
 
-  it('ask the model to go on after a paused server tool turn, instead of nudging it to call a tool', () => {
+  const usage = { inputTokens: 1, outputTokens: 1, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 };
+
+  it('leave a paused server tool turn last, with no nudge, for the next call to continue as it is', () => {
     const m = new Machine();
     m.send({ type: 'model_call_started' });
-    m.send({ type: 'model_replied', message: { role: 'assistant', content: search }, stopReason: 'pause_turn', usage: { inputTokens: 1, outputTokens: 1, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 }, promptChars: 10, storedCount: 2, storedTag: 't' });
+    m.send({ type: 'model_replied', message: { role: 'assistant', content: search }, stopReason: 'pause_turn', usage, promptChars: 10, storedCount: 2, storedTag: 't' });
+    expect(m.state.messages.at(-1)).toEqual({ role: 'assistant', content: search });
+    expect(m.state.turn).toBeUndefined();
+  });
+
+  it('take a continued turn in place of the paused one, and record only its new server tool calls', () => {
+    const m = new Machine();
+    m.send({ type: 'model_call_started' });
+    m.send({ type: 'model_replied', message: { role: 'assistant', content: search }, stopReason: 'pause_turn', usage, promptChars: 10, storedCount: 2, storedTag: 't' });
+    const whole = [...search, ...failedSearch, { type: 'tool_use' as const, id: 'a', name: 'read_file', input: { path: 'x' } }];
+    m.send({ type: 'model_call_started' });
+    m.send({ type: 'model_replied', message: { role: 'assistant', content: whole }, continued: true, stopReason: 'tool_use', usage, promptChars: 10, storedCount: 2, storedTag: 't2' });
+    expect(m.state.messages).toHaveLength(2);
+    expect(m.state.messages[1]).toEqual({ role: 'assistant', content: whole });
+    expect(m.state.recentToolCalls.filter((c) => c.ranBy === 'api').map((c) => [c.callId, c.outcome])).toEqual([['srv1', 'success'], ['srv2', 'error']]);
+    expect(m.state.turn?.calls.map((c) => c.id)).toEqual(['a']);
+  });
+
+  it('nudge a paused turn with "Continue." in executions from before paused turns were continued as they are', () => {
+    const m = new Machine();
+    m.send({ type: 'model_call_started' });
+    m.send({ type: 'model_replied', message: { role: 'assistant', content: search }, stopReason: 'pause_turn', pauseNudge: true, usage, promptChars: 10, storedCount: 2, storedTag: 't' });
     expect(m.state.messages.at(-1)).toEqual({ role: 'user', content: PAUSE_TURN_NUDGE });
   });
 });

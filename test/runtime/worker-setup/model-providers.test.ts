@@ -8,7 +8,8 @@ import { ModelProviderError, type ModelCredentials } from '../../../src/runtime/
 import { createAgentWorker } from '../../../src/runtime/worker-setup/create-agent-worker';
 import { withAgentWorker } from '../../support/agent-run-harness';
 import { useAgentTestbed } from '../../support/agent-testbed';
-import { reply, toolCall } from '../../support/fake-anthropic';
+import { reply, text, toolCall } from '../../support/fake-anthropic';
+import { messageTokens, stepScript, stepTool } from '../../support/step-script';
 import { startFakeProviderEndpoints, type FakeProviderEndpoints } from '../../support/fake-provider-endpoints';
 import { uniqueId } from '../../support/temporal';
 
@@ -59,6 +60,30 @@ describe('model providers on a worker', () => {
     expect(result.status).toBe('completed');
     expect(endpoints.requests.map((r) => r.path)).toEqual(['/v1/projects/creds-project/locations/europe-west1/publishers/anthropic/models/claude-haiku-5-5:streamRawPredict']);
     expect(endpoints.requests[0]!.headers.authorization).toBe('Bearer ya29.fake-token');
+  });
+
+  it("summarizes a compaction through the agent's provider (`provider: vertex`), on the fast tier and without thinking", async () => {
+    const task = uniqueId('vertex-compaction');
+    const agents = [{
+      name: 'vertex-stepper', description: 'Works in steps on Vertex AI.', provider: 'vertex' as const, modelTier: 'balanced' as const, tools: ['step'], systemPrompt: 'You work in steps.',
+      maxIterations: 30, maxTokens: 8_192, thinking: { type: 'enabled' as const, budget_tokens: 2_048 }, context: { windowTokens: 3_000, targetShare: 0.5, keepRecentTurns: 2 },
+    }];
+    // Registered first: the summarizer's prompt quotes the task, so the task's script would match it too.
+    bed.fake.script(`The task: ${task}`, Array.from({ length: 20 }, () => reply(text('SUMMARY of the earlier steps'))));
+    bed.fake.script(task, stepScript((step, request) => {
+      const call = step <= 6 ? toolCall('step', { n: step, size: 1_500 }, `toolu_s${step}_0`) : toolCall('complete_task', { summary: 'done', status: 'success' }, `toolu_s${step}_0`);
+      return reply(call).withUsage({ input_tokens: messageTokens(request), output_tokens: 10 });
+    }));
+    const env = { CLOUD_ML_REGION: 'europe-west1', ANTHROPIC_VERTEX_BASE_URL: `${endpoints.baseUrl}/v1` };
+    const result = await withAgentWorker({ ...bed.harness(), env, agents, tools: [stepTool] }, async ({ start }) => (await start({ agent: 'vertex-stepper', task })).result());
+    expect(result.status).toBe('completed');
+    const summaries = bed.fake.requestsFor(`The task: ${task}`);
+    expect(summaries.length).toBeGreaterThan(0);
+    // Every request reached the fake through Vertex: the run's turns and the summaries alike.
+    expect(endpoints.requests).toHaveLength(bed.fake.requestsFor(task).length + summaries.length);
+    const summaryPaths = endpoints.requests.filter((r) => JSON.stringify(r.body.messages).includes('The task:')).map((r) => r.path);
+    expect(summaryPaths).toEqual(summaries.map(() => '/v1/projects/creds-project/locations/europe-west1/publishers/anthropic/models/claude-haiku-5-5:streamRawPredict'));
+    for (const { wire } of summaries) expect(wire).not.toHaveProperty('thinking');
   });
 
   it('refuses an agent that names a provider there is no client for', async () => {
