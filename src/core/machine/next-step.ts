@@ -3,6 +3,7 @@ import { planCompaction, type CompactionPlan } from './compaction-plan';
 import { pendingCalls } from './decision-rules';
 import type { RunState, TurnCall } from './run-state';
 import { guardrailsOn, needsToolGuardrails } from './on-guardrails';
+import { isStarted } from './call-records';
 import type { StepEnv, StepFeatures } from './step-env';
 
 export type { StepEnv, StepFeatures } from './step-env';
@@ -44,7 +45,7 @@ export type NextStep =
 /** Two waits for the same thing are the same step: a wait ends when the step would change. */
 export const stepKey = (step: NextStep): string => (step.kind === 'wait' ? `wait:${step.for}` : step.kind);
 
-const isDelegation = (call: TurnCall) => call.verdict.kind === 'control' && call.name === 'delegate_task';
+const isDelegation = (call: TurnCall) => call.stage.kind === 'control' && call.name === 'delegate_task';
 
 /**
  * Read-only calls whose tool is safe to repeat, and sub-agent runs, may run side by side; anything
@@ -53,10 +54,10 @@ const isDelegation = (call: TurnCall) => call.verdict.kind === 'control' && call
 function concurrentSafe(state: RunState, call: TurnCall): boolean {
   if (isDelegation(call)) return true;
   const tool = state.agent.tools[call.name];
-  return call.verdict.kind === 'run' && tool !== undefined && tool.scope === 'read' && tool.idempotent;
+  return call.stage.kind === 'run' && tool !== undefined && tool.scope === 'read' && tool.idempotent;
 }
 
-const startable = (call: TurnCall) => call.verdict.kind === 'run' || isDelegation(call);
+const startable = (call: TurnCall) => call.stage.kind === 'run' || isDelegation(call);
 
 function laneOf(state: RunState, call: TurnCall, features: StepFeatures): ToolLane {
   if (isDelegation(call)) return 'child';
@@ -70,16 +71,16 @@ function laneOf(state: RunState, call: TurnCall, features: StepFeatures): ToolLa
 /** The calls that may start now: the next call in order, plus the read-only ones right after it. */
 function startableCalls(state: RunState, features: StepFeatures): { start: TurnCall[]; running: boolean } {
   const open = state.turn!.calls.filter((c) => !c.result);
-  const running = open.some((c) => c.started);
+  const running = open.some(isStarted);
   const first = open[0];
   if (!first || !startable(first)) return { start: [], running };
-  if (!(features.concurrentReadTools || isDelegation(first)) || !concurrentSafe(state, first)) return { start: first.started ? [] : [first], running };
+  if (!(features.concurrentReadTools || isDelegation(first)) || !concurrentSafe(state, first)) return { start: isStarted(first) ? [] : [first], running };
   const group: TurnCall[] = [];
   for (const call of open) {
     if (!startable(call) || !concurrentSafe(state, call)) break;
     group.push(call);
   }
-  return { start: group.filter((c) => !c.started), running };
+  return { start: group.filter((c) => !isStarted(c)), running };
 }
 
 /**
@@ -88,7 +89,7 @@ function startableCalls(state: RunState, features: StepFeatures): { start: TurnC
  */
 export class StuckTurnError extends Error {
   constructor(iteration: number, calls: [string, string, boolean][]) {
-    super(`turn ${iteration} cannot move: no call is waiting, running or ready to start (calls as [id, verdict, has result]: ${JSON.stringify(calls)}); this is a bug of the run machine, please report it with the run's history`);
+    super(`turn ${iteration} cannot move: no call is waiting, running or ready to start (calls as [id, stage, has result]: ${JSON.stringify(calls)}); this is a bug of the run machine, please report it with the run's history`);
     this.name = 'StuckTurnError';
   }
 }
@@ -99,12 +100,12 @@ export function nextStep(state: RunState, env: StepEnv): NextStep {
   if (state.turn) {
     const unguarded = state.turn.calls.filter((c) => needsToolGuardrails(state, c));
     if (unguarded.length > 0) return { kind: 'check_guardrails', on: 'tool', calls: unguarded };
-    const judging = state.turn.calls.filter((c) => c.verdict.kind === 'judging' && !c.result);
+    const judging = state.turn.calls.filter((c) => c.stage.kind === 'handler' && !c.result);
     if (judging.length > 0) return { kind: 'judge', calls: judging };
     const pending = pendingCalls(state);
     if (pending.length > 0) {
       if (env.historyFull) return { kind: 'continue_as_new' };
-      const until = Math.min(...pending.map((c) => Date.parse(c.verdict.kind === 'pending' ? c.verdict.requestedAt : '') + timeoutMs));
+      const until = Math.min(...pending.map((c) => Date.parse(c.stage.kind === 'person' ? c.stage.requestedAt : '') + timeoutMs));
       return { kind: 'wait', for: 'approval', until };
     }
     const unsaved = state.unsavedPreferences[0];
@@ -115,7 +116,7 @@ export function nextStep(state: RunState, env: StepEnv): NextStep {
       return { kind: 'run_tools', calls, endsRun: env.features.toolResultEndsRun };
     }
     if (running) return { kind: 'await_tools' };
-    const handoff = state.turn.calls.find((c) => !c.result && c.verdict.kind === 'control' && c.name === 'handoff');
+    const handoff = state.turn.calls.find((c) => !c.result && c.stage.kind === 'control' && c.name === 'handoff');
     if (handoff && state.turn.calls.find((c) => !c.result) === handoff) {
       return { kind: 'handoff', call: handoff, agent: String((handoff.input as { agent?: unknown }).agent) };
     }
@@ -124,7 +125,7 @@ export function nextStep(state: RunState, env: StepEnv): NextStep {
       return { kind: 'wait', for: 'reply', until: Date.parse(state.pendingQuestion.askedAt) + timeoutMs };
     }
     // A turn always has a pending, running, startable or waiting call until it ends (settle closes it).
-    throw new StuckTurnError(state.turn.iteration, state.turn.calls.map((c) => [c.id, c.verdict.kind, !!c.result]));
+    throw new StuckTurnError(state.turn.iteration, state.turn.calls.map((c) => [c.id, c.stage.kind, !!c.result]));
   }
   // The agent completed; its output guardrails decide whether that stands.
   if (state.completion && !state.thread.idleSince) return { kind: 'check_guardrails', on: 'output', calls: [] };

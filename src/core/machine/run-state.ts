@@ -53,21 +53,32 @@ export const RunSettingsSchema = z.object({
 });
 export type RunSettings = z.infer<typeof RunSettingsSchema>;
 
-/** What happens to one tool call of the current turn. */
-export const CallVerdictSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('new') }),
-  z.object({ kind: z.literal('control') }),
+/**
+ * Where one tool call of the current turn is in the approval pipeline: guardrail → policy → handler →
+ * person → run or refused; control tools are the workflow's own stage. One union, so a call cannot be,
+ * say, waiting for a person and started at once. Each stage carries what only it needs.
+ */
+export const CallStageSchema = z.discriminatedUnion('kind', [
+  /** New: the agent's tool guardrails look at it before the policy does (if any cover it). */
+  z.object({ kind: z.literal('guardrail') }),
+  /** The tool guardrails passed it (or none cover it): the approval policy judges it next. */
+  z.object({ kind: z.literal('policy') }),
+  /** The policy would park it: the agent's approval handler decides first. */
+  z.object({ kind: z.literal('handler'), reason: z.string() }),
+  /** Parked for a person since `requestedAt`. */
+  z.object({ kind: z.literal('person'), requestedAt: z.string(), reason: z.string() }),
   /**
    * Let run. `permission` says who let it and whether it may write; checkpoints from before it was
-   * kept lack it, and `permissionOf` (call-records.ts) then reads the run's decisions.
+   * kept lack it, and `permissionOf` (call-records.ts) then reads the run's decisions. `started`: its
+   * tool activity was started and has not reported back.
    */
-  z.object({ kind: z.literal('run'), permission: ToolPermissionSchema.optional() }),
-  z.object({ kind: z.literal('pending'), requestedAt: z.string(), reason: z.string() }),
-  /** Would park: the agent's approval handler decides first. */
-  z.object({ kind: z.literal('judging'), reason: z.string() }),
-  z.object({ kind: z.literal('reject'), reason: z.string() }),
+  z.object({ kind: z.literal('run'), permission: ToolPermissionSchema.optional(), started: z.boolean() }),
+  /** A control tool, handled by the workflow; `started`: a sub-agent's run (delegate_task) is under way. */
+  z.object({ kind: z.literal('control'), started: z.boolean() }),
+  /** Refused (by a guardrail, the policy, the handler, a person, a timeout, or as an unknown tool). */
+  z.object({ kind: z.literal('refused'), reason: z.string() }),
 ]);
-export type CallVerdict = z.infer<typeof CallVerdictSchema>;
+export type CallStage = z.infer<typeof CallStageSchema>;
 
 export const TurnCallSchema = z.object({
   id: z.string(),
@@ -77,15 +88,9 @@ export const TurnCallSchema = z.object({
   analysis: ShellAnalysisSchema.optional(),
   /** For a completion call of a run with an output schema: whether its `output` matches. */
   outputCheck: OutputCheckSchema.optional(),
-  verdict: CallVerdictSchema,
+  stage: CallStageSchema,
   /** Set once the call has its result; the turn ends when every call has one. */
   result: ToolResultBlockSchema.optional(),
-  /** A tool activity (or a sub-agent's run) was started for it and has not reported back. */
-  started: z.boolean().default(false),
-  /** The tool guardrails have looked at it (only calls of agents with tool guardrails wait for this). */
-  guarded: z.boolean().default(false),
-  /** The approval handler has judged it (only calls that would park wait for this). */
-  judged: z.boolean().default(false),
   /** A person changed the call's arguments before approving it: who, and what the model asked for. */
   edited: z.object({ by: z.string().optional(), original: z.unknown() }).optional(),
   /** For `delegate_task`: the sub-agent's run. */
@@ -118,7 +123,7 @@ export const OutcomeSchema = z.discriminatedUnion('kind', [
 ]);
 
 export const RunStateSchema = z.object({
-  schemaVersion: z.literal(5),
+  schemaVersion: z.literal(6),
   workflowId: z.string(),
   input: RunSettingsSchema,
   agent: ResolvedAgentSchema,

@@ -20,7 +20,7 @@ export function settle(state: RunState, ctx: TransitionContext): void {
     if (pendingCalls(state).length === 0 && state.unsavedPreferences.length === 0) {
       for (const call of turn.calls) {
         if (call.result) continue;
-        if (call.verdict.kind !== 'control' || !onControlTool(state, call, ctx)) break;
+        if (call.stage.kind !== 'control' || !onControlTool(state, call, ctx)) break;
       }
     }
     // The turn closes once every call has its result and the choices made in it are saved.
