@@ -146,18 +146,18 @@ export function transition(state: RunState, event: RunEvent, env: TransitionEnv)
  */
 function takeStep(state: RunState, env: TransitionEnv, ctx: TransitionContext, events: LifecycleEvent[]): TransitionResult {
   if (!env.features) throw new StepEnvMissingError();
-  let standing: Standing = { kind: 'model' };
-  // The state is already advanced (every transition ends so); this reads where it stands.
+  // The state is already advanced (every transition ends so): this only reads where it stands.
+  let standing: Standing | undefined;
   const settled = produce(state, (draft) => {
     standing = advance(draft, ctx);
   });
-  const step = stepOf(settled, standing, { now: env.now, historyFull: env.historyFull ?? false, features: env.features });
+  const step = stepOf(settled, standing!, { now: env.now, historyFull: env.historyFull ?? false, features: env.features });
   const next = produce(settled, (draft) => {
     for (const started of startedEvents(settled, step)) {
       apply(draft, started, ctx);
       standing = advance(draft, ctx);
     }
-    draft.phase = phaseOf(draft, standing);
+    draft.phase = phaseOf(draft, standing!);
   });
   return { state: next, effects: [step], events };
 }
