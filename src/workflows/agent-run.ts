@@ -15,12 +15,11 @@ import { FailureType } from '../contract/errors';
 import { setup } from './activity-stubs';
 import { checkpointQuery } from './definitions';
 import { statusQuery } from '../contract/agent-run-api';
-import { historyIsFull } from './history-budget';
 import { installMessageHandlers } from './message-handlers';
 import { installApprovalBatchHandlers } from './approval-handlers';
 import { currentFeatures, type Features } from './compat/patches';
 import { RunDriver } from './run-driver';
-import { nextStep, stepKey } from '../core/machine/next-step';
+import { stepKey } from '../core/machine/next-step';
 import type { RunState } from '../core/machine/run-state';
 import { toStatus } from '../core/machine/run-status';
 import type { AgentRunInput, ParsedRunInput } from '../contract/run-input';
@@ -103,11 +102,11 @@ async function start(input: ParsedRunInput, features: Features): Promise<RunDriv
 async function drive(driver: RunDriver, input: ParsedRunInput, features: Features): Promise<AgentRunResult> {
   // A wait's `condition` re-reads its predicate on every activation, and must end exactly when the step
   // would change: by a message's event, but also by the history filling up, which is no event (its
-  // size is Temporal's, not the state's). So the predicate asks the pure `nextStep` (it marks nothing).
+  // size is Temporal's, not the state's). So the predicate asks the machine which step it would hand
+  // out now (`peekStep`: it marks nothing).
   // Ending a wait any other way (on every event, say) would start a new timer, a command that replays
   // of earlier histories do not have.
-  const next = () => nextStep(driver.state, { now: Date.now(), historyFull: historyIsFull(driver.state.input.historyBudget), features });
-  const ctx: StepContext = { running: new Map(), moved: (waiting) => stepKey(next()) !== stepKey(waiting), continuePausedTurns: features.continuePausedTurns };
+  const ctx: StepContext = { running: new Map(), moved: (waiting) => stepKey(driver.peekStep(features)) !== stepKey(waiting), continuePausedTurns: features.continuePausedTurns };
   for (;;) {
     driver.publish();
     const step = driver.nextStep(features);

@@ -20,8 +20,8 @@ const payloadText = (payload: unknown): string => {
 /** What became of an edited call: it runs, the rules refused it, or it waits for a decision on the edit. */
 function editOutcome(driver: RunDriver, callId: string): string {
   const call = driver.state.turn?.calls.find((c) => c.id === callId);
-  if (call?.verdict.kind === 'pending') return `edit of ${callId} applied; the edited call waits for a decision: ${call.verdict.reason}`;
-  if (call?.verdict.kind === 'reject') return `edit of ${callId} applied, and the run's rules refused the edited call: ${call.verdict.reason}`;
+  if (call?.stage.kind === 'person') return `edit of ${callId} applied; the edited call waits for a decision: ${call.stage.reason}`;
+  if (call?.stage.kind === 'refused') return `edit of ${callId} applied, and the run's rules refused the edited call: ${call.stage.reason}`;
   return `approve applied to ${callId} with the edited arguments`;
 }
 

@@ -7,7 +7,7 @@ import { audit } from './activity-stubs';
 import type { RunEvent } from '../core/machine/run-events';
 import type { RunState } from '../core/machine/run-state';
 import { runDetails } from '../core/machine/run-details';
-import { transition } from '../core/machine/transition';
+import { peekStep, transition } from '../core/machine/transition';
 import type { TransitionEnv } from '../core/machine/transition-context';
 import type { NextStep, StepFeatures } from '../core/machine/next-step';
 import { historyIsFull } from './history-budget';
@@ -64,6 +64,15 @@ export class RunDriver {
   nextStep(features: StepFeatures): NextStep {
     const [step] = this.run({ type: 'step_wanted' }, { step: { historyFull: historyIsFull(this.state.input.historyBudget), features } });
     return step!;
+  }
+
+  /**
+   * The step the machine would hand out now, without taking it: for a wait's condition, which must end
+   * exactly when the step would change (a message's event, or the history filling up, which is no event).
+   */
+  peekStep(features: StepFeatures): NextStep {
+    const info = workflowInfo();
+    return peekStep(this.state, { now: Date.now(), runId: info.runId, namespace: info.namespace, firstRunId: info.firstExecutionRunId, historyFull: historyIsFull(this.state.input.historyBudget), features });
   }
 
   private run(event: RunEvent, options: { publish?: boolean; step?: Pick<TransitionEnv, 'historyFull' | 'features'> }): NextStep[] {

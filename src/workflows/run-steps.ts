@@ -236,7 +236,7 @@ export async function judgeStep(state: RunState, { calls }: Extract<NextStep, { 
         callId: c.id,
         tool: c.name,
         input: c.input,
-        reason: c.verdict.kind === 'judging' ? c.verdict.reason : '',
+        reason: c.stage.kind === 'handler' ? c.stage.reason : '',
         context: state.turn?.contextText,
         commands: c.analysis?.commands.map((cmd) => cmd.source),
       })),

@@ -106,7 +106,8 @@ describe('run state migration', () => {
       const workflowId = uniqueId('v3');
       const handle = await startRun(client, { agent: v3.agent.name, task: v3.input.task, checkpoint: { ...v3, workflowId } }, { taskQueue, workflowId });
       const status = await waitForApprovals(handle);
-      expect(status.pendingApprovals).toEqual([expect.objectContaining({ callId: parked.id, tool: 'write_file', approvers: ['ana'], requestedAt: (parked.verdict as { requestedAt: string }).requestedAt })]);
+      // The fixture keeps version 3's call shape: the parked call's request time is in its verdict.
+      expect(status.pendingApprovals).toEqual([expect.objectContaining({ callId: parked.id, tool: 'write_file', approvers: ['ana'], requestedAt: (parked as unknown as { verdict: { requestedAt: string } }).verdict.requestedAt })]);
       expect(status.iteration).toBe(v3.iteration);
 
       await handle.signal(approvalSignal, { callId: parked.id, decision: 'approve', approver: 'ana' });

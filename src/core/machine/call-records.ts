@@ -43,13 +43,21 @@ export function approvalOf(state: RunState, callId: string): CallApproval {
     : { decision: 'policy_allow', via: 'policy', ...requestedBy };
 }
 
+/** Whether the call's tool activity (or sub-agent run) was started and has not reported back. */
+export const isStarted = (call: TurnCall): boolean => (call.stage.kind === 'run' || call.stage.kind === 'control') && call.stage.started;
+
+/** Marks a call that runs (a tool or a sub-agent) started or back; a call at any other stage is left as it is. */
+export function markStarted(call: TurnCall, started: boolean): void {
+  if (call.stage.kind === 'run' || call.stage.kind === 'control') call.stage = { ...call.stage, started };
+}
+
 /**
- * The permission a call runs with: the one its verdict carries. A call let run before verdicts carried
+ * The permission a call runs with: the one its stage carries. A call let run before stages carried
  * one (a checkpoint of an earlier release) runs read-only, unless the run's decisions show that a
  * person approved it.
  */
 export function permissionOf(state: RunState, call: TurnCall): ToolPermission {
-  if (call.verdict.kind === 'run' && call.verdict.permission) return { ...call.verdict.permission };
+  if (call.stage.kind === 'run' && call.stage.permission) return { ...call.stage.permission };
   const decided = [...state.decisions].reverse().find((d) => d.callId === call.id);
   const byPerson = (decided?.decision === 'approve' || decided?.decision === 'approve_always') && (decided.via === 'signal' || decided.via === 'update');
   return byPerson ? { ...PERSON_APPROVED } : { ...RULE_READ_ONLY };
@@ -59,7 +67,7 @@ export function permissionOf(state: RunState, call: TurnCall): ToolPermission {
 export function rejectCall(state: RunState, callId: string, reason: string): void {
   const turn = state.turn!;
   const call = turn.calls.find((c) => c.id === callId)!;
-  call.verdict = { kind: 'reject', reason };
+  call.stage = { kind: 'refused', reason };
   call.result = toBlock(call.id, errorResult(`The call to ${call.name} was not run: ${reason}. Do not retry it unchanged; adapt your approach or explain.`));
   recordCall(state, { iteration: turn.iteration, callId: call.id, tool: call.name, input: call.input, outcome: 'rejected' });
 }

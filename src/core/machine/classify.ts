@@ -17,7 +17,7 @@ export function classifyTurn(state: RunState, ctx: TransitionContext): void {
   if (!turn) return;
   const controlNames = controlToolNamesOf(state.agent);
   for (const call of turn.calls) {
-    if (call.verdict.kind !== 'new') continue;
+    if (call.stage.kind !== 'guardrail' && call.stage.kind !== 'policy') continue;
     const planRefusal = planModeRefuses(state, call);
     if (planRefusal) {
       recordDecision(state, call, { decision: 'policy_reject', reason: planRefusal, via: 'policy' }, ctx);
@@ -25,7 +25,7 @@ export function classifyTurn(state: RunState, ctx: TransitionContext): void {
       continue;
     }
     if (controlNames.includes(call.name)) {
-      call.verdict = { kind: 'control' };
+      call.stage = { kind: 'control', started: false };
       continue;
     }
     // The agent's tool guardrails look at a call before the approval policy does.
@@ -33,7 +33,7 @@ export function classifyTurn(state: RunState, ctx: TransitionContext): void {
     const tool = state.agent.tools[call.name];
     if (tool === undefined) {
       const known = [...Object.keys(state.agent.tools), ...controlNames].join(', ');
-      call.verdict = { kind: 'reject', reason: 'unknown tool' };
+      call.stage = { kind: 'refused', reason: 'unknown tool' };
       call.result = toBlock(call.id, errorResult(`Unknown tool "${call.name}". Available tools: ${known}.`));
       recordCall(state, { iteration: turn.iteration, callId: call.id, tool: call.name, input: call.input, outcome: 'error' });
       continue;
@@ -41,16 +41,16 @@ export function classifyTurn(state: RunState, ctx: TransitionContext): void {
     const verdict = policyFor(state, call);
     if (verdict.action === 'allow') {
       // No person saw it: it writes only if the rule or "always" that let it through says so.
-      call.verdict = { kind: 'run', permission: ruleAllowed(verdict.writes) };
+      call.stage = { kind: 'run', permission: ruleAllowed(verdict.writes), started: false };
     } else if (verdict.action === 'reject') {
       // Recorded and emitted, so the audit log records calls the policy refused, not only the ones that ran.
       recordDecision(state, call, { decision: 'policy_reject', reason: verdict.reason, via: 'policy' }, ctx);
       rejectCall(state, call.id, verdict.reason);
-    } else if (state.agent.approvalHandler && !call.judged) {
+    } else if (state.agent.approvalHandler) {
       // The agent's approval handler decides first; only its "ask" parks the call.
-      call.verdict = { kind: 'judging', reason: verdict.reason };
+      call.stage = { kind: 'handler', reason: verdict.reason };
     } else {
-      call.verdict = { kind: 'pending', requestedAt: ctx.at, reason: verdict.reason };
+      call.stage = { kind: 'person', requestedAt: ctx.at, reason: verdict.reason };
       recordCall(state, { iteration: turn.iteration, callId: call.id, tool: call.name, input: call.input, outcome: 'waiting' });
       ctx.emit(
         state,

@@ -9,7 +9,7 @@ import type { RunState, TurnCall } from './run-state';
 
 /** The calls of the current turn that wait for a person: the one source of "pending approvals". */
 export function pendingCalls(state: RunState): TurnCall[] {
-  return state.turn?.calls.filter((c) => c.verdict.kind === 'pending' && !c.result) ?? [];
+  return state.turn?.calls.filter((c) => c.stage.kind === 'person' && !c.result) ?? [];
 }
 
 /** The approvers of this run: the run's list narrowed by the agent's (a run can only narrow it). */

@@ -1,8 +1,9 @@
 import type { PreferenceRule } from '../approvals/preference-rules';
 import { planCompaction, type CompactionPlan } from './compaction-plan';
-import { pendingCalls } from './decision-rules';
 import type { RunState, TurnCall } from './run-state';
-import { guardrailsOn, needsToolGuardrails } from './on-guardrails';
+import { guardrailsOn } from './on-guardrails';
+import type { Standing } from './advance';
+import { isStarted } from './call-records';
 import type { StepEnv, StepFeatures } from './step-env';
 
 export type { StepEnv, StepFeatures } from './step-env';
@@ -16,7 +17,7 @@ export type ToolLane = 'child' | 'local' | 'retryable' | 'once';
 /** A call to start, with its lane. */
 export type ToolRun = TurnCall & { lane: ToolLane };
 
-/** What the workflow does next: exactly one of these, derived from the state alone. */
+/** What the workflow does next: exactly one of these, built from where the run stands (see stepOf). */
 export type NextStep =
   | { kind: 'finish' }
   | { kind: 'continue_as_new' }
@@ -44,7 +45,7 @@ export type NextStep =
 /** Two waits for the same thing are the same step: a wait ends when the step would change. */
 export const stepKey = (step: NextStep): string => (step.kind === 'wait' ? `wait:${step.for}` : step.kind);
 
-const isDelegation = (call: TurnCall) => call.verdict.kind === 'control' && call.name === 'delegate_task';
+const isDelegation = (call: TurnCall) => call.stage.kind === 'control' && call.name === 'delegate_task';
 
 /**
  * Read-only calls whose tool is safe to repeat, and sub-agent runs, may run side by side; anything
@@ -53,10 +54,10 @@ const isDelegation = (call: TurnCall) => call.verdict.kind === 'control' && call
 function concurrentSafe(state: RunState, call: TurnCall): boolean {
   if (isDelegation(call)) return true;
   const tool = state.agent.tools[call.name];
-  return call.verdict.kind === 'run' && tool !== undefined && tool.scope === 'read' && tool.idempotent;
+  return call.stage.kind === 'run' && tool !== undefined && tool.scope === 'read' && tool.idempotent;
 }
 
-const startable = (call: TurnCall) => call.verdict.kind === 'run' || isDelegation(call);
+const startable = (call: TurnCall) => call.stage.kind === 'run' || isDelegation(call);
 
 function laneOf(state: RunState, call: TurnCall, features: StepFeatures): ToolLane {
   if (isDelegation(call)) return 'child';
@@ -67,71 +68,86 @@ function laneOf(state: RunState, call: TurnCall, features: StepFeatures): ToolLa
   return features.localQuickTools && quick ? 'local' : 'retryable';
 }
 
-/** The calls that may start now: the next call in order, plus the read-only ones right after it. */
-function startableCalls(state: RunState, features: StepFeatures): { start: TurnCall[]; running: boolean } {
-  const open = state.turn!.calls.filter((c) => !c.result);
-  const running = open.some((c) => c.started);
+/** The calls that may start now: the next open call in order, plus the read-only ones right after it. */
+function startableCalls(state: RunState, open: TurnCall[], features: StepFeatures): TurnCall[] {
   const first = open[0];
-  if (!first || !startable(first)) return { start: [], running };
-  if (!(features.concurrentReadTools || isDelegation(first)) || !concurrentSafe(state, first)) return { start: first.started ? [] : [first], running };
+  if (!first || !startable(first)) return [];
+  if (!(features.concurrentReadTools || isDelegation(first)) || !concurrentSafe(state, first)) return isStarted(first) ? [] : [first];
   const group: TurnCall[] = [];
   for (const call of open) {
     if (!startable(call) || !concurrentSafe(state, call)) break;
     group.push(call);
   }
-  return { start: group.filter((c) => !c.started), running };
+  return group.filter((c) => !isStarted(c));
 }
 
 /**
- * `settle` left a turn open that no step can move: a bug of the machine (settle and nextStep disagree),
- * never of the run's input. The workflow fails the run with this message rather than loop.
+ * The walk left a turn open that no step can move: a bug of the machine, never of the run's input.
+ * The workflow fails the run with this message rather than loop.
  */
 export class StuckTurnError extends Error {
   constructor(iteration: number, calls: [string, string, boolean][]) {
-    super(`turn ${iteration} cannot move: no call is waiting, running or ready to start (calls as [id, verdict, has result]: ${JSON.stringify(calls)}); this is a bug of the run machine, please report it with the run's history`);
+    super(`turn ${iteration} cannot move: no call is waiting, running or ready to start (calls as [id, stage, has result]: ${JSON.stringify(calls)}); this is a bug of the run machine, please report it with the run's history`);
     this.name = 'StuckTurnError';
   }
 }
 
-export function nextStep(state: RunState, env: StepEnv): NextStep {
-  if (state.outcome) return { kind: 'finish' };
+/**
+ * The workflow's next step, from where the run stands (advance.ts) and what only the workflow knows:
+ * the clock, the history's size, and the execution's features. It looks calls up by the ids the walk
+ * gave; it does not work out again what they wait for.
+ */
+export function stepOf(state: RunState, standing: Standing, env: StepEnv): NextStep {
+  switch (standing.kind) {
+    case 'ended':
+      return { kind: 'finish' };
+    case 'turn':
+      return turnStep(state, standing, env);
+    case 'completed':
+      // The agent completed; its output guardrails decide whether that stands.
+      return { kind: 'check_guardrails', on: 'output', calls: [] };
+    case 'idle':
+      if (env.historyFull) return { kind: 'continue_as_new' };
+      return { kind: 'wait', for: 'message', until: Date.parse(standing.since) + state.input.idleTimeoutSeconds * 1000 };
+    case 'model':
+      return modelStep(state, env);
+  }
+}
+
+function turnStep(state: RunState, standing: Extract<Standing, { kind: 'turn' }>, env: StepEnv): NextStep {
+  const turn = state.turn!;
+  const byId = (ids: string[]) => ids.map((id) => turn.calls.find((c) => c.id === id)!);
   const timeoutMs = state.input.approvalTimeoutSeconds * 1000;
-  if (state.turn) {
-    const unguarded = state.turn.calls.filter((c) => needsToolGuardrails(state, c));
-    if (unguarded.length > 0) return { kind: 'check_guardrails', on: 'tool', calls: unguarded };
-    const judging = state.turn.calls.filter((c) => c.verdict.kind === 'judging' && !c.result);
-    if (judging.length > 0) return { kind: 'judge', calls: judging };
-    const pending = pendingCalls(state);
-    if (pending.length > 0) {
-      if (env.historyFull) return { kind: 'continue_as_new' };
-      const until = Math.min(...pending.map((c) => Date.parse(c.verdict.kind === 'pending' ? c.verdict.requestedAt : '') + timeoutMs));
-      return { kind: 'wait', for: 'approval', until };
-    }
-    const unsaved = state.unsavedPreferences[0];
-    if (unsaved) return { kind: 'save_preference', rule: unsaved };
-    const { start, running } = startableCalls(state, env.features);
-    if (start.length > 0) {
-      const calls = start.map((call) => ({ ...call, lane: laneOf(state, call, env.features) }));
-      return { kind: 'run_tools', calls, endsRun: env.features.toolResultEndsRun };
-    }
-    if (running) return { kind: 'await_tools' };
-    const handoff = state.turn.calls.find((c) => !c.result && c.verdict.kind === 'control' && c.name === 'handoff');
-    if (handoff && state.turn.calls.find((c) => !c.result) === handoff) {
-      return { kind: 'handoff', call: handoff, agent: String((handoff.input as { agent?: unknown }).agent) };
-    }
-    if (state.pendingQuestion) {
-      if (env.historyFull) return { kind: 'continue_as_new' };
-      return { kind: 'wait', for: 'reply', until: Date.parse(state.pendingQuestion.askedAt) + timeoutMs };
-    }
-    // A turn always has a pending, running, startable or waiting call until it ends (settle closes it).
-    throw new StuckTurnError(state.turn.iteration, state.turn.calls.map((c) => [c.id, c.verdict.kind, !!c.result]));
-  }
-  // The agent completed; its output guardrails decide whether that stands.
-  if (state.completion && !state.thread.idleSince) return { kind: 'check_guardrails', on: 'output', calls: [] };
-  if (state.thread.idleSince) {
+  if (standing.toGuard.length > 0) return { kind: 'check_guardrails', on: 'tool', calls: byId(standing.toGuard) };
+  if (standing.toJudge.length > 0) return { kind: 'judge', calls: byId(standing.toJudge) };
+  if (standing.toDecide.length > 0) {
     if (env.historyFull) return { kind: 'continue_as_new' };
-    return { kind: 'wait', for: 'message', until: Date.parse(state.thread.idleSince) + state.input.idleTimeoutSeconds * 1000 };
+    const until = Math.min(...byId(standing.toDecide).map((c) => Date.parse(c.stage.kind === 'person' ? c.stage.requestedAt : '') + timeoutMs));
+    return { kind: 'wait', for: 'approval', until };
   }
+  const unsaved = state.unsavedPreferences[0];
+  if (unsaved) return { kind: 'save_preference', rule: unsaved };
+  const open = byId(standing.open);
+  const start = startableCalls(state, open, env.features);
+  if (start.length > 0) {
+    const calls = start.map((call) => ({ ...call, lane: laneOf(state, call, env.features) }));
+    return { kind: 'run_tools', calls, endsRun: env.features.toolResultEndsRun };
+  }
+  if (standing.running) return { kind: 'await_tools' };
+  const front = open[0];
+  if (front && front.stage.kind === 'control' && front.name === 'handoff') {
+    return { kind: 'handoff', call: front, agent: String((front.input as { agent?: unknown }).agent) };
+  }
+  if (state.pendingQuestion) {
+    if (env.historyFull) return { kind: 'continue_as_new' };
+    return { kind: 'wait', for: 'reply', until: Date.parse(state.pendingQuestion.askedAt) + timeoutMs };
+  }
+  // A turn always has a pending, running, startable or waiting call until it ends (advance closes it).
+  throw new StuckTurnError(turn.iteration, turn.calls.map((c) => [c.id, c.stage.kind, !!c.result]));
+}
+
+/** Between turns: the input guardrails, a wait while the model is unavailable, a compaction, or the model. */
+function modelStep(state: RunState, env: StepEnv): NextStep {
   if (guardrailsOn(state, 'input').length > 0 && !state.guardrailsChecked.input) return { kind: 'check_guardrails', on: 'input', calls: [] };
   const retryAt = state.modelCall?.nextAttemptAt ? Date.parse(state.modelCall.nextAttemptAt) : undefined;
   if (retryAt !== undefined && retryAt > env.now) {

@@ -19,7 +19,7 @@ export function recordIgnored(state: RunState, kind: string, reason: string, pay
 /** `permission`: the call a person decided on runs as theirs; others an "always" settles run as that choice allows. */
 function settleCall(state: RunState, call: TurnCall, decision: ApprovalDecision, via: DecisionVia, verified: boolean, ctx: TransitionContext, permission: ToolPermission = PERSON_APPROVED): void {
   const approves = decision.decision === 'approve' || decision.decision === 'approve_always';
-  if (approves) call.verdict = { kind: 'run', permission: { ...permission } };
+  if (approves) call.stage = { kind: 'run', permission: { ...permission }, started: false };
   else rejectCall(state, call.id, decision.reason ? `rejected: ${decision.reason}` : 'rejected by a person');
   recordDecision(state, call, { decision: decision.decision, reason: decision.reason, approver: decision.approver, verified, via }, ctx);
 }
@@ -104,7 +104,7 @@ export function onTimePassed(state: RunState, ctx: TransitionContext): void {
   if (idle && Date.parse(idle) + state.input.idleTimeoutSeconds * 1000 <= ctx.now) closeThread(state, ctx);
   const timeoutMs = state.input.approvalTimeoutSeconds * 1000;
   for (const call of pendingCalls(state)) {
-    if (call.verdict.kind !== 'pending' || Date.parse(call.verdict.requestedAt) + timeoutMs > ctx.now) continue;
+    if (call.stage.kind !== 'person' || Date.parse(call.stage.requestedAt) + timeoutMs > ctx.now) continue;
     rejectCall(state, call.id, `timed out: no decision within ${state.input.approvalTimeoutSeconds}s`);
     recordDecision(state, call, { decision: 'timed_out', reason: 'timed out', via: 'timeout' }, ctx);
   }

@@ -28,7 +28,7 @@ export function applyEdit(state: RunState, call: TurnCall, decision: ApprovalDec
   }
   if (analysis && !analysis.understood) {
     const reason = `${editedBy(call)} edited it, and the edited command is not fully understood (${analysis.problems.join('; ') || 'unknown syntax'}): decide on the edited call`;
-    call.verdict = { kind: 'pending', requestedAt: ctx.at, reason };
+    call.stage = { kind: 'person', requestedAt: ctx.at, reason };
     recordCall(state, { iteration: state.turn!.iteration, callId: call.id, tool: call.name, input: call.input, outcome: 'waiting' });
     ctx.emit(state, 'approvalRequested', { callId: call.id, tool: call.name, input: call.input, requestedAt: ctx.at, iteration: state.turn!.iteration, reason, context: state.turn!.contextText }, `${call.id}-edited`);
     return 'asks_again';

@@ -17,7 +17,7 @@ export const guardrailsOn = (state: RunState, on: 'input' | 'output' | 'tool') =
 
 /** Whether a call still waits for the agent's tool guardrails before the policy may judge it. */
 export function needsToolGuardrails(state: RunState, call: TurnCall): boolean {
-  if (call.guarded || call.verdict.kind !== 'new') return false;
+  if (call.stage.kind !== 'guardrail') return false;
   return guardrailsOn(state, 'tool').some((g) => !g.tools || g.tools.includes(call.name));
 }
 
@@ -48,7 +48,8 @@ export function onGuardrailsChecked(state: RunState, on: 'input' | 'output' | 't
       return trip(state, result.name, result.reason ?? 'tripped', `tool ${call.name} (${call.id}) in iteration ${state.iteration}`, ctx);
     }
   }
-  for (const call of state.turn?.calls ?? []) if (!call.result) call.guarded = true;
+  // Every call they looked at moves on to the policy.
+  for (const call of state.turn?.calls ?? []) if (!call.result && call.stage.kind === 'guardrail') call.stage = { kind: 'policy' };
 }
 
 /** A verdict of the agent's approval handler for one call that would park. */
@@ -63,20 +64,19 @@ export interface HandlerVerdict {
  * Each is recorded like a person's decision, `via: "handler"`. A handler that failed means "ask".
  */
 export function onCallsJudged(state: RunState, verdicts: HandlerVerdict[], failure: string | undefined, ctx: TransitionContext): void {
-  for (const call of state.turn?.calls.filter((c) => c.verdict.kind === 'judging' && !c.result) ?? []) {
-    const policyReason = call.verdict.kind === 'judging' ? call.verdict.reason : '';
+  for (const call of state.turn?.calls.filter((c) => c.stage.kind === 'handler' && !c.result) ?? []) {
+    const policyReason = call.stage.kind === 'handler' ? call.stage.reason : '';
     const verdict = verdicts.find((v) => v.callId === call.id) ?? { callId: call.id, verdict: 'ask' as const, reason: failure ? `the approval handler failed (${failure})` : 'the approval handler gave no verdict' };
-    call.judged = true;
     if (verdict.verdict === 'ask') {
       const reason = `${policyReason}; the approval handler asks a person: ${verdict.reason}`;
-      call.verdict = { kind: 'pending', requestedAt: ctx.at, reason };
+      call.stage = { kind: 'person', requestedAt: ctx.at, reason };
       recordCall(state, { iteration: state.turn!.iteration, callId: call.id, tool: call.name, input: call.input, outcome: 'waiting' });
       ctx.emit(state, 'approvalRequested', { callId: call.id, tool: call.name, input: call.input, requestedAt: ctx.at, iteration: state.turn!.iteration, reason, context: state.turn!.contextText }, call.id);
       continue;
     }
     recordDecision(state, call, { decision: verdict.verdict === 'allow' ? 'handler_allow' : 'handler_reject', reason: verdict.reason, via: 'handler' }, ctx);
     // The handler is not a person and names no rule that grants writes: the call runs read-only.
-    if (verdict.verdict === 'allow') call.verdict = { kind: 'run', permission: ruleAllowed(false) };
+    if (verdict.verdict === 'allow') call.stage = { kind: 'run', permission: ruleAllowed(false), started: false };
     else rejectCall(state, call.id, `rejected by the approval handler: ${verdict.reason}`);
   }
 }

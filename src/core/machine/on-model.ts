@@ -78,10 +78,7 @@ export function onModelReplied(state: RunState, event: Extract<RunEvent, { type:
       input: c.input,
       analysis: event.analyses?.[c.id],
       outputCheck: event.outputChecks?.[c.id],
-      verdict: { kind: 'new' },
-      started: false,
-      guarded: false,
-      judged: false,
+      stage: { kind: 'guardrail' },
     })),
     contextText: textOf(event.message) || undefined,
   };

@@ -1,6 +1,6 @@
 import { DelegationSchema, HandoffSchema, delegateTask, handoff } from '../../contract/control-tools';
 import { addUsage, type TokenUsage } from '../../contract/messages';
-import { errorResult, recordCall, toBlock } from './call-records';
+import { errorResult, markStarted, recordCall, toBlock } from './call-records';
 import type { ChildWaiting } from '../../contract/run-records';
 import type { ResolvedAgent } from '../../contract/resolved-agent';
 import type { RunState, TurnCall } from './run-state';
@@ -32,7 +32,7 @@ export function screenTeamCalls(state: RunState): void {
   let delegations = 0;
   let handoffs = 0;
   for (const call of turn.calls) {
-    if (call.result || !TEAM_TOOLS.has(call.name) || call.verdict.kind !== 'control') continue;
+    if (call.result || !TEAM_TOOLS.has(call.name) || call.stage.kind !== 'control') continue;
     if (call.name === delegateTask.name) {
       const parsed = DelegationSchema.safeParse(call.input);
       const allowed = allowedSubAgents(state);
@@ -53,7 +53,7 @@ export function screenTeamCalls(state: RunState): void {
 export function onChildStarted(state: RunState, callId: string, workflowId: string, ctx: TransitionContext): void {
   const call = state.turn?.calls.find((c) => c.id === callId);
   if (!call || call.result) return;
-  call.started = true;
+  markStarted(call, true);
   call.child = { workflowId };
   recordCall(state, { iteration: state.turn!.iteration, callId, tool: call.name, input: call.input, outcome: 'running' });
   ctx.emit(state, 'toolStarted', { tool: call.name, callId, arguments: call.input, child: workflowId }, callId);
@@ -75,7 +75,7 @@ export function onChildFinished(state: RunState, callId: string, outcome: ChildO
   const agent = (call.input as { agent?: string }).agent;
   const workflowId = call.child?.workflowId ?? '';
   if (call.child) delete state.childWaiting[call.child.workflowId];
-  call.started = false;
+  markStarted(call, false);
   let success = false;
   let text: string;
   if ('error' in outcome) {

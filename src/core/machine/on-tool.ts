@@ -1,4 +1,4 @@
-import { approvalOf, errorResult, recordCall, toBlock } from './call-records';
+import { approvalOf, errorResult, isStarted, markStarted, recordCall, toBlock } from './call-records';
 import type { RunState, TurnCall } from './run-state';
 import type { TransitionContext } from './transition-context';
 import type { ToolResult } from '../../contract/tool-result';
@@ -21,7 +21,7 @@ function callOf(state: RunState, callId: string): TurnCall | undefined {
 export function onToolStarted(state: RunState, callId: string, ctx: TransitionContext): void {
   const call = callOf(state, callId);
   if (!call || call.result) return;
-  call.started = true;
+  markStarted(call, true);
   recordCall(state, { iteration: state.turn!.iteration, callId, tool: call.name, input: call.input, outcome: 'running' });
   ctx.emit(state, 'toolStarted', { tool: call.name, callId, arguments: call.input, approval: approvalOf(state, callId) }, callId);
 }
@@ -30,7 +30,7 @@ export function onToolFinished(state: RunState, callId: string, result: ToolResu
   const call = callOf(state, callId);
   if (!call || call.result) return;
   call.result = toBlock(callId, withEditNote(call, result));
-  call.started = false;
+  markStarted(call, false);
   // Strictly false: a tool written in plain JS that leaves the flag out goes on, as it always did.
   if (result.shouldContinue === false && !legacy) endWith(state, call.name, result);
   recordCall(state, { iteration: state.turn!.iteration, callId, tool: call.name, input: call.input, outcome: result.success ? 'success' : 'error', durationMs });
@@ -59,7 +59,7 @@ export function onToolOutcomeUnknown(state: RunState, callId: string, cause: str
   const call = callOf(state, callId);
   if (!call || call.result) return;
   call.result = toBlock(callId, errorResult(outcomeUnknownText(call.name, cause)));
-  call.started = false;
+  markStarted(call, false);
   recordCall(state, { iteration: state.turn!.iteration, callId, tool: call.name, input: call.input, outcome: 'unknown', durationMs });
   ctx.emit(
     state,
@@ -77,8 +77,8 @@ export function onResumed(state: RunState, from: string, ctx: TransitionContext)
   state.outcome = undefined;
   state.phase = 'running';
   state.compacting = false;
-  for (const call of state.turn?.calls.filter((c) => c.started && !c.result) ?? []) {
-    if (state.agent.tools[call.name]?.idempotent) call.started = false;
+  for (const call of state.turn?.calls.filter((c) => isStarted(c) && !c.result) ?? []) {
+    if (state.agent.tools[call.name]?.idempotent) markStarted(call, false);
     else onToolOutcomeUnknown(state, call.id, `the run ${from} stopped while it ran`, 0, ctx);
   }
 }

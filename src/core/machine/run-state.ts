@@ -1,8 +1,4 @@
 import { z } from 'zod';
-import { ShellAnalysisSchema } from '../../contract/shell-analysis';
-import { ToolResultBlockSchema } from '../../contract/conversation-ref';
-import { OutputCheckSchema } from '../../contract/output-check';
-import { ToolPermissionSchema } from '../../contract/tool-permission';
 import { CoreSliceSchema } from './state/core';
 import { TurnSliceSchema } from './state/turn';
 import { ApprovalsSliceSchema } from './state/approvals';
@@ -27,63 +23,14 @@ export { RunPhaseSchema, TokenUsageSchema, DecisionRecordSchema, IgnoredMessageS
 export type { RunPhase, DecisionRecord, IgnoredMessage, ToolCallRecord, PendingQuestion, ChildWaiting } from '../../contract/run-records';
 export { ResolvedToolSchema, ResolvedAgentSchema, type ResolvedTool, type ResolvedAgent } from '../../contract/resolved-agent';
 export { RunSettingsSchema, OutcomeSchema, type RunSettings, type RunOutcome } from './state/core';
-export { ModelCallSchema } from './state/turn';
+export { ModelCallSchema, CallStageSchema, TurnCallSchema, TurnSchema, type CallStage, type TurnCall, type Turn } from './state/turn';
 
-/** What happens to one tool call of the current turn. */
-export const CallVerdictSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('new') }),
-  z.object({ kind: z.literal('control') }),
-  /**
-   * Let run. `permission` says who let it and whether it may write; checkpoints from before it was
-   * kept lack it, and `permissionOf` (call-records.ts) then reads the run's decisions.
-   */
-  z.object({ kind: z.literal('run'), permission: ToolPermissionSchema.optional() }),
-  z.object({ kind: z.literal('pending'), requestedAt: z.string(), reason: z.string() }),
-  /** Would park: the agent's approval handler decides first. */
-  z.object({ kind: z.literal('judging'), reason: z.string() }),
-  z.object({ kind: z.literal('reject'), reason: z.string() }),
-]);
-export type CallVerdict = z.infer<typeof CallVerdictSchema>;
-
-export const TurnCallSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  input: z.unknown(),
-  /** The worker's reading of the call (for `shell`, the parsed command), used by the rules. */
-  analysis: ShellAnalysisSchema.optional(),
-  /** For a completion call of a run with an output schema: whether its `output` matches. */
-  outputCheck: OutputCheckSchema.optional(),
-  verdict: CallVerdictSchema,
-  /** Set once the call has its result; the turn ends when every call has one. */
-  result: ToolResultBlockSchema.optional(),
-  /** A tool activity (or a sub-agent's run) was started for it and has not reported back. */
-  started: z.boolean().default(false),
-  /** The tool guardrails have looked at it (only calls of agents with tool guardrails wait for this). */
-  guarded: z.boolean().default(false),
-  /** The approval handler has judged it (only calls that would park wait for this). */
-  judged: z.boolean().default(false),
-  /** A person changed the call's arguments before approving it: who, and what the model asked for. */
-  edited: z.object({ by: z.string().optional(), original: z.unknown() }).optional(),
-  /** For `delegate_task`: the sub-agent's run. */
-  child: z.object({ workflowId: z.string() }).optional(),
-});
-export type TurnCall = z.infer<typeof TurnCallSchema>;
-
-export const TurnSchema = z.object({
-  iteration: z.number().int(),
-  calls: z.array(TurnCallSchema),
-  /** What the model wrote alongside the calls, shown to the person deciding. */
-  contextText: z.string().optional(),
-});
-export type Turn = z.infer<typeof TurnSchema>;
 
 /** Every field of the checkpoint, slice by slice; the version belongs to the whole, not to a slice. */
 const stateFields = {
-  schemaVersion: z.literal(5),
+  schemaVersion: z.literal(6),
   ...CoreSliceSchema.shape,
   ...TurnSliceSchema.shape,
-  /** The tool calls of the current turn (turn slice; composed here until TurnSchema moves to state/turn.ts). */
-  turn: TurnSchema.optional(),
   ...ApprovalsSliceSchema.shape,
   ...TeamSliceSchema.shape,
   ...ThreadSliceSchema.shape,

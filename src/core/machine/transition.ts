@@ -13,8 +13,8 @@ import { onResume } from './on-resume';
 import { deliverSteering, queueSteering } from './on-steer';
 import type { RunEvent } from './run-events';
 import { pushBounded, StateLimits, type RunState } from './run-state';
-import { derivePhase, settle } from './settle';
-import { nextStep, type NextStep } from './next-step';
+import { advance, phaseOf, type Standing } from './advance';
+import { stepOf, type NextStep, type StepEnv } from './next-step';
 import { startedEvents } from './started-events';
 import { transitionContext, type TransitionContext, type TransitionEnv } from './transition-context';
 
@@ -123,10 +123,11 @@ function apply(state: RunState, event: RunEvent, ctx: TransitionContext): void {
 
 /**
  * The run as a pure state machine: `(state, event) → { state, effects, events (lifecycle events) }`.
- * The workflow sends `step_wanted` to get its next step (the effect), takes it, and feeds every
- * outcome back through here; nothing else changes the state,
- * and this needs no Temporal server to test. The state is immutable (immer), so a handler that throws
- * leaves the previous state untouched.
+ * Each event is applied, then one walk (`advance`) moves the run as far as it can go and says where it
+ * stands; the phase is read from that. The workflow sends `step_wanted` to get its next step (the
+ * effect), built from the same standing; it takes it and feeds every outcome back through here. Nothing
+ * else changes the state, and this needs no Temporal server to test. The state is immutable (immer), so
+ * a handler that throws leaves the previous state untouched.
  */
 export function transition(state: RunState, event: RunEvent, env: TransitionEnv): TransitionResult {
   const events: LifecycleEvent[] = [];
@@ -134,26 +135,38 @@ export function transition(state: RunState, event: RunEvent, env: TransitionEnv)
   if (event.type === 'step_wanted') return takeStep(state, env, ctx, events);
   const next = produce(state, (draft) => {
     apply(draft, event, ctx);
-    settle(draft, ctx);
-    draft.phase = derivePhase(draft);
+    draft.phase = phaseOf(draft, advance(draft, ctx));
   });
   return { state: next, effects: [], events };
 }
 
 /**
- * The next step, derived from the (settled) state, with what it starts marked in the same pass, each
- * start applied and settled as its own event would be, so a call is started exactly when its step is
- * handed out.
+ * The next step, from where the run stands, with what it starts marked in the same transition: each
+ * start is applied and the run advanced as its own event would be, so a call is started exactly when
+ * its step is handed out.
  */
 function takeStep(state: RunState, env: TransitionEnv, ctx: TransitionContext, events: LifecycleEvent[]): TransitionResult {
   if (!env.features) throw new StepEnvMissingError();
-  const step = nextStep(state, { now: env.now, historyFull: env.historyFull ?? false, features: env.features });
-  const next = produce(state, (draft) => {
-    for (const started of startedEvents(state, step)) {
+  // The state is already advanced (every transition ends so): this only reads where it stands.
+  let standing: Standing | undefined;
+  const settled = produce(state, (draft) => {
+    standing = advance(draft, ctx);
+  });
+  const step = stepOf(settled, standing!, { now: env.now, historyFull: env.historyFull ?? false, features: env.features });
+  const next = produce(settled, (draft) => {
+    for (const started of startedEvents(settled, step)) {
       apply(draft, started, ctx);
-      settle(draft, ctx);
+      standing = advance(draft, ctx);
     }
-    draft.phase = derivePhase(draft);
+    draft.phase = phaseOf(draft, standing!);
   });
   return { state: next, effects: [step], events };
+}
+
+/**
+ * The step the workflow would take now, without taking it: a wait's condition asks this on every
+ * activation (pure: the state it would mark is dropped).
+ */
+export function peekStep(state: RunState, env: Omit<TransitionEnv, 'features' | 'historyFull'> & StepEnv): NextStep {
+  return transition(state, { type: 'step_wanted' }, env).effects[0]!;
 }

@@ -33,15 +33,15 @@ describe('what an "always" remembers', () => {
     always(m, 'a');
     expect(m.state.unsavedPreferences).toHaveLength(1);
     expect(m.state.unsavedPreferences[0]!.match).not.toEqual({ kind: 'tool' });
-    expect(m.call('b')!.verdict.kind).toBe('run');
-    expect(m.call('c')!.verdict.kind).toBe('pending');
+    expect(m.call('b')!.stage.kind).toBe('run');
+    expect(m.call('c')!.stage.kind).toBe('person');
   });
 
   it('remembers commands or paths starting with a prefix the person gives', () => {
     const shell = shellTurn(new Machine(), [['a', 'npm test'], ['b', 'npm test -- --watch'], ['c', 'npm publish']]);
     always(shell, 'a', { prefix: 'npm test' });
-    expect(shell.call('b')!.verdict.kind).toBe('run');
-    expect(shell.call('c')!.verdict.kind).toBe('pending');
+    expect(shell.call('b')!.stage.kind).toBe('run');
+    expect(shell.call('c')!.stage.kind).toBe('person');
 
     const files = new Machine().reply(
       call('a', 'write_file', { path: 'docs/a.md', content: '1' }),
@@ -49,16 +49,16 @@ describe('what an "always" remembers', () => {
       call('c', 'write_file', { path: 'src/c.ts', content: '3' }),
     );
     always(files, 'a', { prefix: 'docs/' });
-    expect(files.call('b')!.verdict.kind).toBe('run');
-    expect(files.call('c')!.verdict.kind).toBe('pending');
+    expect(files.call('b')!.stage.kind).toBe('run');
+    expect(files.call('c')!.stage.kind).toBe('person');
   });
 
   it('decides a shell command the parser did not understand once, remembers nothing, and says so in warnings', () => {
     const unclear: ShellAnalysis = { understood: false, problems: ['the command name is computed'], commands: [], writes: [] };
     const m = shellTurn(new Machine(), [['a', '$TOOL run', unclear], ['b', '$TOOL run', unclear]]);
     always(m, 'a');
-    expect(m.call('a')!.verdict.kind).toBe('run');
-    expect(m.call('b')!.verdict.kind).toBe('pending');
+    expect(m.call('a')!.stage.kind).toBe('run');
+    expect(m.call('b')!.stage.kind).toBe('person');
     expect(m.state.unsavedPreferences).toEqual([]);
     expect(m.state.preferences).toEqual([]);
     expect(toStatus(m.state).warnings).toEqual([expect.stringContaining('applied to this call only')]);

@@ -29,7 +29,7 @@ describe('the lane a call runs in travels in the run_tools step', () => {
 
   it('runs a tool that is not safe to repeat at most once', () => {
     const m = machine().reply(call('a', 'deploy', {}));
-    expect(m.state.turn?.calls[0]?.verdict.kind).toBe('run');
+    expect(m.state.turn?.calls[0]?.stage.kind).toBe('run');
     expect(lanes(m)).toEqual({ deploy: 'once' });
   });
 

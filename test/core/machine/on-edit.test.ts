@@ -20,7 +20,7 @@ describe('edited approvals', () => {
     m.send({ type: 'decision', decision: { callId: 't1', decision: 'approve', approver: 'ana', arguments: { command: 'eval "$X"' } }, via: 'update', verified: false, analysis: notUnderstood });
     const [parked] = pendingCalls(m.state);
     expect(parked).toMatchObject({ id: 't1', input: { command: 'eval "$X"' }, edited: { by: 'ana', original: { command: 'ls' } } });
-    expect(parked?.verdict).toMatchObject({ kind: 'pending', reason: expect.stringContaining('not fully understood (it uses eval)') });
+    expect(parked?.stage).toMatchObject({ kind: 'person', reason: expect.stringContaining('not fully understood (it uses eval)') });
     // Deciding on the edit lets it run; the record still says what the model asked for.
     m.send({ type: 'decision', decision: { callId: 't1', decision: 'approve', approver: 'ana' }, via: 'update', verified: false });
     expect(pendingCalls(m.state)).toEqual([]);

@@ -31,7 +31,7 @@ describe('steering a run that is not a thread', () => {
     m.send({ type: 'user_message', text: 'go ahead', steer: true });
     expect(m.state.phase).toBe('waiting_approval');
     expect(m.state.decisions).toEqual([]);
-    expect(m.call('w')?.verdict.kind).toBe('pending');
+    expect(m.call('w')?.stage.kind).toBe('person');
   });
 
   it('keeps a run that completes with a message queued going, so the model reads it first', () => {

@@ -28,7 +28,7 @@ function shellTurn(m: Machine, calls: [id: string, command: string, writes?: str
   });
 }
 
-const verdictOf = (m: Machine, id: string) => m.call(id)!.verdict;
+const stageOf = (m: Machine, id: string) => m.call(id)!.stage;
 const approveAlways = (m: Machine, callId: string) =>
   m.send({ type: 'decision', decision: { callId, decision: 'approve_always', approver: 'ana' }, via: 'update', verified: false });
 
@@ -37,23 +37,23 @@ describe('the permission of a call', () => {
     const base = runState();
     const m = new Machine(runState({ input: { ...base.input, toolApproval: { alwaysApproved: ['write_file'] } } }));
     m.reply(call('r', 'read_file', { path: 'x' }), call('w', 'write_file', { path: 'y', content: '1' }));
-    expect(verdictOf(m, 'r')).toEqual({ kind: 'run', permission: { by: 'rule', writes: false } });
-    expect(verdictOf(m, 'w')).toEqual({ kind: 'run', permission: { by: 'rule', writes: false } });
+    expect(stageOf(m, 'r')).toEqual({ kind: 'run', permission: { by: 'rule', writes: false }, started: false });
+    expect(stageOf(m, 'w')).toEqual({ kind: 'run', permission: { by: 'rule', writes: false }, started: false });
   });
 
   it('may write when the allow rule says "writes": true', () => {
     const base = runState();
     const m = new Machine(runState({ input: { ...base.input, toolApproval: { alwaysApproved: [{ tool: 'write_file', writes: true }] } } }));
     m.reply(call('w', 'write_file', { path: 'y', content: '1' }));
-    expect(verdictOf(m, 'w')).toEqual({ kind: 'run', permission: { by: 'rule', writes: true } });
+    expect(stageOf(m, 'w')).toEqual({ kind: 'run', permission: { by: 'rule', writes: true }, started: false });
   });
 
   it('is the person\'s, with writes, for the call a person approved', () => {
     const m = new Machine().reply(call('w', 'write_file', { path: 'y', content: '1' }), call('s', 'deploy', { env: 'prod' }));
     m.send({ type: 'decision', decision: { callId: 'w', decision: 'approve', approver: 'ana' }, via: 'signal', verified: false });
     approveAlways(m, 's');
-    expect(verdictOf(m, 'w')).toEqual({ kind: 'run', permission: { by: 'person', writes: true } });
-    expect(verdictOf(m, 's')).toEqual({ kind: 'run', permission: { by: 'person', writes: true } });
+    expect(stageOf(m, 'w')).toEqual({ kind: 'run', permission: { by: 'person', writes: true }, started: false });
+    expect(stageOf(m, 's')).toEqual({ kind: 'run', permission: { by: 'person', writes: true }, started: false });
   });
 
   it('remembers "writes" with an "always" given for a command that writes, and not with one for a command that only reads', () => {
@@ -73,16 +73,16 @@ describe('the permission of a call', () => {
       ['c', 'echo hi', ['out.txt']],
       ['d', 'ls'],
     ]);
-    expect(verdictOf(next, 'c')).toEqual({ kind: 'run', permission: { by: 'rule', writes: true } });
-    expect(verdictOf(next, 'd')).toEqual({ kind: 'run', permission: { by: 'rule', writes: false } });
+    expect(stageOf(next, 'c')).toEqual({ kind: 'run', permission: { by: 'rule', writes: true }, started: false });
+    expect(stageOf(next, 'd')).toEqual({ kind: 'run', permission: { by: 'rule', writes: false }, started: false });
   });
 
   it('gives a write tool\'s "always" writes, and the other waiting calls it settles run as that choice allows', () => {
     const m = new Machine().reply(call('a', 'write_file', { path: 'notes.md', content: '1' }), call('b', 'write_file', { path: 'notes.md', content: '2' }));
     approveAlways(m, 'a');
     expect(m.state.unsavedPreferences).toEqual([expect.objectContaining({ preference: 'always', writes: true })]);
-    expect(verdictOf(m, 'a')).toEqual({ kind: 'run', permission: { by: 'person', writes: true } });
-    expect(verdictOf(m, 'b')).toEqual({ kind: 'run', permission: { by: 'rule', writes: true } });
+    expect(stageOf(m, 'a')).toEqual({ kind: 'run', permission: { by: 'person', writes: true }, started: false });
+    expect(stageOf(m, 'b')).toEqual({ kind: 'run', permission: { by: 'rule', writes: true }, started: false });
   });
 
   it('stores no "writes" with a "never"', () => {
@@ -95,12 +95,12 @@ describe('the permission of a call', () => {
     const base = runState();
     const m = new Machine(runState({ agent: { ...base.agent, approvalHandler: true } })).reply(call('w', 'write_file', { path: 'y', content: '1' }));
     m.send({ type: 'calls_judged', verdicts: [{ callId: 'w', verdict: 'allow', reason: 'fine' }] });
-    expect(verdictOf(m, 'w')).toEqual({ kind: 'run', permission: { by: 'rule', writes: false } });
+    expect(stageOf(m, 'w')).toEqual({ kind: 'run', permission: { by: 'rule', writes: false }, started: false });
   });
 });
 
 describe('permissionOf, for checkpoints from before calls carried a permission', () => {
-  const letRun = (id: string): TurnCall => ({ id, name: 'write_file', input: {}, verdict: { kind: 'run' }, started: false, guarded: false, judged: false });
+  const letRun = (id: string): TurnCall => ({ id, name: 'write_file', input: {}, stage: { kind: 'run', started: false } });
   const decided = (callId: string, decision: Decision['decision'], via: Decision['via']): Decision => ({ callId, tool: 'write_file', decision, decidedAt: '2026-11-23T10:00:00.000Z', via });
 
   it('reads a person\'s approval from the run\'s decisions, and gives everything else the least', () => {
@@ -114,8 +114,8 @@ describe('permissionOf, for checkpoints from before calls carried a permission',
     expect(permissionOf(state, letRun('none'))).toEqual({ by: 'rule', writes: false });
   });
 
-  it('takes the verdict\'s own permission when it has one', () => {
+  it('takes the stage\'s own permission when it has one', () => {
     const state = runState({ decisions: [decided('p', 'approve', 'signal')] });
-    expect(permissionOf(state, { ...letRun('p'), verdict: { kind: 'run', permission: { by: 'rule', writes: false } } })).toEqual({ by: 'rule', writes: false });
+    expect(permissionOf(state, { ...letRun('p'), stage: { kind: 'run', permission: { by: 'rule', writes: false }, started: false } })).toEqual({ by: 'rule', writes: false });
   });
 });

@@ -24,9 +24,8 @@ const slices = {
   telemetry: TelemetrySliceSchema,
 };
 
-// Composed in run-state.ts itself: the version is the whole checkpoint's, and `turn` waits there for
-// TurnSchema to move into the turn slice.
-const composedInRunState = ['schemaVersion', 'turn'];
+// Composed in run-state.ts itself: the version is the whole checkpoint's.
+const composedInRunState = ['schemaVersion'];
 
 /** The field order of the committed JSON Schema of the current version: the order checkpoints have. */
 const committedOrder = () =>

@@ -27,8 +27,8 @@ describe('step_wanted: the next step, with what it starts', () => {
       { type: 'child_started', callId: 'd', workflowId: childWorkflowId('run-1', 'd') },
     ]);
     expect(m.take()).toMatchObject({ kind: 'run_tools', calls: [{ id: 'a', lane: 'retryable' }, { id: 'd', lane: 'child' }] });
-    expect(m.call('a')?.started).toBe(true);
-    expect(m.call('d')).toMatchObject({ started: true, child: { workflowId: childWorkflowId('run-1', 'd') } });
+    expect(m.call('a')?.stage).toMatchObject({ kind: 'run', started: true });
+    expect(m.call('d')).toMatchObject({ stage: { kind: 'control', started: true }, child: { workflowId: childWorkflowId('run-1', 'd') } });
     expect(m.take()).toEqual({ kind: 'await_tools' });
   });
 

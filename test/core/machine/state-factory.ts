@@ -5,8 +5,8 @@ import { ContextBudgetSchema } from '../../../src/contract/agent-definition';
 import type { RunEvent } from '../../../src/core/machine/run-events';
 import { RunStateSchema, type RunState } from '../../../src/core/machine/run-state';
 import { type ResolvedAgent } from '../../../src/contract/resolved-agent';
-import { nextStep, type NextStep, type StepFeatures } from '../../../src/core/machine/next-step';
-import { transition } from '../../../src/core/machine/transition';
+import type { NextStep, StepFeatures } from '../../../src/core/machine/next-step';
+import { peekStep, transition } from '../../../src/core/machine/transition';
 
 export const T0 = Date.parse('2026-11-23T10:00:00.000Z');
 
@@ -20,7 +20,7 @@ export const TOOLS: ResolvedAgent['tools'] = {
 
 export function runState(overrides: Partial<RunState> = {}): RunState {
   return RunStateSchema.parse({
-    schemaVersion: 5,
+    schemaVersion: 6,
     workflowId: 'run-1',
     input: { agent: 'general', task: 'the task', user: 'ana', maxIterations: 10, approvalTimeoutSeconds: 3600, historyBudget: { maxEvents: 3000, maxBytes: 3_000_000 } },
     agent: { name: 'general', description: 'd', modelTier: 'balanced', maxIterations: 10, tools: TOOLS, context: ContextBudgetSchema.parse({}) },
@@ -68,8 +68,9 @@ export class Machine {
     return this.send({ type: 'model_replied', message, usage: { inputTokens: 100, outputTokens: 10, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 }, promptChars: 400, storedCount: this.state.messages.length + 1, storedTag: 't' });
   }
 
+  /** The step the workflow would take now, without taking it (nothing is marked started). */
   next(historyFull = false): NextStep {
-    return nextStep(this.state, { now: this.now, historyFull, features: this.features });
+    return peekStep(this.state, { now: this.now, runId: 'r1', historyFull, features: this.features });
   }
 
   /** What the workflow does: `step_wanted`, which hands out the next step and marks what it starts. */

@@ -93,15 +93,15 @@ describe('the run state machine', () => {
       );
       m.send({ type: 'decision', decision: { callId: 'a', decision: 'approve_always', approver: 'ana' }, via: 'update', verified: false });
       expect(m.state.unsavedPreferences).toEqual([expect.objectContaining({ tool: 'write_file', preference: 'always', by: 'ana', match: { kind: 'argument', name: 'path', value: 'notes.md', prefix: false } })]);
-      expect(m.call('b')!.verdict.kind).toBe('run');
-      expect(m.call('c')!.verdict.kind).toBe('pending');
+      expect(m.call('b')!.stage.kind).toBe('run');
+      expect(m.call('c')!.stage.kind).toBe('person');
     });
 
     it('settles every waiting call of the tool when replaying a history from before scoped choices', () => {
       const m = new Machine().reply(call('a', 'write_file', { path: 'notes.md', content: '1' }), call('c', 'write_file', { path: 'other.md', content: '3' }));
       m.send({ type: 'decision', decision: { callId: 'a', decision: 'reject_always', approver: 'ana' }, via: 'signal', verified: false, toolWide: true });
       expect(m.state.unsavedPreferences).toEqual([expect.objectContaining({ match: { kind: 'tool' } })]);
-      expect(m.call('c')!.verdict.kind).toBe('reject');
+      expect(m.call('c')!.stage.kind).toBe('refused');
     });
 
     it('saves remembered choices before any tool of the turn runs', () => {
@@ -244,11 +244,11 @@ describe('the run state machine', () => {
 
   it('holds the calls the policy allows while another call of the turn is parked, then runs all in the model\'s order', () => {
     const m = new Machine().reply(call('a', 'list_files', { path: '.' }), call('w', 'write_file', { path: 'a.md', content: 'x' }), call('b', 'read_file', { path: 'b' }));
-    expect(m.call('a')!.verdict.kind).toBe('run');
-    expect(m.call('w')!.verdict.kind).toBe('pending');
+    expect(m.call('a')!.stage.kind).toBe('run');
+    expect(m.call('w')!.stage.kind).toBe('person');
     const parked = m.next();
     expect(parked.kind).toBe('wait');
-    expect(m.call('a')!.started).toBe(false);
+    expect(m.call('a')!.stage).toMatchObject({ kind: 'run', started: false });
     m.send({ type: 'decision', decision: { callId: 'w', decision: 'approve' }, via: 'update', verified: false });
     const order: string[] = [];
     for (let step = m.next(); step.kind === 'run_tools'; step = m.next()) {

@@ -12,7 +12,7 @@ import { EffortSchema } from '../../../contract/model-options';
  * list, and how the run ends (completion, typed output, outcome). Written at start by
  * run-state-init.ts; then `messages` by on-model, on-steer, on-thread and on-compacted, `conversation`
  * by on-model and on-compacted, `tasks`/`completion`/`output` by on-control-tool (and on-thread,
- * on-steer when a thread moves on), `outcome` by settle and the handlers that end a run, `agent` by
+ * on-steer when a thread moves on), `outcome` by advance and the handlers that end a run, `agent` by
  * on-team (a handoff), `guardrailsChecked` by on-guardrails, and `phase` by transition.ts.
  */
 

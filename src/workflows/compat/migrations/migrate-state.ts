@@ -6,8 +6,9 @@ import { v1ToV2, type RunStateV1 } from './run-state-v1';
 import { v2ToV3, type RunStateV2 } from './run-state-v2';
 import { v3ToV4, type RunStateV3 } from './run-state-v3';
 import { v4ToV5, type RunStateV4 } from './run-state-v4';
+import { v5ToV6, type RunStateV5 } from './run-state-v5';
 
-export const CURRENT_STATE_VERSION = 5;
+export const CURRENT_STATE_VERSION = 6;
 
 /**
  * Upgrades any known checkpoint shape to the current `RunState`, one version at a time, then checks
@@ -32,6 +33,10 @@ export function migrateState(raw: unknown, now: string): RunState {
   if (version === 4) {
     value = v4ToV5(value as RunStateV4);
     version = 5;
+  }
+  if (version === 5) {
+    value = v5ToV6(value as RunStateV5);
+    version = 6;
   }
   if (version !== CURRENT_STATE_VERSION) {
     throw ApplicationFailure.create({

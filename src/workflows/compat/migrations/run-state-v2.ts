@@ -1,7 +1,8 @@
 import type { ConversationMessage, TokenUsage, ToolResultBlock } from '../../../contract/messages';
 import type { PreferenceRule } from '../../../core/approvals/preference-rules';
 import type { ToolScope } from '../../../contract/tool-scope';
-import type { CallVerdict, RunState, TurnCall } from '../../../core/machine/run-state';
+import type { RunState } from '../../../core/machine/run-state';
+import type { CallVerdictV5, TurnCallV5 } from './run-state-v5';
 
 /**
  * Version 2 of the checkpoint (release 2775a39): verdicts and results of the current turn in two maps,
@@ -56,7 +57,7 @@ function toolWide(c: { tool: string; preference: string; by?: string; at?: strin
   return [{ tool: c.tool, preference: c.preference, match: { kind: 'tool' }, by: c.by, at: c.at, fromWorkflowId: c.fromWorkflowId, migrated: true }];
 }
 
-function verdictOf(v2: RunStateV2, callId: string): CallVerdict {
+function verdictOf(v2: RunStateV2, callId: string): CallVerdictV5 {
   const verdict = v2.turn!.verdicts[callId];
   if (!verdict) return { kind: 'new' };
   if (verdict.kind !== 'pending') return verdict;
@@ -81,14 +82,15 @@ export function v2ToV3(v2: RunStateV2): unknown {
   const turn = v2.turn && {
     iteration: v2.turn.iteration,
     contextText: v2.turn.contextText,
-    calls: v2.turn.calls.map((c): TurnCall => ({ ...c, verdict: verdictOf(v2, c.id), result: v2.turn!.results[c.id], started: false, guarded: true, judged: true })),
+    calls: v2.turn.calls.map((c): TurnCallV5 => ({ ...c, verdict: verdictOf(v2, c.id), result: v2.turn!.results[c.id], started: false, guarded: true, judged: true })),
   };
   const preferences = [
     ...v2.preferences.alwaysApproved.map((tool) => toolWide({ tool, preference: 'always' })),
     ...v2.preferences.alwaysRejected.map((tool) => toolWide({ tool, preference: 'never' })),
   ].flat();
   const { pendingApprovals: _pending, turn: _turn, ...rest } = v2;
-  const v3: Omit<RunState, 'agent' | 'input' | 'schemaVersion'> & { schemaVersion: 3; agent: unknown; input: unknown } = {
+  // The turn keeps the call shape of versions 3 to 5 (a verdict and flags); version 6 turns it into a stage.
+  const v3: Omit<RunState, 'agent' | 'input' | 'schemaVersion' | 'turn'> & { schemaVersion: 3; agent: unknown; input: unknown; turn: unknown } = {
     ...(rest as unknown as RunState),
     schemaVersion: 3,
     input: { ...v2.input, modelRetryMaxSeconds: 300 },

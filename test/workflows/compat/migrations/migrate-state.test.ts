@@ -49,7 +49,7 @@ describe('migrateState', () => {
     // by a person (on record in `decisions`), one allowed by the read default; neither verdict says more.
     const state = migrateState(fixture('run-state-v3-before-permission.json'), NOW);
     const [approved, allowed] = state.turn!.calls;
-    expect([approved!.verdict, allowed!.verdict]).toEqual([{ kind: 'run' }, { kind: 'run' }]);
+    expect([approved!.stage, allowed!.stage]).toEqual([{ kind: 'run', started: false }, { kind: 'run', started: false }]);
     expect(permissionOf(state, approved!)).toEqual({ by: 'person', writes: true });
     expect(permissionOf(state, allowed!)).toEqual({ by: 'rule', writes: false });
   });
@@ -77,25 +77,25 @@ describe('migrateState', () => {
 
   it('refuses a version-3 decision of a kind version 4 does not list, naming where it is', () => {
     const bad = { ...fixture('run-state-v3.json'), decisions: [{ callId: 'a', tool: 'shell', decision: 'approved', decidedAt: NOW, via: 'update' }] };
-    expect(() => migrateState(bad, NOW)).toThrow(/checkpoint \(schemaVersion 5\) is invalid:[\s\S]*decisions/);
+    expect(() => migrateState(bad, NOW)).toThrow(/checkpoint \(schemaVersion 6\) is invalid:[\s\S]*decisions/);
   });
 
   it('refuses an unknown version, and a checkpoint that does not fit the schema, saying what is wrong', () => {
-    expect(() => migrateState({ schemaVersion: 99 }, NOW)).toThrow(/schemaVersion 99; this worker knows versions 1 to 5/);
-    expect(() => migrateState({ ...migrateState(fixture('run-state-v2.json'), NOW), iteration: -1 }, NOW)).toThrow(/checkpoint \(schemaVersion 5\) is invalid/);
+    expect(() => migrateState({ schemaVersion: 99 }, NOW)).toThrow(/schemaVersion 99; this worker knows versions 1 to 6/);
+    expect(() => migrateState({ ...migrateState(fixture('run-state-v2.json'), NOW), iteration: -1 }, NOW)).toThrow(/checkpoint \(schemaVersion 6\) is invalid/);
   });
 });
 
 describe('v4ToV5', () => {
   it('gives a version-4 checkpoint the default permission mode, the behaviour it had', () => {
     const state = migrateState(fixture('run-state-v4.json'), NOW);
-    expect(state.schemaVersion).toBe(5);
+    expect(state.schemaVersion).toBe(CURRENT_STATE_VERSION);
     expect(state.mode).toBe('default');
   });
 
   it('reads a version-4 checkpoint as version 5 with nothing else changed but the mode', () => {
     const v4 = fixture('run-state-v4.json');
-    expect(migrateState(v4, NOW)).toEqual(RunStateSchema.parse({ ...v4, schemaVersion: 5, mode: 'default' }));
+    expect(migrateState(v4, NOW)).toEqual(migrateState({ ...v4, schemaVersion: 5, mode: 'default' }, NOW));
   });
 
   it("keeps the API's own blocks of a version-5 checkpoint verbatim, every field and in order", () => {
