@@ -81,16 +81,18 @@ export async function agentRun(rawInput: AgentRunInput): Promise<AgentRunResult>
 
 async function start(input: ParsedRunInput, features: Features): Promise<RunDriver> {
   if (input.checkpoint === undefined) return new RunDriver(await newRunState(input), features.auditDecisions);
-  const { state, stored, facts } = await stateFromCheckpoint(input);
-  const driver = new RunDriver(state, features.auditDecisions);
+  const { state: checkpoint, stored, facts } = await stateFromCheckpoint(input);
+  const driver = new RunDriver(checkpoint, features.auditDecisions);
   // First, so that nothing of the ended run (its parent, its id) is told about this one.
   if (input.resumedFrom) {
     const { workflowId, runId } = workflowInfo();
     driver.dispatch({ type: 'resumed', from: input.resumedFrom, workflowId, conversationKey: `${workflowId}/${runId}`, moreIterations: input.maxIterations });
   }
   driver.dispatch({ type: 'preferences_reloaded', stored, approverKeys: facts.approverKeys });
-  // Only a fork's input names a folder to copy, so no earlier history meets this activity.
-  if (input.copyWorkspaceOf && state.agent.workspace === 'per-run' && state.chain.link === 0) await setup.copyWorkspace({ from: input.copyWorkspaceOf, to: state.workflowId });
+  // Only a fork's input names a folder to copy, so no earlier history meets this activity. Read from the
+  // driver: the `resumed` event gave the run its own id (the checkpoint still holds the original's).
+  const { agent, chain, workflowId } = driver.state;
+  if (input.copyWorkspaceOf && agent.workspace === 'per-run' && chain.link === 0) await setup.copyWorkspace({ from: input.copyWorkspaceOf, to: workflowId });
   return driver;
 }
 

@@ -18,6 +18,8 @@ export function createCopyWorkspace(deps: ActivityDeps) {
     const runs = path.join(deps.workspaceRoot, RUNS_FOLDER);
     const source = path.join(runs, folderName(from));
     const target = path.join(runs, folderName(to));
+    // A folder copied into itself would nest copies until the disk fills; a fork always has its own id.
+    if (source === target) return { copied: false };
     await mkdir(target, { recursive: true });
     const exists = await stat(source).then((s) => s.isDirectory(), () => false);
     if (!exists) return { copied: false };

@@ -32,4 +32,13 @@ describe('copyWorkspace', () => {
     expect(lstatSync(path.join(to, 'etc-link')).isSymbolicLink()).toBe(true);
     expect(readlinkSync(path.join(to, 'etc-link'))).toBe('/etc');
   }, 10_000);
+
+  it('copies nothing when asked to copy a run\'s folder into itself, and leaves the folder as it was', async () => {
+    const from = path.join(root, RUNS_FOLDER, 'original');
+    await mkdir(from, { recursive: true });
+    await writeFile(path.join(from, 'a.md'), 'kept');
+    const copy = createCopyWorkspace({ workspaceRoot: root } as ActivityDeps);
+    expect(await copy({ from: 'original', to: 'original' })).toEqual({ copied: false });
+    expect(execFileSync('find', [from], { encoding: 'utf8' }).trim().split('\n').sort()).toEqual([from, path.join(from, 'a.md')]);
+  }, 10_000);
 });
