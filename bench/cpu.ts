@@ -3,9 +3,12 @@
 // alone in a child process; CPU is read from /proc (see bench/cpu/proc-cpu.ts) over the steady
 // window only: from the model request that ends the warm-up to the last model request of the
 // scenario. An iteration is one model request (a tool call, or the completing turn).
+// Scenarios 4–6 are the floor, measured the same way: a bare Temporal workflow with agentRun's
+// iteration shape (one model activity, one local activity for the tool) and no runtime at all; its
+// model activity streams from the fake API (4), makes the SDK's plain call (5) or no request (6).
 //
 //   npm run bench:cpu -- [--iterations 200] [--output-bytes 5000] [--runs 50] [--run-iterations 20] [--warmup 20]
-//                        [--scenarios 1,2,3] [--profile DIR] [--eager] [--worker-options JSON]
+//                        [--scenarios 1,2,3,4,5,6] [--profile DIR] [--eager] [--worker-options JSON]
 // --eager turns on the server's eager activity dispatch (system.enableActivityEagerExecution);
 // --worker-options '{"reuseV8Context":false}' is merged into the worker's WorkerOptions: each
 // changes the figures, and the README says by how much.
@@ -20,6 +23,7 @@ import { startRun } from '../src/client/start-run';
 import { runChain } from '../test/support/run-chain';
 import { callId, stepOf } from '../test/support/step-script';
 import { billableActions } from './history/history-profile';
+import type { BareMode } from './cpu/bare-activities';
 import type { ChildMessage, ParentMessage } from './cpu/worker-process';
 import { assertProc, processCpuMs, threadCpuMs, treeCpuMs } from './cpu/proc-cpu';
 import { type BenchEnv, ms, report, sizeArg, startBenchEnv, table, uniqueId } from './support/bench-env';
@@ -38,12 +42,20 @@ interface Scenario {
   runs: number;
   iterations: number;
   call(step: number): ReplyBlock;
+  /** A floor scenario: the bare workflow (bench/cpu/bare-workflow.ts) instead of agentRun. */
+  floor?: BareMode;
 }
 
+const listFiles = (n: number): ReplyBlock => ({ type: 'tool_use', id: callId(n), name: 'list_files', input: {} });
+const floor = (mode: BareMode, how: string): Scenario => ({ label: `floor: bare Temporal workflow, ${ITERATIONS} iterations, ${how}`, agent: 'cpu-small', runs: 1, iterations: ITERATIONS, call: listFiles, floor: mode });
+
 const ALL_SCENARIOS: Scenario[] = [
-  { label: `${ITERATIONS} iterations, small read tool (list_files)`, agent: 'cpu-small', runs: 1, iterations: ITERATIONS, call: (n) => ({ type: 'tool_use', id: callId(n), name: 'list_files', input: {} }) },
+  { label: `${ITERATIONS} iterations, small read tool (list_files)`, agent: 'cpu-small', runs: 1, iterations: ITERATIONS, call: listFiles },
   { label: `${ITERATIONS} iterations, ${OUTPUT_BYTES}-byte tool outputs`, agent: 'cpu-bulk', runs: 1, iterations: ITERATIONS, call: (n) => ({ type: 'tool_use', id: callId(n), name: 'bulk', input: { n, size: OUTPUT_BYTES } }) },
-  { label: `${RUNS} runs × ${RUN_ITERATIONS} iterations side by side, small read tool`, agent: 'cpu-small', runs: RUNS, iterations: RUN_ITERATIONS, call: (n) => ({ type: 'tool_use', id: callId(n), name: 'list_files', input: {} }) },
+  { label: `${RUNS} runs × ${RUN_ITERATIONS} iterations side by side, small read tool`, agent: 'cpu-small', runs: RUNS, iterations: RUN_ITERATIONS, call: listFiles },
+  floor('stream', 'model activity streams from the fake API as ours does, local activity for the tool'),
+  floor('json', 'model activity makes the SDK\'s plain (non-streaming) call, local activity for the tool'),
+  floor('none', 'model activity makes no request (Temporal alone), local activity for the tool'),
 ];
 
 /** `--scenarios 1,3`: run only these (1-based), e.g. to profile one. */
@@ -154,12 +166,12 @@ async function measure(scenario: Scenario, env: BenchEnv, client: Client, ctx: C
   const taskQueue = uniqueId('cpu');
   const threadsFile = path.join(ctx.scratch, `${taskQueue}.tids`);
   writeFileSync(threadsFile, '');
-  const child = fork(path.join(__dirname, 'cpu', 'worker-process.ts'), [], {
+  const child = fork(path.join(__dirname, 'cpu', scenario.floor ? 'bare-worker-process.ts' : 'worker-process.ts'), [], {
     execArgv: [
       '--import', 'tsx', '--import', path.join(__dirname, 'cpu', 'tag-workflow-thread.mjs'),
       ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.join(PROFILE_DIR, String(ALL_SCENARIOS.indexOf(scenario) + 1))}`] : []),
     ],
-    env: { ...process.env, BENCH_ADDRESS: env.server.address, BENCH_TASK_QUEUE: taskQueue, BENCH_MODEL_URL: ctx.modelUrl, BENCH_BUNDLE: ctx.bundlePath, BENCH_WORKSPACE: ctx.workspace, BENCH_WORKFLOW_THREADS: threadsFile, BENCH_WORKER_OPTIONS: WORKER_OPTIONS },
+    env: { ...process.env, BENCH_ADDRESS: env.server.address, BENCH_TASK_QUEUE: taskQueue, BENCH_MODEL_URL: ctx.modelUrl, BENCH_BUNDLE: ctx.bundlePath, BENCH_WORKSPACE: ctx.workspace, BENCH_WORKFLOW_THREADS: threadsFile, BENCH_WORKER_OPTIONS: WORKER_OPTIONS, BENCH_WINDOW_CALLS: `${WARMUP},${total}` },
   });
   const pid = child.pid!;
   await nextMessage(child, 'ready');
@@ -173,12 +185,19 @@ async function measure(scenario: Scenario, env: BenchEnv, client: Client, ctx: C
   let start: Snapshot | undefined;
   let end: Snapshot | undefined;
   active = { scenario, requests: 0, total, onRequest: (count) => void (count === WARMUP ? (start = snapshot()) : count === total && (end = snapshot())) };
+  // The `none` floor reaches no fake model: its worker reports the boundary calls itself.
+  if (scenario.floor === 'none') child.on('message', (m: ChildMessage) => m.type === 'call' && active && ((active.requests = m.count), active.onRequest(m.count)));
   const summarizerBefore = ctx.served.summarizer;
   const results = await Promise.all(
     Array.from({ length: scenario.runs }, async (_, n) => {
-      const handle = await startRun(client, { agent: scenario.agent, task: `cpu bench ${taskQueue} run ${n}` }, { taskQueue, workflowId: `${taskQueue}-${n}` });
+      const task = `cpu bench ${taskQueue} run ${n}`;
+      const workflowId = `${taskQueue}-${n}`;
+      const handle = scenario.floor
+        ? await client.workflow.start('bareCpuLoop', { taskQueue, workflowId, args: [{ task, mode: scenario.floor, iterations: scenario.iterations }] })
+        : await startRun(client, { agent: scenario.agent, task }, { taskQueue, workflowId });
       const result = await handle.result();
-      return { result, links: await runChain(client, handle.workflowId, handle.firstExecutionRunId) };
+      const iterations = typeof result === 'number' ? result : result.iterations;
+      return { iterations, links: await runChain(client, handle.workflowId, handle.firstExecutionRunId) };
     }),
   );
   const served = active.requests;
@@ -186,7 +205,7 @@ async function measure(scenario: Scenario, env: BenchEnv, client: Client, ctx: C
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.send({ type: 'stop' } satisfies ParentMessage);
   await exited;
-  const short = results.map((r) => r.result).find((r) => r.iterations !== scenario.iterations + 1);
+  const short = results.find((r) => r.iterations !== scenario.iterations + 1);
   if (short) throw new Error(`a run of "${scenario.label}" ended after ${short.iterations} iterations, not ${scenario.iterations + 1}`);
   if (!start || !end || served !== total) throw new Error(`"${scenario.label}": the fake model served ${served} requests, expected ${total}; the window is not the one described`);
   if (PROFILE_DIR) {

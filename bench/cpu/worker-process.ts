@@ -6,7 +6,8 @@ import { quietRuntime } from '../support/bench-env';
 import { benchAgent, bulkTool } from '../support/bench-tools';
 
 export type ParentMessage = { type: 'stop' };
-export type ChildMessage = { type: 'ready' };
+/** `call`: only the floor's worker sends it (bare-worker-process.ts), to mark the steady window. */
+export type ChildMessage = { type: 'ready' } | { type: 'call'; count: number };
 
 async function run(): Promise<void> {
   quietRuntime();

@@ -1,5 +1,5 @@
-// bench:cpu at a tiny size: it runs its three scenarios on its own dev server and worker process,
-// and its table has a row for each with the iterations of the steady window and CPU figures above
+// bench:cpu at a tiny size: it runs its three scenarios and the three floor scenarios (a bare Temporal
+// workflow) on its own dev server and worker process, and its table has a row for each with the iterations of the steady window and CPU figures above
 // zero. Not a timed test: no figure is compared with a target.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -27,9 +27,17 @@ describe('bench:cpu', () => {
     await promisify(execFile)(process.execPath, args, { cwd: ROOT, env: { ...process.env, BENCH_RESULTS_DIR: results }, timeout: 240_000 });
     const table = rows(await readFile(path.join(results, 'cpu.md'), 'utf8'));
 
-    expect(table.map((r) => r[0])).toEqual(['10 iterations, small read tool (list_files)', '10 iterations, 5000-byte tool outputs', '3 runs × 3 iterations side by side, small read tool']);
-    // 11 and 12 model requests (10 tool calls and the completing turn; 3 runs of 4), less 2 of warm-up.
-    expect(table.map((r) => Number(r[1]))).toEqual([9, 9, 10]);
+    expect(table.map((r) => r[0])).toEqual([
+      '10 iterations, small read tool (list_files)',
+      '10 iterations, 5000-byte tool outputs',
+      '3 runs × 3 iterations side by side, small read tool',
+      'floor: bare Temporal workflow, 10 iterations, model activity streams from the fake API as ours does, local activity for the tool',
+      "floor: bare Temporal workflow, 10 iterations, model activity makes the SDK's plain (non-streaming) call, local activity for the tool",
+      'floor: bare Temporal workflow, 10 iterations, model activity makes no request (Temporal alone), local activity for the tool',
+    ]);
+    // 11 and 12 model requests (10 tool calls and the completing turn; 3 runs of 4), less 2 of warm-up. The floor
+    // without a model request counts its model activity's calls instead: the same 11.
+    expect(table.map((r) => Number(r[1]))).toEqual([9, 9, 10, 9, 9, 9]);
     for (const [, , worker, main, workflow, other, server, wall] of table) {
       const [workflowMs, threads] = /^([\d.]+) \((\d+) threads?\)$/.exec(workflow!)!.slice(1).map(Number);
       for (const value of [worker, main, workflowMs, server, wall]) expect(Number(value)).toBeGreaterThan(0);

@@ -18,6 +18,7 @@ import { checkCompletionOutputs } from '../../core/structured-output/completion-
 import { JsonSchemaObjectSchema, type OutputCheck } from '../../contract/output-check';
 import type { ActivityDeps } from './activity-deps';
 import { materialize } from './conversation-sync';
+import { promptCharsOf } from './prompt-chars';
 import { workspaceFor } from './run-tool';
 
 export const CallModelInputSchema = z.object({
@@ -191,7 +192,7 @@ export function createCallModel(deps: ActivityDeps) {
       usage: usageFrom(response.usage),
       storedCount: prompt.length + 1,
       storedTag: tag,
-      promptChars: JSON.stringify(messages).length,
+      promptChars: promptCharsOf(messages),
       analyses: await analyzeCalls(deps, content, workspaceFor(deps.workspaceRoot, agent.workspace, facts.workflowId ?? 'standalone').workspaceRoot),
       ...(contract ? { outputChecks: checkCompletionOutputs(content, agent.completionTools, contract) } : {}),
     };
