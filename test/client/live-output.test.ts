@@ -54,7 +54,9 @@ describe('live output', () => {
 
   it('watch --json emits the text as text_delta events on stderr that add up to the reply', async () => {
     const task = uniqueId('live-json');
-    fake.script(task, [reply(text(STREAMED), toolCall('list_files', {})).chunked(10, 100), done('streamed')]);
+    // Sent over 5 s: `agentctl watch` is a process of its own, and on a loaded machine it may take
+    // seconds to attach; it must still see the reply arrive in pieces.
+    fake.script(task, [reply(text(STREAMED), toolCall('list_files', {})).chunked(10, 500), done('streamed')]);
     await withAgentWorker(bed.harness(), async ({ start, taskQueue }) => {
       const handle = await start({ agent: 'general', task });
       const result = await agentctl(['watch', handle.workflowId, '--json'], { TEMPORAL_ADDRESS: temporalAddress(), TEMPORAL_TASK_QUEUE: taskQueue });
