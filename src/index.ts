@@ -104,3 +104,50 @@ export type { Tracing } from './runtime/observability/tracing';
 export type { MetricsServerOptions } from './runtime/lifecycle/metrics-server';
 export type { AuditVerification } from './runtime/audit/verify-audit';
 export type { StoredConversation } from './runtime/conversation/conversation-store-types';
+// Types the public signatures above name (a handler's request and verdict, a policy input's parts,
+// a settings object's sections, a stored conversation's messages, the MCP pool's members), exported
+// so code that writes a handler, a runner or a store against them can name them too.
+export { WorkerSettingsSchema, type ParsedWorkerSettings } from './runtime/config/worker-settings';
+export { ModelTierSchema, type ModelTier } from './contract/model-tiers';
+export type { TemporalSettings } from './runtime/config/worker-config';
+export type { TracingSettings } from './runtime/observability/tracing';
+export type { EncryptionKeys } from './runtime/codec/encryption-keys';
+export type { ConsoleEnvSettings } from './client/console-settings';
+export type { AgentRunWorkflow } from './contract/agent-run-api';
+export { ContextBudgetSchema } from './contract/agent-definition';
+export type { ResolvedTool } from './contract/resolved-agent';
+export { ToolScopeSchema } from './contract/tool-scope';
+export { ApprovalRuleSchema, ToolApprovalSchema, ScopePolicySchema, ScopeActionSchema } from './contract/approval-rules';
+export { DecisionViaSchema, CallApprovalSchema } from './contract/decision';
+export type { DecisionFields, DecisionMessage, ReplyMessage, FollowUpMessage } from './core/approvals/signatures/signed-message';
+export type { ApprovalRequest, ApprovalHandlerVerdict, GuardrailSubject, GuardrailVerdict } from './runtime/guardrails/guardrail-types';
+export { AuditRecordSchema, type AuditEntry } from './runtime/audit/audit-record';
+export { ShellAnalysisSchema, CommandPatternSchema, type ShellAnalysis, type CommandPattern } from './contract/shell-analysis';
+export { PreferenceRuleSchema, type PreferenceRule } from './core/approvals/preference-rules';
+export { ProcessRunSpecSchema } from './runtime/tools/sandbox/process-runner';
+export type { ChildGuard } from './runtime/tools/sandbox/child-guard';
+export type { SandboxUser } from './runtime/tools/sandbox/sandbox-user';
+export type { SearchAttributeRegistration } from './runtime/worker-setup/search-attributes-setup';
+export type { McpConnection } from './runtime/mcp/mcp-connection';
+export type { McpServerSnapshot } from './runtime/mcp/mcp-pool';
+export type { McpServersConfig } from './runtime/mcp/mcp-server-config';
+export type { McpHost } from './runtime/mcp/mcp-sandbox';
+export type {
+  ConversationMessage,
+  ContentBlock,
+  ApiBlock,
+  TextBlock,
+  ToolUseBlock,
+  ToolResultBlock,
+  ThinkingBlock,
+  RedactedThinkingBlock,
+  ServerToolUseBlock,
+  ServerToolResultBlock,
+  ContainerUploadBlock,
+} from './contract/messages';
+export type { TemporalConnection } from './runtime/config/temporal-connection';
+export type { ProtectionMounts } from './runtime/tools/sandbox/protection-mounts';
+export type { SystemPath } from './runtime/tools/sandbox/system-layout';
+export { ResolvedToolSchema } from './contract/resolved-agent';
+export type { McpToolInfo } from './runtime/mcp/mcp-connection';
+export { McpServersSchema, McpServerConfigSchema, type McpServerConfig } from './runtime/mcp/mcp-server-config';

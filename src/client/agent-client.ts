@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { AgentRunInput } from '../contract/run-input';
-import type { agentRun } from '../workflows/agent-run';
+import type { AgentRunWorkflow } from '../contract/agent-run-api';
 import { parseClientSettings } from './client-settings';
 import { connectClient } from './connect';
 import { AgentRunHandle } from './agent-run-handle';
@@ -51,7 +51,7 @@ export class AgentClient {
 
   /** The handle of a run started elsewhere (by agentctl, the console, another service). */
   attach(workflowId: string): AgentRunHandle {
-    return new AgentRunHandle(this.temporal.workflow.getHandle<typeof agentRun>(workflowId), this.temporal, this.taskQueue);
+    return new AgentRunHandle(this.temporal.workflow.getHandle<AgentRunWorkflow>(workflowId), this.temporal, this.taskQueue);
   }
 
   /** Closes the connection `connect()` opened; a client passed in stays the caller's. */

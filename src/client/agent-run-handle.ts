@@ -3,7 +3,7 @@ import type { ApprovalDecision, DecisionOutcome } from '../contract/approval-dec
 import { closeThreadUpdate } from '../contract/agent-run-api';
 import type { AgentRunResult } from '../contract/run-result';
 import type { PendingApproval, PendingQuestionView, RunStatus } from '../contract/run-status';
-import type { agentRun } from '../workflows/agent-run';
+import type { AgentRunWorkflow } from '../contract/agent-run-api';
 import { queryStatus, resolveCallId, sendDecision, sendFollowUp, sendReply, withWorkerDeadline } from './approval-helpers';
 import { DecisionRefusedError, RunDidNotCompleteError, RunWaitTimeoutError } from './errors';
 import { resumeRun } from './resume-run';
@@ -39,7 +39,7 @@ export interface WaitOptions {
 export class AgentRunHandle {
   constructor(
     /** The Temporal handle, for anything this class does not cover. */
-    readonly temporal: WorkflowHandle<typeof agentRun>,
+    readonly temporal: WorkflowHandle<AgentRunWorkflow>,
     private readonly client: Client,
     private readonly taskQueue: string,
   ) {}

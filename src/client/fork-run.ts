@@ -1,7 +1,7 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
 import { ForkedFromKey } from '../contract/search-attributes';
-import type { agentRun } from '../workflows/agent-run';
+import type { AgentRunWorkflow } from '../contract/agent-run-api';
 import type { AgentRunInput } from '../contract/run-input';
 import { forkState } from '../core/machine/fork-state';
 import { readForkPoint } from './fork-point';
@@ -55,7 +55,7 @@ export async function forkRun(
   client: Client,
   workflowId: string,
   options: { iteration: number; task?: string; taskQueue: string },
-): Promise<{ plan: ForkPlan; handle: WorkflowHandle<typeof agentRun> }> {
+): Promise<{ plan: ForkPlan; handle: WorkflowHandle<AgentRunWorkflow> }> {
   const plan = await planFork(client, workflowId, options);
   const start = (searchAttributes: SearchAttributePair[]) => startRun(client, plan.input, { taskQueue: options.taskQueue, workflowId: plan.workflowId, memo: plan.memo, searchAttributes });
   try {

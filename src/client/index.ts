@@ -68,3 +68,17 @@ export { DecisionSchema, type Decision } from '../contract/decision';
 export type { LifecycleEventOf, LifecycleEventData } from '../contract/lifecycle-event';
 export type { RunIdentity } from '../core/approvals/signatures/signed-message';
 export type { TextDeltaEvent } from './live-text';
+// Types the client's signatures name (settings sections, a catalog, a live thinking delta, a
+// decision's record on a call, the workflow's call shape for typed handles).
+export type { TemporalSettings } from '../runtime/config/worker-config';
+export type { TracingSettings } from '../runtime/observability/tracing';
+export type { EncryptionKeys } from '../runtime/codec/encryption-keys';
+export type { ConsoleEnvSettings } from './console-settings';
+export type { AgentCatalog, CatalogAgent, CatalogTool } from '../runtime/agents/agent-catalog';
+export type { ThinkingDeltaEvent } from './live-text';
+export { CallApprovalSchema, type CallApproval } from '../contract/decision';
+export type { AgentRunWorkflow } from '../contract/agent-run-api';
+export type { TemporalConnection } from '../runtime/config/temporal-connection';
+export type { McpServerSnapshot } from '../runtime/mcp/mcp-pool';
+export type { ScopeAction } from '../contract/approval-rules';
+export { ToolScopeSchema, type ToolScope } from '../contract/tool-scope';

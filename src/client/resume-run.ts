@@ -1,6 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
-import type { agentRun } from '../workflows/agent-run';
+import type { AgentRunWorkflow } from '../contract/agent-run-api';
 import type { AgentRunInput } from '../contract/run-input';
 import type { AgentRunResult } from '../contract/run-result';
 import { startRun } from './start-run';
@@ -58,7 +58,7 @@ export async function planResume(
   workflowId: string,
   options: { maxIterations?: number; workerTimeoutMs?: number } = {},
 ): Promise<ResumePlan> {
-  const handle = client.workflow.getHandle<typeof agentRun>(workflowId);
+  const handle = client.workflow.getHandle<AgentRunWorkflow>(workflowId);
   const description = await handle.describe();
   const state = description.status.name;
   if (state === 'RUNNING') {
@@ -85,7 +85,7 @@ export async function planResume(
   };
 }
 
-async function readCheckpoint(handle: WorkflowHandle<typeof agentRun>, state: string, timeoutMs?: number): Promise<RunState> {
+async function readCheckpoint(handle: WorkflowHandle<AgentRunWorkflow>, state: string, timeoutMs?: number): Promise<RunState> {
   const workflowId = handle.workflowId;
   try {
     return await withWorkerDeadline(handle, 'the checkpoint query', () => handle.query(checkpointQuery), timeoutMs);
@@ -104,7 +104,7 @@ async function readCheckpoint(handle: WorkflowHandle<typeof agentRun>, state: st
 }
 
 /** Starts the run a plan describes; a second resume of the same run is refused, naming the first. */
-export async function startResumedRun(client: Client, plan: ResumePlan, taskQueue: string): Promise<WorkflowHandle<typeof agentRun>> {
+export async function startResumedRun(client: Client, plan: ResumePlan, taskQueue: string): Promise<WorkflowHandle<AgentRunWorkflow>> {
   try {
     return await startRun(client, plan.input, { taskQueue, workflowId: plan.workflowId, memo: plan.memo });
   } catch (error) {
@@ -134,7 +134,7 @@ export async function resumeRun(
   client: Client,
   workflowId: string,
   options: { taskQueue: string; maxIterations?: number; workerTimeoutMs?: number },
-): Promise<{ plan: ResumePlan; handle: WorkflowHandle<typeof agentRun> }> {
+): Promise<{ plan: ResumePlan; handle: WorkflowHandle<AgentRunWorkflow> }> {
   const plan = await planResume(client, workflowId, options);
   return { plan, handle: await startResumedRun(client, plan, options.taskQueue) };
 }

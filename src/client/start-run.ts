@@ -1,7 +1,7 @@
 import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
 import { AgentRunInputSchema, type AgentRunInput } from '../contract/run-input';
-import type { agentRun } from '../workflows/agent-run';
+import type { AgentRunWorkflow } from '../contract/agent-run-api';
 import { AgentNameKey, AgentStatusKey } from '../contract/search-attributes';
 import { describeZodError } from '../contract/describe-zod-error';
 import { compileJsonSchema } from '../core/json-schema/json-schema-check';
@@ -24,7 +24,7 @@ export async function startRun(
   client: Client,
   input: AgentRunInput,
   options: { taskQueue: string; workflowId?: string; memo?: Record<string, unknown>; searchAttributes?: SearchAttributePair[] },
-): Promise<WorkflowHandleWithFirstExecutionRunId<typeof agentRun>> {
+): Promise<WorkflowHandleWithFirstExecutionRunId<AgentRunWorkflow>> {
   const workflowId = options.workflowId ?? newRunId(input.agent);
   const idProblem = workflowIdProblem(workflowId);
   if (idProblem) throw new InvalidRunRequestError(`Invalid run request: ${idProblem}.`);
@@ -38,7 +38,7 @@ export async function startRun(
     }
   }
   const task = input.task.length > 120 ? `${input.task.slice(0, 117)}...` : input.task;
-  return client.workflow.start<typeof agentRun>(AGENT_RUN_WORKFLOW_TYPE, {
+  return client.workflow.start<AgentRunWorkflow>(AGENT_RUN_WORKFLOW_TYPE, {
     taskQueue: options.taskQueue,
     workflowId,
     args: [input],

@@ -2,11 +2,20 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ApprovalDecision, DecisionOutcome, FollowUp, UserReply } from './approval-decision';
 import type { ApprovalBatch } from './approval-batch';
 import type { SetMode } from './permission-mode';
+import type { AgentRunInput } from './run-input';
+import type { AgentRunResult } from './run-result';
 import type { ChildWaiting } from './run-records';
 import type { RunStatus } from './run-status';
 
 /** The workflow type every run (and every sub-agent's run) is started with. */
 export const AGENT_RUN_WORKFLOW_TYPE = 'agentRun';
+
+/**
+ * The call shape of `agentRun`, for typed handles (`WorkflowHandle<AgentRunWorkflow>`). Clients name
+ * this instead of `typeof agentRun` so the public API does not reach into the workflow's code;
+ * test/contract/agent-run-workflow.test.ts checks the workflow still has this shape.
+ */
+export type AgentRunWorkflow = (input: AgentRunInput) => Promise<AgentRunResult>;
 
 /**
  * Every message into or out of `agentRun`, defined once. Clients, tests and the CLI use these

@@ -58,8 +58,8 @@ export type ApprovalRule = z.infer<typeof ApprovalRuleSchema>;
  * and run inputs that still say it keep working, read as `ask`. The checkpoint stores `ask`.
  */
 export const SCOPE_ACTION_ALIASES: Readonly<Record<string, ScopeAction>> = { approve: 'ask' };
-const ScopeActionValues = z.enum(['allow', 'ask', 'reject'], { error: 'must be "allow", "ask" (a person decides; "approve" is an alias) or "reject"' });
-export type ScopeAction = z.infer<typeof ScopeActionValues>;
+export type ScopeAction = 'allow' | 'ask' | 'reject';
+const ScopeActionValues = z.enum(['allow', 'ask', 'reject'] as const satisfies readonly ScopeAction[], { error: 'must be "allow", "ask" (a person decides; "approve" is an alias) or "reject"' });
 // The parameter's type is what callers may write (TypeScript sees the alias too); zod passes any value
 // and the enum after the rewrite refuses what is not listed.
 export const ScopeActionSchema = z.preprocess(

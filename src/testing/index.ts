@@ -36,3 +36,38 @@ export {
 export { startDevServer, freePort, DevServerStartError, type DevServer, type DevServerOptions, type SearchAttributeType } from './temporal-dev-server';
 export { findTemporalCli, TemporalCliNotFoundError } from './find-temporal-cli';
 export type { CacheUsage } from './prompt-cache-simulator';
+// An environment carries a client, a worker and their options, and their signatures name much of the
+// public API in turn: those types are re-exported here, type-only, from where the client and root
+// entries take them, so a test can name whatever an environment hands it. `npm run api:check` fails
+// if a signature here names a type this entry does not export.
+export type { AgentClient, AgentClientOptions, AgentRunHandle, AgentRunInput, AgentRunInputSchema, AgentRunResult, AgentRunWorkflow, ApprovalDecision, ApprovalDecisionSchema, CallApproval, CallApprovalSchema, Completion, CompletionSchema, DecideOptions, Decision, DecisionOutcome, DecisionRecord, DecisionSchema, IgnoredMessage, IgnoredMessageSchema, LifecycleEvent, LifecycleEventData, LifecycleEventName, LifecycleEventOf, McpServerSnapshot, PendingApproval, PendingQuestion, PendingQuestionSchema, PendingQuestionView, PermissionMode, PermissionModeSchema, RunEvent, RunEventOptions, RunOutcome, RunPhase, RunPhaseSchema, RunStatus, SavedSummary, SavedSummarySchema, ScopeAction, StartOptions, Task, TaskProgress, TaskSchema, TemporalConnection, TemporalSettings, TokenUsage, ToolCallRecord, ToolCallRecordSchema, ToolScope, ToolScopeSchema, TracingSettings, WaitOptions } from '../client';
+export type { AgentDefinition, AgentDefinitionInput, AgentDefinitionSchema } from '../contract/agent-definition';
+export type { ApiBlock, ContainerUploadBlock, ContentBlock, ConversationMessage, RedactedThinkingBlock, ServerToolResultBlock, ServerToolUseBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock } from '../contract/messages';
+export type { ModelTier, ModelTierSchema } from '../contract/model-tiers';
+export type { ResolvedTool, ResolvedToolSchema } from '../contract/resolved-agent';
+export type { ShellAnalysis, ShellAnalysisSchema } from '../contract/shell-analysis';
+export type { ToolPermission } from '../contract/tool-permission';
+export type { ToolResult, ToolResultSchema } from '../contract/tool-result';
+export type { AgentRegistry, ModelToolSpec } from '../runtime/agents/agent-registry';
+export type { ParsedWorkerSettings, WorkerSettings, WorkerSettingsSchema } from '../runtime/config/worker-settings';
+export type { ConversationStore, StoredConversation } from '../runtime/conversation/conversation-store-types';
+export type { ApprovalHandlerFunction, ApprovalHandlerVerdict, ApprovalRequest, GuardrailFunction, GuardrailSubject, GuardrailVerdict } from '../runtime/guardrails/guardrail-types';
+export type { LifecycleHandler } from '../runtime/lifecycle/lifecycle-handler';
+export type { McpConnection, McpToolInfo } from '../runtime/mcp/mcp-connection';
+export type { McpPool } from '../runtime/mcp/mcp-pool';
+export type { McpHost } from '../runtime/mcp/mcp-sandbox';
+export type { McpServerConfig, McpServerConfigSchema, McpServersConfig, McpServersSchema } from '../runtime/mcp/mcp-server-config';
+export type { ModelCredentials } from '../runtime/model/providers/model-client';
+export type { Tracing } from '../runtime/observability/tracing';
+export type { ChildGuard } from '../runtime/tools/sandbox/child-guard';
+export type { ProcessRunResult, ProcessRunSpec, ProcessRunSpecSchema, ProcessRunner } from '../runtime/tools/sandbox/process-runner';
+export type { ProtectionMounts } from '../runtime/tools/sandbox/protection-mounts';
+export type { SandboxMode } from '../runtime/tools/sandbox/sandbox-mode';
+export type { SandboxUser } from '../runtime/tools/sandbox/sandbox-user';
+export type { SystemPath } from '../runtime/tools/sandbox/system-layout';
+export type { Tool, ToolContext, ToolSpec } from '../runtime/tools/tool-definition';
+export type { AgentWorker, AgentWorkerOptions } from '../runtime/worker-setup/create-agent-worker';
+export type { SearchAttributeCheck, SearchAttributeRegistrar, SearchAttributeRegistration } from '../runtime/worker-setup/search-attributes-setup';
+// The root's `TextBlock` (a message's text block) is shadowed here by the scripted reply's, so it is
+// re-exported under another name for the message types above that name it.
+export type { TextBlock as MessageTextBlock } from '../contract/messages';

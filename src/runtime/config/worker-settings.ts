@@ -52,13 +52,14 @@ export const WorkerSettingsSchema = z.object({
   conversationStore: z.string().trim().optional().transform((v) => v || 'memory'),
   approversFile: optionalText,
 });
-type ParsedSettings = z.infer<typeof WorkerSettingsSchema>;
+/** The settings as the schema reads them from the environment, before the worker adds what it resolves itself. */
+export type ParsedWorkerSettings = z.infer<typeof WorkerSettingsSchema>;
 
-export interface WorkerSettings extends Omit<ParsedSettings, 'model' | 'sandbox'> {
+export interface WorkerSettings extends Omit<ParsedWorkerSettings, 'model' | 'sandbox'> {
   /** The sandbox settings, and PATH, where it looks for bwrap (undefined when the env has none; a system variable, not in the catalog). */
-  sandbox: ParsedSettings['sandbox'] & { path?: string };
+  sandbox: ParsedWorkerSettings['sandbox'] & { path?: string };
   /** The model client's key and endpoint, and the model id of each tier (AGENT_MODEL_*, defaults applied). */
-  model: Omit<ParsedSettings['model'], 'tiers'> & { tiers: Record<ModelTier, string> };
+  model: Omit<ParsedWorkerSettings['model'], 'tiers'> & { tiers: Record<ModelTier, string> };
   temporal: TemporalSettings;
   audit: { log?: string; headDir: string };
   observability: {

@@ -2,10 +2,11 @@ import { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { AGENT_SEARCH_ATTRIBUTES } from '../../contract/search-attributes';
 
-type Registration = { namespace: string; searchAttributes: Record<string, temporal.api.enums.v1.IndexedValueType> };
+/** What a registrar is asked to add: the run's search attributes and their types, in one namespace. */
+export type SearchAttributeRegistration = { namespace: string; searchAttributes: Record<string, temporal.api.enums.v1.IndexedValueType> };
 
 /** The call that adds search attributes to a namespace (the operator service's, unless replaced). */
-export type SearchAttributeRegistrar = (request: Registration) => Promise<unknown>;
+export type SearchAttributeRegistrar = (request: SearchAttributeRegistration) => Promise<unknown>;
 
 /** What the worker found and did; `warning` says what an administrator must create when it could not. */
 export interface SearchAttributeCheck {
@@ -45,7 +46,7 @@ export async function ensureSearchAttributes(
     return { registered: [], missing: names, warning: refusal('could not list the search attributes', error, namespace, names) };
   }
   if (missing.length === 0) return { registered: [], missing: [] };
-  const searchAttributes: Registration['searchAttributes'] = {};
+  const searchAttributes: SearchAttributeRegistration['searchAttributes'] = {};
   for (const name of missing) searchAttributes[name] = temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
   try {
     await register({ namespace, searchAttributes });

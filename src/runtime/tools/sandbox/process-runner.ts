@@ -21,7 +21,7 @@ import { scanWorkspace, type WorkspaceScan } from './workspace-scan';
 
 const EnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name');
 
-const ProcessRunSpecSchema = z.object({
+export const ProcessRunSpecSchema = z.object({
   /** The command line, run with `bash --noprofile --norc -c`. */
   command: z.string().min(1),
   /** Absolute, symlink-resolved folder: the working directory, HOME and the only host path that may be writable. */
