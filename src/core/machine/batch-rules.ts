@@ -1,7 +1,7 @@
 import { produce } from 'immer';
 import type { ApprovalDecision } from '../../contract/approval-decision';
 import type { ShellAnalysis } from '../../contract/shell-analysis';
-import { decisionRefusal, pendingCalls, type SigningEnv } from './decision-rules';
+import { decisionRefusal, forwardRefusal, pendingCalls, type SigningEnv } from './decision-rules';
 import { onDecision } from './on-decision';
 import type { RunState } from './run-state';
 import { transitionContext } from './transition-context';
@@ -47,9 +47,9 @@ export function planBatch(state: RunState, items: readonly BatchItem[], env: Sig
       const own = pendingCalls(draft).some((c) => c.id === decision.callId);
       const below = own ? undefined : waitingBelow.find((a) => a.callId === decision.callId);
       if (below) {
-        if (below.approvers && (!decision.approver || !below.approvers.includes(decision.approver))) {
-          const who = decision.approver ? `"${decision.approver}"` : 'a decision without an approver';
-          refusal = refuse(index, decision, `${who} may not decide calls of ${below.workflowId} (approvers: ${below.approvers.join(', ')}); the call stays parked`);
+        const problem = forwardRefusal(below, decision);
+        if (problem) {
+          refusal = refuse(index, decision, problem);
           return;
         }
         forwarded.push({ decision, workflowId: below.workflowId, tool: below.tool });
