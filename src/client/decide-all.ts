@@ -8,21 +8,24 @@ import { signDecision } from './sign-messages';
 import { terminalSafe } from './terminal-safe';
 
 /**
- * Approves every call this run has parked, in one `decideApprovals` update, so they are applied
- * together or not at all (each signed when the approver has a key). Calls a sub-agent's run waits
- * for are left to be decided one by one: a batch applies to the run it is sent to.
+ * Approves every call this run and its sub-agents' runs have parked, in one `decideApprovals` update:
+ * the run applies its own calls together or not at all and forwards the others to the runs that wait
+ * for them (each decision signed when the approver has a key, for the run that checks it). Two calls
+ * of the tree with the same id cannot go in one batch; the run's own call is decided, as a single
+ * decision would be, and the other stays parked.
  */
 export async function approveAllParked(handle: WorkflowHandle, options: { approver?: string; reason?: string }): Promise<{ callIds: string[]; outcome: DecisionOutcome }> {
   const status = await queryStatus(handle);
-  const own = status.pendingApprovals.filter((p) => !p.workflowId || p.workflowId === handle.workflowId);
-  if (own.length === 0) throw new NoPendingApprovalError(`Run ${handle.workflowId} has no call of its own waiting for approval.`);
+  // The status lists the run's own calls first, then those of the runs below it.
+  const parked = status.pendingApprovals.filter((p, i, all) => all.findIndex((q) => q.callId === p.callId) === i);
+  if (parked.length === 0) throw new NoPendingApprovalError(`Run ${handle.workflowId} has no call waiting for approval, neither its own nor a sub-agent's.`);
   const decisions: ApprovalDecision[] = [];
-  for (const call of own) {
+  for (const call of parked) {
     const decision: ApprovalDecision = { callId: call.callId, decision: 'approve', ...(options.approver ? { approver: options.approver } : {}), ...(options.reason ? { reason: options.reason } : {}) };
     decisions.push(await signDecision(handle, decision, async () => [call]));
   }
   const outcome = await executeUpdate(handle, 'the approvals', () => handle.executeUpdate(decideApprovalsUpdate, { args: [{ decisions }] }));
-  return { callIds: own.map((c) => c.callId), outcome };
+  return { callIds: parked.map((c) => c.callId), outcome };
 }
 
 /** `agentctl approve <workflowId> --all`. */

@@ -141,6 +141,7 @@ export function renderOutcome(outcome: RunOutcome): string {
       if (r.completion) lines.push(`Summary: ${terminalSafe(r.completion.summary)}`);
       if (r.completion?.next_steps) lines.push(`Next steps: ${terminalSafe(r.completion.next_steps)}`);
       if (r.output !== undefined) lines.push(`Output: ${terminalSafe(JSON.stringify(r.output, null, 2))}`);
+      for (const warning of r.warnings ?? []) lines.push(`Warning: ${terminalSafe(warning)}`);
       lines.push(...renderProgress(r.tasks), renderTokens(r.usage));
       return lines.join('\n');
     }

@@ -17,6 +17,11 @@ export interface AgentRunResult {
   tasks: Task[];
   agent: string;
   workflowId: string;
+  /**
+   * What went wrong without stopping the run, as `status.warnings` says it (a choice that could not be
+   * saved, messages sent while it worked that it ended before delivering); absent when there is none.
+   */
+  warnings?: string[];
   /** What `agentctl resume` carries into a follow-up run. */
   carryOver: {
     savedSummaries: SavedSummary[];

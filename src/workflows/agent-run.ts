@@ -22,6 +22,7 @@ import { RunDriver } from './run-driver';
 import { stepKey } from '../core/machine/next-step';
 import type { RunState } from '../core/machine/run-state';
 import { toStatus } from '../core/machine/run-status';
+import { runWarnings } from '../core/machine/on-steer';
 import type { AgentRunInput, ParsedRunInput } from '../contract/run-input';
 import type { AgentRunResult } from '../contract/run-result';
 import { newRunState, parseInput, stateFromCheckpoint } from './run-state-init';
@@ -130,6 +131,7 @@ async function finish(state: RunState, features: Features): Promise<AgentRunResu
   await release(state, features);
   if (outcome.kind === 'failed') throw ApplicationFailure.create({ type: outcome.type, nonRetryable: true, message: outcome.message });
   const lastAssistant = [...state.messages].reverse().find((m) => m.role === 'assistant');
+  const warnings = runWarnings(state);
   return {
     status: outcome.kind,
     completion: state.completion,
@@ -141,6 +143,7 @@ async function finish(state: RunState, features: Features): Promise<AgentRunResu
     tasks: state.tasks,
     agent: state.agent.name,
     workflowId: state.workflowId,
+    ...(warnings.length > 0 ? { warnings } : {}),
     carryOver: {
       savedSummaries: state.savedSummaries,
       conversationSummary: state.conversationSummary,

@@ -1,9 +1,9 @@
-import { ApplicationFailure, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, getExternalWorkflowHandle, setHandler, workflowInfo } from '@temporalio/workflow';
 import { ApprovalBatchSchema } from '../contract/approval-batch';
-import { decideApprovalsUpdate, setModeUpdate } from '../contract/agent-run-api';
+import { approvalSignal, decideApprovalsUpdate, setModeUpdate } from '../contract/agent-run-api';
 import { SetModeSchema } from '../contract/permission-mode';
 import { FailureType } from '../contract/errors';
-import { batchRefusal } from '../core/machine/batch-rules';
+import { batchRefusal, planBatch, type ForwardedDecision } from '../core/machine/batch-rules';
 import { effectiveApprovers, pendingCalls, type SigningEnv } from '../core/machine/decision-rules';
 import { modeLoosens } from '../core/approvals/permission-mode';
 import { checkEditedArguments } from './edit-checks';
@@ -25,22 +25,38 @@ export function installApprovalBatchHandlers(driver: RunDriver, options: { toolW
     return { now: Date.now(), namespace: info.namespace, firstRunId: info.firstExecutionRunId, runId: info.runId, legacy: !options.approvalChannel, toolWide: options.toolWideChoices };
   };
   const calls = (decisions: { callId: string }[]) => decisions.map((d) => d.callId).join(', ');
+  // Each run below applies its decision itself and checks what only it can (its signature); a failed
+  // signal (the run ended meanwhile) is reported, not thrown, since this run's part is already applied.
+  const forwardDecisions = async (forwarded: readonly ForwardedDecision[]): Promise<string> => {
+    const sent = await Promise.allSettled(forwarded.map((f) => getExternalWorkflowHandle(f.workflowId).signal(approvalSignal, f.decision)));
+    const lines = forwarded.map((f, i) => `${f.decision.callId} → ${f.workflowId}${sent[i]?.status === 'rejected' ? ' (not delivered: the run no longer takes signals)' : ''}`);
+    return `forwarded to the sub-agent runs that wait for them: ${lines.join(', ')}`;
+  };
 
   setHandler(
     decideApprovalsUpdate,
     async (raw) => {
       const { decisions } = ApprovalBatchSchema.parse(raw);
-      // The worker checks the edits first; the state may have moved meanwhile, so the batch is tried again after.
-      const edits = await checkEditedArguments(driver, decisions);
+      const first = planBatch(driver.state, decisions.map((decision) => ({ decision })), signingEnv());
+      if ('refusal' in first) throw refused(first.refusal);
+      // The worker checks the edits first (a forwarded call's too, against its tool's schema, so a bad
+      // edit refuses the whole batch); the state may have moved meanwhile, so the batch is tried again after.
+      const edits = await checkEditedArguments(driver, decisions, first.forwarded.map((f) => ({ callId: f.decision.callId, tool: f.tool })));
       if ('refusal' in edits) throw refused(`${edits.refusal}; nothing was applied`);
       const items = decisions.map((decision) => ({ decision, analysis: edits.analyses[decision.callId] }));
-      const refusal = batchRefusal(driver.state, items, signingEnv());
-      if (refusal) throw refused(refusal);
+      const plan = planBatch(driver.state, items, signingEnv());
+      if ('refusal' in plan) throw refused(plan.refusal);
       const before = driver.state.decisions.length;
-      driver.dispatch({ type: 'decisions', decisions: items, via: 'update', verified: driver.state.approverKeys !== undefined, toolWide: options.toolWideChoices, legacy: !options.approvalChannel }, quiet);
+      if (plan.local.length > 0) {
+        driver.dispatch({ type: 'decisions', decisions: plan.local, via: 'update', verified: driver.state.approverKeys !== undefined, toolWide: options.toolWideChoices, legacy: !options.approvalChannel }, quiet);
+      }
       await driver.flushAudit();
       const left = pendingCalls(driver.state).length;
-      return { applied: true, message: `${decisions.length} decision(s) applied (${calls(decisions)}); ${driver.state.decisions.length - before} call(s) settled, ${left} still parked` };
+      const settled = `${driver.state.decisions.length - before} call(s) settled, ${left} still parked`;
+      if (plan.forwarded.length === 0) return { applied: true, message: `${decisions.length} decision(s) applied (${calls(decisions)}); ${settled}` };
+      const forwarded = await forwardDecisions(plan.forwarded);
+      const here = plan.local.length > 0 ? `here ${settled}; ` : '';
+      return { applied: true, message: `${decisions.length} decision(s) applied (${calls(decisions)}); ${here}${forwarded}` };
     },
     {
       // Everything but the edits' schema checks is refused here, before the update reaches the history.

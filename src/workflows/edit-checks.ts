@@ -12,11 +12,12 @@ export type EditChecks = { analyses: Record<string, ShellAnalysis | undefined> }
  * (shell), before anything is applied: a `checkEdits` activity, scheduled only when a decision carries
  * `arguments`, so histories without edits issue the commands they always did.
  */
-export async function checkEditedArguments(driver: RunDriver, decisions: readonly ApprovalDecision[]): Promise<EditChecks> {
-  const calls = pendingCalls(driver.state);
+export async function checkEditedArguments(driver: RunDriver, decisions: readonly ApprovalDecision[], below: readonly { callId: string; tool: string }[] = []): Promise<EditChecks> {
+  // Calls a sub-agent's run waits for (a batch forwards them) are checked against the same worker's tools.
+  const calls = [...pendingCalls(driver.state).map((c) => ({ callId: c.id, tool: c.name })), ...below];
   const edits = decisions.flatMap((d) => {
-    const call = calls.find((c) => c.id === d.callId);
-    return d.arguments !== undefined && call ? [{ callId: d.callId, tool: call.name, arguments: d.arguments }] : [];
+    const call = calls.find((c) => c.callId === d.callId);
+    return d.arguments !== undefined && call ? [{ callId: d.callId, tool: call.tool, arguments: d.arguments }] : [];
   });
   if (edits.length === 0) return { analyses: {} };
   const checks = await setup.checkEdits({ agent: driver.state.agent.name, workflowId: driver.state.workflowId, edits });

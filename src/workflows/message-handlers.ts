@@ -4,7 +4,7 @@ import { checkEditedArguments } from './edit-checks';
 import { z } from 'zod';
 import { ApprovalDecisionSchema, FollowUpSchema, UserReplySchema, type ApprovalDecision, type DecisionOutcome, type UserReply } from '../contract/approval-decision';
 import { approvalSignal, childStatusSignal, closeSignal, closeThreadUpdate, decideApprovalUpdate, sendMessageUpdate, submitReplyUpdate, userMessageSignal, userReplySignal } from '../contract/agent-run-api';
-import { decisionRefusal, type SigningEnv } from '../core/machine/decision-rules';
+import { decisionRefusal, forwardRefusal, type SigningEnv } from '../core/machine/decision-rules';
 import { senderRefusal } from '../core/machine/sender-rules';
 import { ChildWaitingSchema } from '../contract/run-records';
 import type { RunDriver } from './run-driver';
@@ -42,11 +42,8 @@ function routeDecision(driver: RunDriver, decision: ApprovalDecision, signingEnv
   for (const [, waiting] of Object.entries(driver.state.childWaiting)) {
     const entry = waiting.approvals.find((a) => a.callId === decision.callId);
     if (!entry) continue;
-    if (entry.approvers && (!decision.approver || !entry.approvers.includes(decision.approver))) {
-      const who = decision.approver ? `"${decision.approver}"` : 'a decision without an approver';
-      return { refusal: `${who} may not decide calls of ${entry.workflowId} (approvers: ${entry.approvers.join(', ')}); the call stays parked` };
-    }
-    return { forwardTo: entry.workflowId };
+    const forbidden = forwardRefusal(entry, decision);
+    return forbidden ? { refusal: forbidden } : { forwardTo: entry.workflowId };
   }
   return { refusal };
 }

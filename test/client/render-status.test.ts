@@ -101,6 +101,12 @@ describe('renderOutcome', () => {
     expect(text).toContain('Progress: 3/5 tasks (60%)');
     expect(text).toContain('🔄 [4] Summarize');
   });
+
+  it('shows the result\'s warnings, such as messages the run ended before delivering', () => {
+    const warning = '1 message(s) sent to the run while it worked were not delivered: it reached its iteration cap (3) before its next model request.';
+    const result = { status: 'max_iterations' as const, iterations: 3, usage, tasks: [], agent: 'general', workflowId: 'r', carryOver: { savedSummaries: [] }, warnings: [warning] };
+    expect(renderOutcome({ kind: 'completed', workflowId: 'r', result }).split('\n')).toContain(`Warning: ${warning}`);
+  });
 });
 
 describe('model-written text in the renderings', () => {

@@ -5,6 +5,7 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { approvalSignal, sendMessageUpdate, statusQuery, userMessageSignal } from '../../src/contract/agent-run-api';
 import { steeringNote } from '../../src/core/machine/on-steer';
+import { resumeRun } from '../../src/client/resume-run';
 import { waitFor, withAgentWorker } from '../support/agent-run-harness';
 import { useAgentTestbed } from '../support/agent-testbed';
 import { uniqueId } from '../support/temporal';
@@ -40,6 +41,34 @@ describe('steering a working run', () => {
       { type: 'text', text: steeringNote('use tabs, not spaces', 'ana') },
       { type: 'text', text: steeringNote('and keep it short', undefined) },
     ]);
+  });
+
+  it('a steering message sent in the last iteration is not lost: the status and result warn of it, and resume delivers it at its first model request', async () => {
+    const task = uniqueId('steer-cap');
+    fake.script(task, [reply(write('notes.md', 'x')), complete('done after resume')]);
+    await withAgentWorker(bed.harness(), async ({ start, client, taskQueue }) => {
+      const handle = await start({ agent: 'general', task, maxIterations: 1 });
+      await parked(handle);
+      await handle.executeUpdate(sendMessageUpdate, { args: [{ text: 'use tabs, not spaces', sender: 'ana' }] });
+      await handle.signal(approvalSignal, { callId: 'toolu_0_0', decision: 'approve' });
+      const capped = await handle.result();
+      const warning = `1 message(s) sent to the run while it worked were not delivered: it reached its iteration cap (1) before its next model request. They are kept; \`agentctl resume ${handle.workflowId}\` delivers them at the resumed run's first model request.`;
+      expect(capped.status).toBe('max_iterations');
+      expect(capped.warnings).toEqual([warning]);
+      expect((await handle.query(statusQuery)).warnings).toEqual([warning]);
+      expect(fake.requestsFor(task)).toHaveLength(1);
+
+      const { handle: resumed } = await resumeRun(client, handle.workflowId, { taskQueue });
+      const result = await resumed.result();
+      expect(result).toMatchObject({ status: 'completed', completion: { summary: 'done after resume' } });
+      expect(result.warnings).toBeUndefined();
+      expect((await resumed.query(statusQuery)).warnings).toEqual([]);
+    });
+    const first = fake.requestsFor(task)[1]?.body.messages.at(-1);
+    expect(first?.role).toBe('user');
+    expect(first?.content).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'tool_result', tool_use_id: 'toolu_0_0' }), { type: 'text', text: steeringNote('use tabs, not spaces', 'ana') }]));
+    // Delivered once: the note is the last block of the resumed run's first request, and nowhere before.
+    expect((first?.content as { text?: string }[]).at(-1)).toEqual({ type: 'text', text: steeringNote('use tabs, not spaces', 'ana') });
   });
 
   it('refuses a steering message to a run that has ended: the server takes no message for a closed run', async () => {

@@ -40,10 +40,16 @@ function useKeyboard(items, selectedKey, setSelectedKey) {
   }, [setSelectedKey]);
 }
 
-/** Runs with several calls the person may decide get one "Approve all" each (a `decideApprovals` update). */
+/**
+ * Runs with several calls the person may decide get one "Approve all" each (a `decideApprovals` update),
+ * counted under the top-level run: it forwards its sub-agents' calls to the runs that wait for them.
+ */
 function ApproveAllBar({ items }) {
   const counts = new Map();
-  for (const item of items) if (item.kind === 'approval' && item.canDecide) counts.set(item.workflowId, (counts.get(item.workflowId) ?? 0) + 1);
+  for (const item of items) {
+    const run = item.rootWorkflowId ?? item.workflowId;
+    if (item.kind === 'approval' && item.canDecide) counts.set(run, (counts.get(run) ?? 0) + 1);
+  }
   const runs = [...counts].filter(([, count]) => count > 1);
   if (runs.length === 0) return null;
   return html`<ul class="approve-all-bar">${runs.map(([workflowId, count]) => html`<li><code>${workflowId}</code> <${ApproveAll} workflowId=${workflowId} count=${count} /></li>`)}</ul>`;

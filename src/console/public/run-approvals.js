@@ -1,5 +1,5 @@
 // What the run view offers besides steering: the run's permission mode (and a switch), and "Approve
-// all" for the calls the run has parked, one `decideApprovals` update applied all or none.
+// all" for the calls the run (and its sub-agents) have parked, one `decideApprovals` update applied all or none.
 import { useState } from 'preact/hooks';
 import { act } from './api.js';
 import { html } from './html.js';
@@ -19,14 +19,15 @@ export function ApproveAll({ workflowId, count }) {
     await act(`/api/runs/${encodeURIComponent(workflowId)}/approve-all`, {}, (d) => d.message);
     setBusy(false);
   };
-  return html`<button class="approve-all" disabled=${busy} onClick=${send} title="Approve every call this run has parked, all or none">Approve all ${count}</button>`;
+  return html`<button class="approve-all" disabled=${busy} onClick=${send} title="Approve every call this run and its sub-agents have parked, all or none">Approve all ${count}</button>`;
 }
 
 export function RunApprovals({ detail }) {
   const s = detail.status;
   const [mode, setMode] = useState(s?.mode ?? 'default');
   if (!s || detail.execution !== 'RUNNING') return s?.mode ? html`<p class="mode">Mode: <strong>${s.mode}</strong></p>` : null;
-  const own = s.pendingApprovals.filter((p) => !p.workflowId || p.workflowId === detail.workflowId);
+  // Its sub-agents' calls too: the batch forwards them to the runs that wait for them.
+  const parked = s.pendingApprovals;
   const switchMode = () => act(`/api/runs/${encodeURIComponent(detail.workflowId)}/mode`, { mode }, (d) => d.message);
   return html`<div class="run-approvals">
     <span class="mode">Mode: <strong class="current-mode">${s.mode ?? 'default'}</strong></span>
@@ -34,6 +35,6 @@ export function RunApprovals({ detail }) {
       ${MODES.map(([value, label]) => html`<option value=${value}>${label}</option>`)}
     </select></label>
     <button class="switch-mode" onClick=${switchMode}>Switch mode</button>
-    ${own.length > 0 ? html`<span class="parked">${own.length} call(s) wait for approval <${ApproveAll} workflowId=${detail.workflowId} count=${own.length} /></span>` : null}
+    ${parked.length > 0 ? html`<span class="parked">${parked.length} call(s) wait for approval <${ApproveAll} workflowId=${detail.workflowId} count=${parked.length} /></span>` : null}
   </div>`;
 }

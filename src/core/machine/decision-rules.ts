@@ -36,6 +36,16 @@ export function runIdentity(state: RunState, env: SigningEnv): RunIdentity {
 }
 
 /**
+ * Why a decision on a call a sub-agent's run waits for may not be forwarded there: its approver is not
+ * one that run accepts (its list, as the run reported it in `childWaiting`). Undefined when it may.
+ */
+export function forwardRefusal(waiting: { workflowId: string; approvers?: string[] }, decision: ApprovalDecision): string | undefined {
+  if (!waiting.approvers || (decision.approver && waiting.approvers.includes(decision.approver))) return undefined;
+  const who = decision.approver ? `"${decision.approver}"` : 'a decision without an approver';
+  return `${who} may not decide calls of ${waiting.workflowId} (approvers: ${waiting.approvers.join(', ')}); the call stays parked`;
+}
+
+/**
  * Why `decision` cannot be applied now, or undefined when it can: the call must be waiting, the
  * approver must be one this run accepts, a prefix must start the call's command or path, and with an
  * approver registry the signature must verify over the message this run rebuilds from its own state

@@ -57,3 +57,22 @@ export function steeringHoldsCompletion(state: RunState): boolean {
   state.guardrailsChecked.output = false;
   return true;
 }
+
+/**
+ * The warning of a plain run that ended with steering messages still queued (at its iteration cap,
+ * typically: the last turn ran, and there was no next model request to take them). They are not lost:
+ * they stay in the checkpoint's inbox, and `agentctl resume` hands them to the resumed run's first
+ * model request. Derived from the state rather than stored, so a resumed run does not inherit it.
+ */
+export function undeliveredSteeringWarning(state: RunState): string | undefined {
+  const queued = state.thread.inbox.length;
+  if (state.input.followUps || !state.outcome || queued === 0) return undefined;
+  const ended = state.outcome.kind === 'max_iterations' ? `it reached its iteration cap (${state.input.maxIterations})` : `it ended (${state.outcome.kind})`;
+  return `${queued} message(s) sent to the run while it worked were not delivered: ${ended} before its next model request. They are kept; \`agentctl resume ${state.workflowId}\` delivers them at the resumed run's first model request.`;
+}
+
+/** The run's warnings for its status and result: the stored ones, and undelivered messages. */
+export function runWarnings(state: RunState): string[] {
+  const undelivered = undeliveredSteeringWarning(state);
+  return undelivered ? [...state.warnings, undelivered] : state.warnings;
+}

@@ -3,6 +3,7 @@ import type { LifecycleEvent } from '../../contract/lifecycle-event';
 import { effectiveApprovers, pendingCalls } from './decision-rules';
 import type { RunState } from './run-state';
 import { taskProgress } from './task-progress';
+import { runWarnings } from './on-steer';
 
 // What the status query returns is part of the contract; this file only computes it.
 export type { PendingApproval, PendingQuestionView, RunStatus } from '../../contract/run-status';
@@ -74,7 +75,7 @@ export function toStatus(state: RunState): RunStatus {
     approvers: effectiveApprovers(state),
     signedDecisions: state.approverKeys !== undefined,
     mode: state.mode,
-    warnings: state.warnings,
+    warnings: runWarnings(state),
     modelText: state.lastReplyText,
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call, Machine, runState } from './state-factory';
-import { steeringNote } from '../../../src/core/machine/on-steer';
+import { runWarnings, steeringNote } from '../../../src/core/machine/on-steer';
 
 const ok = (output = 'done') => ({ success: true, shouldContinue: true, output });
 
@@ -63,5 +63,18 @@ describe('steering a run that is not a thread', () => {
     m.take();
     expect(JSON.stringify(m.state.messages)).not.toContain('next');
     expect(m.state.thread.inbox).toEqual(['next']);
+  });
+
+  it('warns of messages a run ended before delivering, only once it has ended, and never for a thread', () => {
+    const queued = { completions: [], iterationBase: 0, inbox: ['use tabs'], closeRequested: false };
+    const ended = runState({ thread: queued, outcome: { kind: 'max_iterations' }, warnings: ['an earlier warning'] });
+    expect(runWarnings(ended)).toEqual([
+      'an earlier warning',
+      expect.stringMatching(/^1 message\(s\) sent to the run while it worked were not delivered: it reached its iteration cap \(10\) before its next model request\. They are kept; `agentctl resume run-1` delivers them/),
+    ]);
+    expect(runWarnings(runState({ thread: queued }))).toEqual([]);
+    const thread = runState({ thread: queued, outcome: { kind: 'max_iterations' } });
+    thread.input.followUps = true;
+    expect(runWarnings(thread)).toEqual([]);
   });
 });
