@@ -28,11 +28,11 @@ export function apiBlockPlan(last: number, summary = 'all steps done') {
 }
 
 /**
- * Every assistant message of every request that carries a step's tool call starts with exactly that
- * step's API blocks (every field, in order): nothing dropped, changed or moved. Returns how many
- * assistant turns were checked, so a test can tell it looked at some.
+ * Calls `check` with every assistant turn of every request that carries a step's tool call (one made
+ * by a script of this file's shape: ids `toolu_s<step>_…`), its blocks as sent back and that call.
+ * Returns how many turns it checked, so a test can tell it looked at some.
  */
-export function expectBlocksKept(requests: readonly FakeRequest[]): number {
+export function forEachStepTurn(requests: readonly FakeRequest[], check: (step: number, blocks: ContentBlock[], call: ContentBlock) => void): number {
   let checked = 0;
   for (const request of requests) {
     for (const message of request.body.messages) {
@@ -40,10 +40,21 @@ export function expectBlocksKept(requests: readonly FakeRequest[]): number {
       const blocks = message.content as unknown as ContentBlock[];
       const call = blocks.find((b) => b.type === 'tool_use');
       const step = call?.type === 'tool_use' ? /^toolu_s(\d+)_/.exec(call.id)?.[1] : undefined;
-      if (step === undefined) continue;
-      expect(blocks.slice(0, 4), `the blocks of step ${step} as sent back`).toEqual(apiBlocksFor(Number(step)));
+      if (call === undefined || step === undefined) continue;
+      check(Number(step), blocks, call);
       checked += 1;
     }
   }
   return checked;
+}
+
+/**
+ * Every assistant message of every request that carries a step's tool call starts with exactly that
+ * step's API blocks (every field, in order): nothing dropped, changed or moved. Returns how many
+ * assistant turns were checked, so a test can tell it looked at some.
+ */
+export function expectBlocksKept(requests: readonly FakeRequest[]): number {
+  return forEachStepTurn(requests, (step, blocks) => {
+    expect(blocks.slice(0, 4), `the blocks of step ${step} as sent back`).toEqual(apiBlocksFor(step));
+  });
 }

@@ -9,7 +9,6 @@ import * as path from 'node:path';
 import type { WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import type { AgentDefinitionInput } from '../../src/contract/agent-definition';
-import type { ContentBlock } from '../../src/contract/messages';
 import { DirectoryConversationStore } from '../../src/runtime/conversation/conversation-store';
 import { resumeRun } from '../../src/client/resume-run';
 import { withAgentWorker } from '../support/agent-run-harness';
@@ -17,6 +16,7 @@ import { useAgentTestbed } from '../support/agent-testbed';
 import { citedText, containerUpload, reply, serverToolUse, thinking, toolCall, webSearchCitation, webSearchResult, type FakeRequest, type RawBlock } from '../support/fake-anthropic';
 import { runChain } from '../support/run-chain';
 import { callId, stepScript, stepTool } from '../support/step-script';
+import { forEachStepTurn } from '../support/api-blocks';
 
 const searcher: AgentDefinitionInput = {
   name: 'searcher',
@@ -55,20 +55,10 @@ function plan(last: number) {
 
 /** Every assistant turn sent back starts with its step's blocks, every field as sent; returns how many were checked. */
 function expectCitedBlocksKept(requests: readonly FakeRequest[]): number {
-  let checked = 0;
-  for (const request of requests) {
-    for (const message of request.body.messages) {
-      if (message.role !== 'assistant' || typeof message.content === 'string') continue;
-      const blocks = message.content as unknown as ContentBlock[];
-      const call = blocks.find((b) => b.type === 'tool_use');
-      const step = call?.type === 'tool_use' ? /^toolu_s(\d+)_/.exec(call.id)?.[1] : undefined;
-      if (step === undefined) continue;
-      expect(blocks.slice(0, 5), `the blocks of step ${step} as sent back`).toEqual(blocksFor(Number(step)));
-      expect(call, `the call of step ${step} as sent back`).toEqual({ type: 'tool_use', id: callId(Number(step)), name: 'step', input: { n: Number(step) }, caller: callerOf(Number(step)) });
-      checked += 1;
-    }
-  }
-  return checked;
+  return forEachStepTurn(requests, (step, blocks, call) => {
+    expect(blocks.slice(0, 5), `the blocks of step ${step} as sent back`).toEqual(blocksFor(step));
+    expect(call, `the call of step ${step} as sent back`).toEqual({ type: 'tool_use', id: callId(step), name: 'step', input: { n: step }, caller: callerOf(step) });
+  });
 }
 
 describe('citations and container uploads', () => {
