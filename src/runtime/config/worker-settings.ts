@@ -48,6 +48,10 @@ export const WorkerSettingsSchema = z.object({
     mode: optionalText.refine((v) => !v || v === 'bwrap' || v === 'none', 'must be bwrap or none (or unset: bwrap when found)'),
     user: optionalText,
     toolEnv: z.string().optional().transform((v) => (v ?? '').split(',').map((n) => n.trim()).filter(Boolean)),
+    /** AGENT_COMMAND_CGROUPS: `off` gives commands no cgroup (only the rlimits hold); see cgroups/detect-cgroups.ts. */
+    commandCgroups: z.string().optional()
+      .transform((v) => v?.trim().toLowerCase() || undefined)
+      .pipe(z.enum(['auto', 'off'], { error: 'must be auto or off (or unset: auto)' }).default('auto')),
   }),
   conversationStore: z.string().trim().optional().transform((v) => v || 'memory'),
   approversFile: optionalText,
@@ -94,6 +98,7 @@ export const SETTING_VARIABLES: Record<string, string> = {
   'sandbox.mode': 'AGENT_SANDBOX',
   'sandbox.user': 'AGENT_SANDBOX_USER',
   'sandbox.toolEnv': 'AGENT_TOOL_ENV',
+  'sandbox.commandCgroups': 'AGENT_COMMAND_CGROUPS',
   conversationStore: 'AGENT_CONVERSATION_STORE',
   approversFile: 'AGENT_APPROVERS_FILE',
 };

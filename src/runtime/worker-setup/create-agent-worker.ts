@@ -18,14 +18,13 @@ import { lifecycleSinks } from '../lifecycle/lifecycle-sink';
 import { openModelClients } from '../model/providers/open-model-clients';
 import type { ModelCredentials } from '../model/providers/model-client';
 import { startConfiguredTracing, type Tracing } from '../observability/tracing';
-import { createProcessRunner, type ProcessRunner } from '../tools/sandbox/process-runner';
-import { resolveSandboxMode, sandboxWarning } from '../tools/sandbox/sandbox-mode';
-import { cgroupsOfThisWorker } from '../tools/sandbox/cgroups/detect-cgroups';
+import type { ProcessRunner } from '../tools/sandbox/process-runner';
 import type { Tool } from '../tools/tool-definition';
 import { resolveWorkspaceRoot } from '../tools/workspace';
 import type { McpPool } from '../mcp/mcp-pool';
 import { mcpHostFor } from '../mcp/mcp-sandbox';
 import { loadWorkerAgents, type WorkerAgents } from './load-agents';
+import { toolProcessRunner } from './tool-process-runner';
 import { ensureSearchAttributes, type SearchAttributeCheck, type SearchAttributeRegistrar } from './search-attributes-setup';
 
 export interface AgentWorkerOptions {
@@ -159,23 +158,6 @@ export async function createAgentWorker(options: AgentWorkerOptions = {}): Promi
     await agents.mcp.close();
     throw error;
   }
-}
-
-/** How tool processes (and stdio MCP servers) run on this worker; warns when they are unsandboxed. */
-function toolProcessRunner({ sandbox }: WorkerSettings): ProcessRunner {
-  // The sandbox needs PATH to find bwrap even when the caller's env is only the model settings
-  // (createAgentWorker({ env })): then the worker process's own PATH.
-  const mode = resolveSandboxMode({ PATH: sandbox.path ?? process.env.PATH, AGENT_SANDBOX: sandbox.mode });
-  const warning = sandboxWarning(mode);
-  if (warning) console.warn(`WARNING: ${warning}`);
-  // Once per worker: which per-command cgroup limits this host cannot enforce, and how to grant them.
-  const cgroupNotice = cgroupsOfThisWorker().notice;
-  if (cgroupNotice) console.warn(`WARNING: ${cgroupNotice}`);
-  // A root worker runs commands as AGENT_SANDBOX_USER (default nobody), or refuses to start (SandboxUserError).
-  // Allowed variables come from the worker's own process environment, where a deployment puts them.
-  // Raw on purpose: besides AGENT_TOOL_ENV's names, each agent's `env` list (configuration file) may
-  // name any variable, so no typed field can hold them all.
-  return createProcessRunner({ mode, envAllowList: sandbox.toolEnv, sourceEnv: process.env, sandboxUser: sandbox.user });
 }
 
 async function startWorker(

@@ -47,6 +47,22 @@ describe('parseWorkerSettings', () => {
     expect(error!.message).toContain('see the configuration table in README.md');
   });
 
+  it('reads AGENT_COMMAND_CGROUPS as auto (the default) or off, shows it in the banner, and refuses anything else by name', () => {
+    expect(parseWorkerSettings(base).sandbox.commandCgroups).toBe('auto');
+    expect(parseWorkerSettings({ ...base, AGENT_COMMAND_CGROUPS: '' }).sandbox.commandCgroups).toBe('auto');
+    expect(parseWorkerSettings({ ...base, AGENT_COMMAND_CGROUPS: 'auto' }).sandbox.commandCgroups).toBe('auto');
+    const off = parseWorkerSettings({ ...base, AGENT_COMMAND_CGROUPS: ' OFF ' });
+    expect(off.sandbox.commandCgroups).toBe('off');
+    expect(describeWorkerSettings(off)).toContain('AGENT_COMMAND_CGROUPS: off (limits.totalMemoryBytes, totalProcesses and cpuCores are not enforced; only the rlimits hold)');
+    expect(describeWorkerSettings(parseWorkerSettings(base))).toContain('AGENT_COMMAND_CGROUPS: auto');
+    expect(() => parseWorkerSettings({ ...base, AGENT_COMMAND_CGROUPS: 'no' })).toThrow(WorkerSettingsError);
+    try {
+      parseWorkerSettings({ ...base, AGENT_COMMAND_CGROUPS: 'no' });
+    } catch (error) {
+      expect((error as WorkerSettingsError).problems).toEqual(['AGENT_COMMAND_CGROUPS="no" must be auto or off (or unset: auto).']);
+    }
+  });
+
   it('refuses a malformed encryption key with the codec\'s own message', () => {
     expect(() => parseWorkerSettings({ ...base, AGENT_ENCRYPTION_KEY: 'nokey' })).toThrow(/AGENT_ENCRYPTION_KEY/);
   });

@@ -83,7 +83,8 @@ export interface ProcessRunnerConfig {
   sandboxUser?: string | undefined;
   /**
    * Where each command gets a cgroup of its own (memory, pids, cpu limits); null for none. Absent,
-   * the worker's own cgroups as found at start (cgroupsOfThisWorker), which the worker logs.
+   * the worker's own cgroups as found at start (cgroupsOfThisWorker). A worker passes what its
+   * AGENT_COMMAND_CGROUPS asks for (worker-setup/tool-process-runner.ts), and logs it.
    */
   cgroups?: CgroupHost | null;
 }

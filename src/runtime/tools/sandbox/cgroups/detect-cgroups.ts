@@ -36,6 +36,27 @@ export function cgroupsOfThisWorker(): CgroupDetection {
   return ofThisWorker;
 }
 
+/** AGENT_COMMAND_CGROUPS, as parsed with the worker settings: `auto` looks at start, `off` never does. */
+export type CommandCgroupsSwitch = 'auto' | 'off';
+
+/**
+ * The command cgroups the worker's settings ask for. `off` is for a host that manages cgroups itself,
+ * or for telling a launcher problem apart from a cgroup one: nothing under /sys/fs/cgroup is read,
+ * made, moved or removed (not even another worker's leftovers), and the notice says which limits
+ * are lost. `auto` is the detection below, once per process.
+ */
+export function commandCgroupsFor(setting: CommandCgroupsSwitch): CgroupDetection {
+  if (setting !== 'off') return cgroupsOfThisWorker();
+  return {
+    host: undefined,
+    notice:
+      `Per-command cgroup limits are not enforced for ${CGROUP_CONTROLLERS.map((c) => LIMIT_OF[c]).join(', ')}, because ` +
+      'AGENT_COMMAND_CGROUPS=off: no command gets a cgroup, and leftover command cgroups are not removed. The rlimits ' +
+      '(limits.cpuSeconds, memoryBytes, fileSizeBytes, openFiles, processes) and the /tmp cap of the sandbox still hold. Unset it, or set ' +
+      'it to auto, to enforce them (docs/guides/security.md, "Cgroups per command").',
+  };
+}
+
 /**
  * Finds where this worker may create a cgroup per command. First a delegated cgroup v2 subtree: the
  * worker's own v2 cgroup with memory, pids or cpu available and cgroup.subtree_control writable.

@@ -1,8 +1,7 @@
 // Per-command cgroups on this machine's kernel (cgroup v1 memory, pids and cpu hierarchies, worker
 // as root), through the shell tool with the real bash and bubblewrap: what a command cannot undo,
 // what each limit does when hit, what the model is told, and that each command's cgroup is gone after.
-import { readdirSync, readFileSync } from 'node:fs';
-import * as path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CommandLimitsSchema, type CommandLimitsInput } from '../../../../../src/contract/command-limits';
 import { shellTool } from '../../../../../src/runtime/tools/builtin/shell';
@@ -12,25 +11,9 @@ import { createProcessRunner, type ProcessRunner } from '../../../../../src/runt
 import { resolveSandboxMode } from '../../../../../src/runtime/tools/sandbox/sandbox-mode';
 import { removeTempDirs, tempDir, toolContext } from '../../tool-test-context';
 import { eventually, hasProcessesOf, PERSON_APPROVED, runIn, runnerFor } from '../sandbox-test-support';
+import { leftoverCgroups } from './cgroup-test-support';
 
 const MiB = 1024 ** 2;
-
-/** This worker's own cgroup in each v1 hierarchy, where its command cgroups are made. */
-function ownCgroups(): string[] {
-  const own: string[] = [];
-  for (const line of readFileSync('/proc/self/cgroup', 'utf8').split('\n')) {
-    const [, controllers = '', cgroup = ''] = line.split(':');
-    for (const controller of ['memory', 'pids', 'cpu']) {
-      if (controllers.split(',').includes(controller)) own.push(path.join('/sys/fs/cgroup', controller, cgroup));
-    }
-  }
-  return own;
-}
-
-/** Cgroups of this worker (`durable-agent-<pid>…`) that still exist: none, once its calls are done. */
-function leftoverCgroups(): string[] {
-  return ownCgroups().flatMap((dir) => readdirSync(dir).filter((name) => name.startsWith(`durable-agent-${process.pid}-`)).map((name) => path.join(dir, name)));
-}
 
 beforeAll(() => {
   // These tests are about the v1 controllers this machine has; fail loudly if the worker did not find them.
