@@ -21,6 +21,16 @@ export const fixtureAgents: AgentDefinitionInput[] = [
     approvalHandler: { function: 'byPath' },
   },
   { ...base, name: 'tripwire', description: 'Stops at an input guardrail.', tools: ['list_files'], guardrails: [{ name: 'no-secrets', on: 'input', check: { function: 'noSecrets' } }] },
+  // Thinking and a server tool, so the API may pause a long turn (pause_turn) and the run continues it.
+  {
+    ...base,
+    name: 'researcher',
+    description: 'Searches the web at length.',
+    tools: ['step'],
+    maxTokens: 8_192,
+    thinking: { type: 'enabled', budget_tokens: 2_048 },
+    serverTools: [{ type: 'web_search_20260318', name: 'web_search' }],
+  },
   // A context window small enough that a few 800-character tool outputs overflow it.
   { ...base, name: 'tiny', description: 'An agent with a tiny context budget.', tools: ['step'], context: { windowTokens: 2_000, targetShare: 0.5, keepRecentTurns: 2 } },
 ];
