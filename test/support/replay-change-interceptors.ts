@@ -16,7 +16,10 @@ const kind = CHANGE.slice('replay-change='.length);
  * an approval timeout's does), `continue-as-new` (before a run hands over to its next link), `resumed`
  * (as a continued link starts), `handoff` (before the second agent is resolved), `activity:<type>`
  * (before that activity is scheduled), `update:<name>` (before that update's handler runs),
- * `signal:<name>` or `signal:<name>:<decision>` (before that signal's handler runs, for that decision).
+ * `signal:<name>` or `signal:<name>:<decision>` (before that signal's handler runs, for that decision),
+ * `from-checkpoint` (as a run started from another run's checkpoint starts: a fork or a resume, not a
+ * continued link), `paused-turn-continued` (before the model call that continues a paused turn: the
+ * only call whose conversation appends no user message, since the paused turn is already stored).
  */
 export function interceptors(): WorkflowInterceptors {
   if (kind === 'none') return {};
@@ -40,6 +43,7 @@ export function interceptors(): WorkflowInterceptors {
           // The root scope's cancelRequested rejects when the workflow is cancelled.
           if (kind === 'cancel') CancellationScope.current().cancelRequested.catch(() => CancellationScope.nonCancellable(pause));
           if (kind === 'resumed' && workflowInfo().continuedFromExecutionRunId) await pause();
+          if (kind === 'from-checkpoint' && startsFromCheckpoint(input.args[0])) await pause();
           return next(input);
         },
         async handleSignal(input, next) {
@@ -56,6 +60,7 @@ export function interceptors(): WorkflowInterceptors {
       {
         async scheduleActivity(input, next) {
           if (kind === `activity:${input.activityType}`) await pause();
+          if (kind === 'paused-turn-continued' && input.activityType === 'callModel' && continuesPausedTurn(input.args[0])) await pause();
           if (kind === 'handoff' && input.activityType === 'resolveAgent' && ++resolved === 2) await pause();
           return next(input);
         },
@@ -78,4 +83,16 @@ export function interceptors(): WorkflowInterceptors {
       },
     ],
   };
+}
+
+/** A fork or a resume: its input carries the origin's checkpoint and names it, and it is not a continued link. */
+function startsFromCheckpoint(input: unknown): boolean {
+  const run = input as { checkpoint?: unknown; resumedFrom?: string } | undefined;
+  return run?.checkpoint !== undefined && run.resumedFrom !== undefined && !workflowInfo().continuedFromExecutionRunId;
+}
+
+/** Every other model call appends a user message (the task, tool results, a nudge or steering) last. */
+function continuesPausedTurn(input: unknown): boolean {
+  const append = (input as { conversation?: { append?: { role: string }[] } } | undefined)?.conversation?.append;
+  return append !== undefined && append.at(-1)?.role !== 'user';
 }
