@@ -45,6 +45,7 @@ const EXPECTED = 'five fields: minute hour day-of-month month day-of-week, e.g. 
 class FieldError extends Error {}
 
 function value(raw: string, field: CronField): number {
+  if (raw === '') throw new FieldError('a range needs a value on each side of "-"');
   if (/^\d+$/.test(raw)) {
     const n = Number(raw);
     if (n < field.min || n > field.max) throw new FieldError(`${raw} is out of range: ${field.plural} run ${field.min}-${field.max}`);
@@ -87,6 +88,7 @@ export function checkCron(expression: string): string {
     throw new InvalidScheduleError(`Invalid cron "${expression}": ${why}.`);
   };
   if (trimmed === '') refuse(`it is empty; expected ${EXPECTED}`);
+  if (/(^|\s)#/.test(trimmed)) refuse('a "#" comment is not taken here');
   if (/^(CRON_)?TZ=/i.test(trimmed)) refuse('a time zone prefix is not taken here: give the time zone with --timezone (the `timezone` option)');
   if (trimmed.startsWith('@')) {
     const shorthand = trimmed.toLowerCase();

@@ -99,9 +99,11 @@ export async function startSchedule(client: Client, options: AgentScheduleOption
     if (error instanceof ScheduleAlreadyRunning) {
       throw new ScheduleExistsError(`A schedule named "${name}" exists; pick another name, or delete it first (agentctl schedule delete ${name}).`);
     }
-    // Whatever the checks above let through and the server still refuses (code 3: INVALID_ARGUMENT).
-    if (error instanceof ServiceError && (error.cause as { code?: number } | undefined)?.code === 3) {
-      throw new InvalidScheduleError(`The server refused schedule "${name}": ${error.message}`);
+    // Whatever the checks above let through and the server still refuses: the SDK turns a refused spec
+    // into a TypeError with the server's words, any other INVALID_ARGUMENT (code 3) into a ServiceError.
+    const cause = error instanceof ServiceError ? (error.cause as { code?: number; details?: string } | undefined) : undefined;
+    if (error instanceof TypeError || cause?.code === 3) {
+      throw new InvalidScheduleError(`The server refused schedule "${name}": ${cause?.details ?? (error as Error).message}`);
     }
     throw error;
   }
