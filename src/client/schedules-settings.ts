@@ -62,24 +62,40 @@ export function checkOverlap(overlap: string): ScheduleOverlap {
  * a parent). In a schedule, every firing would restart from that state, so they are refused.
  */
 const INTERNAL_FIELDS = ['checkpoint', 'resumedFrom', 'copyWorkspaceOf', 'parent', 'resume'] as const;
-const KNOWN_FIELDS = new Set(Object.keys(AgentRunInputSchema.shape));
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** Paths of the keys `given` has and `parsed` lost: fields the schema does not know, which zod drops without a word. */
+function droppedKeys(given: unknown, parsed: unknown, at = ''): string[] {
+  if (Array.isArray(given) && Array.isArray(parsed)) return given.flatMap((item, i) => droppedKeys(item, parsed[i], `${at}[${i}]`));
+  if (!isPlainObject(given) || !isPlainObject(parsed)) return [];
+  return Object.entries(given).flatMap(([key, value]) => {
+    const path = at ? `${at}.${key}` : key;
+    if (value === undefined) return [];
+    return key in parsed ? droppedKeys(value, parsed[key], path) : [path];
+  });
+}
 
 /**
  * Checks the input every firing of a schedule starts with: the run-input schema (as `startRun` does),
  * and, since it is written once and used for months, no field the schema would silently drop (a typo
- * such as `maxIteration`) and no internal field.
+ * such as `maxIteration`, at any depth) and no internal field.
  */
 export function checkScheduledInput(input: AgentRunInput): ParsedRunInput {
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new InvalidRunRequestError('Invalid run input: it must be a JSON object.');
-  const unknown = Object.keys(input).filter((key) => !KNOWN_FIELDS.has(key));
-  if (unknown.length > 0) {
-    throw new InvalidRunRequestError(`Invalid run input: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => JSON.stringify(k)).join(', ')}. Known fields: ${[...KNOWN_FIELDS].filter((k) => !(INTERNAL_FIELDS as readonly string[]).includes(k)).join(', ')}.`);
-  }
-  const internal = INTERNAL_FIELDS.filter((key) => (input as Record<string, unknown>)[key] !== undefined);
+  if (!isPlainObject(input)) throw new InvalidRunRequestError('Invalid run input: it must be a JSON object.');
+  const internal = INTERNAL_FIELDS.filter((key) => input[key] !== undefined);
   if (internal.length > 0) {
     throw new InvalidRunRequestError(`Invalid run input: ${internal.join(', ')} ${internal.length > 1 ? 'are' : 'is'} internal (set by resume, fork or a parent run) and cannot start scheduled runs.`);
   }
-  return checkRunInput(input);
+  const parsed = checkRunInput(input);
+  const unknown = droppedKeys(input, parsed);
+  if (unknown.length > 0) {
+    const known = Object.keys(AgentRunInputSchema.shape).filter((k) => !(INTERNAL_FIELDS as readonly string[]).includes(k));
+    throw new InvalidRunRequestError(
+      `Invalid run input: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => JSON.stringify(k)).join(', ')} (a typo?). Top-level fields: ${known.join(', ')}.`,
+    );
+  }
+  return parsed;
 }
 
 /** The memo key under which a schedule made by durable-agent says what it runs. */

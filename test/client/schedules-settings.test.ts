@@ -72,15 +72,24 @@ describe('checkScheduledInput', () => {
   const base = { agent: 'general', task: 'Triage' };
 
   it('accepts a run input with rules, approvers and a budget', () => {
-    const input = { ...base, approvers: ['alice'], maxIterations: 10, toolApproval: { write_file: 'approve' }, historyBudget: { maxEvents: 500 } } as AgentRunInput;
+    const input: AgentRunInput = {
+      ...base,
+      approvers: ['alice'],
+      maxIterations: 10,
+      toolApproval: { alwaysRejected: [{ tool: 'shell', command: 'rm' }], scopes: { write: 'ask' } },
+      historyBudget: { maxEvents: 500 },
+      outputSchema: { type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] },
+    };
     expect(checkScheduledInput(input)).toMatchObject({ agent: 'general', approvers: ['alice'], maxIterations: 10 });
   });
 
-  it('refuses a field the schema would drop, naming it and the known fields', () => {
+  it('refuses a field the schema would drop, at any depth, naming it and the top-level fields', () => {
     const error = refusal(() => checkScheduledInput({ ...base, maxIteration: 10 } as AgentRunInput));
     expect(error).toBeInstanceOf(InvalidRunRequestError);
-    expect(error.message).toMatch(/^Invalid run input: unknown field "maxIteration"\. Known fields: agent, task, maxIterations, /);
+    expect(error.message).toMatch(/^Invalid run input: unknown field "maxIteration" \(a typo\?\)\. Top-level fields: agent, task, maxIterations, /);
     expect(error.message).not.toContain('checkpoint');
+    const nested = refusal(() => checkScheduledInput({ ...base, toolApproval: { alwaysRejectd: ['shell'], alwaysApproved: [{ tool: 'shell', comand: 'ls' }] } } as unknown as AgentRunInput));
+    expect(nested.message).toMatch(/^Invalid run input: unknown fields "toolApproval\.alwaysRejectd", "toolApproval\.alwaysApproved\[0\]\.comand" \(a typo\?\)/);
   });
 
   it.each(['checkpoint', 'resumedFrom', 'copyWorkspaceOf', 'parent', 'resume'])('refuses the internal field %s, which would make every firing restart another run', (field) => {

@@ -44,7 +44,7 @@ describe('scheduled runs (durable-agent/client)', () => {
     const task = uniqueId('scheduled-task');
     bed.fake.script(task, [complete('scheduled work done')]);
     await withSchedules([name], async (h) => {
-      const input = { agent: 'general', task, user: 'bob', approvers: ['alice'], maxIterations: 5, toolApproval: { shell: 'reject' as const } };
+      const input = { agent: 'general', task, user: 'bob', approvers: ['alice'], maxIterations: 5, toolApproval: { alwaysRejected: ['shell'] } };
       const created = await startSchedule(h.client, { name, cron: '0 9 * * 1', timezone: 'europe/berlin', input, taskQueue: h.taskQueue, createdBy: 'bob' });
       expect(created).toMatchObject({ name, agent: 'general', task, cron: '0 9 * * 1', timezone: 'Europe/Berlin', overlap: 'skip', paused: false, taskQueue: h.taskQueue, agentChecked: true, input });
       expect(created.workflowIdPrefix).toBe(`schedule-${name}`);
