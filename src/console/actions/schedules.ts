@@ -7,6 +7,7 @@ import { triggerSchedule } from '../../client/schedules-trigger';
 import { checkScheduleName } from '../../client/schedules-settings';
 import { InvalidScheduleError, UnknownScheduleError } from '../../client/errors';
 import type { AgentScheduleDescription } from '../../client/schedules-view';
+import { localTime } from '../../client/schedules-render';
 import { ConsoleRequestError } from '../errors';
 
 /** One row of the page's schedule list. */
@@ -21,6 +22,8 @@ export interface ScheduleRow {
   note?: string;
   /** The next firing (ISO), absent while paused. */
   nextFiring?: string;
+  /** The same as the schedule's clock shows it, e.g. `2026-12-07 09:00 Europe/Berlin`. */
+  nextFiringLocal?: string;
   openRuns: string[];
   /** The run of the latest firing. */
   lastRun?: string;
@@ -36,6 +39,7 @@ const toRow = (s: AgentScheduleDescription): ScheduleRow => ({
   paused: s.paused,
   note: s.note,
   nextFiring: s.paused ? undefined : s.nextFirings[0],
+  nextFiringLocal: s.paused || !s.nextFirings[0] ? undefined : localTime(s.nextFirings[0], s.timezone),
   openRuns: s.openRuns,
   lastRun: s.recentFirings.at(-1)?.workflowId,
 });
