@@ -7,6 +7,7 @@ import { UnknownScheduleError } from './errors';
 
 /** Restricts an operation to the schedules of one task queue (the console's); others are "unknown". */
 export interface ScheduleScope {
+  /** Only schedules whose runs start on this task queue. */
   taskQueue?: string;
 }
 

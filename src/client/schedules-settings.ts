@@ -39,6 +39,7 @@ export function canonicalTimezone(timezone: string): string {
 
 /** What happens when a firing comes while the schedule's previous run is still open (a parked run is open). */
 export const ScheduleOverlapSchema = z.enum(['skip', 'buffer_one', 'allow_all', 'cancel_other']);
+/** `skip` (the default), `buffer_one`, `allow_all` or `cancel_other`. */
 export type ScheduleOverlap = z.infer<typeof ScheduleOverlapSchema>;
 
 export const OVERLAP_POLICY: Record<ScheduleOverlap, ScheduleOverlapPolicy> = {

@@ -16,6 +16,7 @@ export interface TriggerOptions extends ScheduleScope {
   waitMs?: number;
 }
 
+/** What a trigger came to. */
 export type TriggerOutcome =
   /** A run started; its workflow id. */
   | { outcome: 'started'; workflowId: string }
@@ -26,6 +27,10 @@ export type TriggerOutcome =
 
 const openRunsOf = (d: ScheduleDescription) => d.info.runningActions.map((a) => a.workflow.workflowId);
 
+/**
+ * Fires a schedule now and reports what came of it: a run started (its workflow id), skipped by the
+ * overlap policy, or still pending after `waitMs`.
+ */
 export async function triggerSchedule(client: Client, name: string, options: TriggerOptions = {}): Promise<TriggerOutcome> {
   const overlap = options.overlap === undefined ? undefined : checkOverlap(options.overlap);
   const { handle, description: before } = await describeAgentSchedule(client, name, options);

@@ -7,20 +7,29 @@ import { overlapName, readScheduleMemo } from './schedules-settings';
 
 /** One firing: the run it started, and when it was due and when it started. */
 export interface ScheduleFiring {
+  /** The run's workflow id: the schedule's prefix and the firing's time. */
   workflowId: string;
+  /** When the firing was due (ISO). */
   scheduledAt: string;
+  /** When its run started (ISO). */
   startedAt: string;
 }
 
 /** A schedule as a list shows it. Fields the schedule's memo holds are absent for schedules another tool made. */
 export interface AgentScheduleSummary {
+  /** The schedule's id in the namespace. */
   name: string;
+  /** The agent its runs start. */
   agent?: string;
+  /** The task its runs are given. */
   task?: string;
+  /** The cron expression as it was given (the server keeps only its compiled calendar). */
   cron?: string;
+  /** The IANA time zone the cron is read in. */
   timezone: string;
   /** Where its runs go, as recorded when it was made. */
   taskQueue?: string;
+  /** Paused schedules do not fire (a trigger still starts a run). */
   paused: boolean;
   /** Why it is paused (or was unpaused), as the person or the server wrote it. */
   note?: string;
@@ -32,6 +41,7 @@ export interface AgentScheduleSummary {
 
 /** Everything `describe` shows: the summary, the policy, the input every firing gets and the counts. */
 export interface AgentScheduleDescription extends AgentScheduleSummary {
+  /** The task queue its runs start on, as the schedule's action names it. */
   taskQueue: string;
   /** `skip`, `buffer_one`, `allow_all`, `cancel_other` (or `buffer_all` / `terminate_other`, set by another tool). */
   overlap: string;
@@ -41,12 +51,15 @@ export interface AgentScheduleDescription extends AgentScheduleSummary {
   workflowIdPrefix: string;
   /** Runs of this schedule that are open now (a run parked on approval is open). */
   openRuns: string[];
+  /** Firings that started a run (triggers included). */
   firingsTaken: number;
   /** Firings skipped because a run of the schedule was still open. */
   firingsSkipped: number;
   /** Firings missed while the server was unavailable for longer than the catch-up window. */
   firingsMissed: number;
+  /** When the schedule was made (ISO). */
   createdAt: string;
+  /** When it was last changed (paused, unpaused...), if ever (ISO). */
   updatedAt?: string;
 }
 

@@ -22,6 +22,7 @@ import {
 } from './schedules-settings';
 import { startsAgentRuns, toScheduleDescription, toScheduleSummary, type AgentScheduleDescription, type AgentScheduleSummary } from './schedules-view';
 
+/** What `startSchedule` makes: a name, when it fires, and the run each firing starts. */
 export interface AgentScheduleOptions {
   /** The schedule's id in the namespace: letters, digits, ".", "_" and "-". */
   name: string;
@@ -37,6 +38,7 @@ export interface AgentScheduleOptions {
   taskQueue: string;
   /** Create it paused (it fires only once unpaused). */
   paused?: boolean;
+  /** A note shown with the schedule's state (e.g. why it was made paused). */
   note?: string;
   /** Recorded in the memo as who made it. */
   createdBy?: string;
@@ -47,6 +49,7 @@ export interface AgentScheduleOptions {
   checkAgent?: boolean;
 }
 
+/** The schedule as made, read back from the server (its next firings included). */
 export interface CreatedSchedule extends AgentScheduleDescription {
   /** Whether a worker confirmed that it serves the agent (false: no worker polled the task queue). */
   agentChecked: boolean;
@@ -110,6 +113,7 @@ export async function startSchedule(client: Client, options: AgentScheduleOption
   return { ...(await describeSchedule(client, name)), agentChecked };
 }
 
+/** One agent schedule as it is now: policy, input, next and recent firings, open runs, counts. */
 export async function describeSchedule(client: Client, name: string, scope?: ScheduleScope): Promise<AgentScheduleDescription> {
   return toScheduleDescription((await describeAgentSchedule(client, name, scope)).description);
 }
@@ -135,6 +139,7 @@ export async function pauseSchedule(client: Client, name: string, note?: string,
   return describeSchedule(client, name, scope);
 }
 
+/** Unpauses a schedule: it fires again from its next due time (times missed while paused are not caught up). */
 export async function unpauseSchedule(client: Client, name: string, note?: string, scope?: ScheduleScope): Promise<AgentScheduleDescription> {
   const { handle } = await describeAgentSchedule(client, name, scope);
   await handle.unpause(note ?? 'Unpaused');
