@@ -5,13 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { InvalidRunRequestError, InvalidScheduleError, ScheduleExistsError, UnknownScheduleError } from '../../src/client/errors';
 import { deleteSchedule, describeSchedule, listSchedules, pauseSchedule, startSchedule, unpauseSchedule, type AgentScheduleOptions } from '../../src/client/schedules';
 import { triggerSchedule } from '../../src/client/schedules-trigger';
-import { statusQuery } from '../../src/contract/agent-run-api';
+import { approvalSignal, statusQuery } from '../../src/contract/agent-run-api';
 import { AgentNameKey } from '../../src/contract/search-attributes';
 import { useAgentTestbed } from '../support/agent-testbed';
 import { waitFor, waitForApprovals, withAgentWorker, type RunHarness } from '../support/agent-run-harness';
 import { reply, toolCall } from '../support/fake-anthropic';
 import { uniqueId } from '../support/temporal';
 import { approveParked, firingIdPattern, removeSchedule, waitForPoller } from '../support/schedules';
+import { callId, chainAgent, chainPlan, gatedStepTool, stepScript, stepTool } from '../support/step-script';
 
 const complete = (summary: string) => reply(toolCall('complete_task', { summary, status: 'success' }));
 
@@ -139,6 +140,54 @@ describe('scheduled runs (durable-agent/client)', () => {
 
       await approveParked(parked, 'alice');
       expect(await parked.result()).toMatchObject({ status: 'completed' });
+    });
+  });
+
+  it('overlap cancel_other cancels the parked run, which records phase cancelled, then starts the new one', async () => {
+    const name = uniqueId('sched-cancel-other');
+    const task = uniqueId('parks-to-be-cancelled');
+    bed.fake.script(task, [reply(toolCall('write_file', { path: 'out.md', content: 'x' })), complete('written')]);
+    await withSchedules([name], async (h) => {
+      await startSchedule(h.client, { name, cron: '0 9 * * 1', overlap: 'cancel_other', input: { agent: 'general', task }, taskQueue: h.taskQueue });
+      const first = await triggerSchedule(h.client, name);
+      const parked = h.client.workflow.getHandle((first as { workflowId: string }).workflowId);
+      await waitForApprovals(parked);
+      const second = await triggerSchedule(h.client, name);
+      expect(second.outcome).toBe('started');
+      expect((await parked.query(statusQuery)).phase).toBe('cancelled');
+      await waitForApprovals(h.client.workflow.getHandle((second as { workflowId: string }).workflowId));
+      expect(await describeSchedule(h.client, name)).toMatchObject({ firingsTaken: 2, openRuns: [(second as { workflowId: string }).workflowId] });
+    });
+  });
+
+  it('a parked run that continued as new still counts as the schedule\'s open run', async () => {
+    const name = uniqueId('sched-chain');
+    const task = uniqueId('chain-parks');
+    bed.fake.script(task, stepScript(chainPlan({ gated: 2, last: 4, summary: 'chain done' })));
+    await withAgentWorker({ ...bed.harness(), agents: [chainAgent], tools: [stepTool, gatedStepTool] }, async (h) => {
+      try {
+        await waitForPoller(h.client, h.taskQueue);
+        await startSchedule(h.client, { name, cron: '0 9 * * 1', input: { agent: 'chain', task, historyBudget: { maxEvents: 60 } }, taskQueue: h.taskQueue });
+        const first = await triggerSchedule(h.client, name);
+        const run = h.client.workflow.getHandle((first as { workflowId: string }).workflowId);
+        await waitForApprovals(run);
+        const parkedRunId = (await run.describe()).runId;
+        // Ignored signals grow the parked run's history until it hands over to a new link.
+        let i = 0;
+        await waitFor(async () => {
+          await run.signal(approvalSignal, { callId: `no-such-call-${(i += 1)}`, decision: 'approve' });
+          return (await run.describe()).runId !== parkedRunId ? true : undefined;
+        }, 'the parked run to continue as new', 30_000);
+        await waitForApprovals(run);
+
+        expect(await triggerSchedule(h.client, name)).toEqual({ outcome: 'skipped', openRuns: [run.workflowId] });
+        await run.signal(approvalSignal, { callId: callId(2), decision: 'approve', approver: 'tester' });
+        expect(await run.result()).toMatchObject({ status: 'completed', completion: { summary: 'chain done' } });
+        // The chain ended: the schedule's next firing starts a run again.
+        expect((await triggerSchedule(h.client, name)).outcome).toBe('started');
+      } finally {
+        await removeSchedule(h.client, name);
+      }
     });
   });
 
