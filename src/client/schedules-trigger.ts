@@ -12,7 +12,7 @@ export interface TriggerOptions extends ScheduleScope {
    * such a run as the schedule's open run: later firings do not wait for it.
    */
   overlap?: ScheduleOverlap;
-  /** How long to wait for the schedule to act (default 10 s); after it the outcome is `pending`. */
+  /** How long to wait for the schedule to act (default 20 s); after it the outcome is `pending`. */
   waitMs?: number;
 }
 
@@ -36,7 +36,7 @@ export async function triggerSchedule(client: Client, name: string, options: Tri
   const { handle, description: before } = await describeAgentSchedule(client, name, options);
   // Never left undefined: the SDK would then trigger with ALLOW_ALL, which the schedule does not track.
   await handle.trigger(overlap === undefined ? (before.policies.overlap ?? ScheduleOverlapPolicy.SKIP) : OVERLAP_POLICY[overlap]);
-  const deadline = Date.now() + (options.waitMs ?? 10_000);
+  const deadline = Date.now() + (options.waitMs ?? 20_000);
   let now = before;
   while (Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 200));
