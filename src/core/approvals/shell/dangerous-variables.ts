@@ -46,6 +46,7 @@ const NAMES: Readonly<Record<string, string>> = {
   VISUAL: 'is the program tools start to edit text',
   BROWSER: 'is the program tools start to open a page',
   TAR_OPTIONS: 'adds options to tar (--to-command runs a program)',
+  TAPE: 'names the archive tar uses by default, which may be remote (host:file, reached by running rsh)',
   ZIPOPT: 'adds options to zip (-TT runs a program)',
   UNZIP: 'adds options to unzip',
   GZIP: 'adds options to gzip',

@@ -46,6 +46,9 @@ function optionAt(row: ProgramRow, options: readonly OptionThatRuns[], words: re
     const equals = text.indexOf('=');
     const typed = equals < 0 ? text : text.slice(0, equals);
     const value = equals < 0 ? next : text.slice(equals + 1);
+    // An exact name wins over an abbreviation of a longer one (`--exec` is not `--exec-path`).
+    const exact = options.filter((option) => option.names.includes(typed));
+    if (exact.length > 0) return exact.find((option) => valueFits(option, value));
     return options.find((option) => option.names.some((name) => name.startsWith('--') && name.startsWith(typed)) && valueFits(option, value));
   }
   if (text.startsWith('+') && text.length > 1) return options.find((option) => option.names.includes('+'));

@@ -96,8 +96,9 @@ export const PROGRAM_ROWS: readonly ProgramRow[] = [
       { names: ['--to-command'], why: 'runs a command for every file extracted' },
       { names: ['-F', '--info-script', '--new-volume-script'], why: 'runs a script at the end of each volume' },
       { names: ['--rsh-command', '--rmt-command'], why: 'runs the program it names to reach a remote archive' },
+      { names: ['-f', '--file'], value: /^[^/]*:/, why: 'names a remote archive (host:file), which tar reaches by running rsh or ssh (write ./file for a local one)' },
     ],
-    words: [{ pattern: /^[^-/=][^/=]*:/, why: 'looks like a remote archive (host:file), which tar reaches by running rsh or ssh (add --force-local for a local file)' }],
+    words: [{ pattern: /^[^-/=][^/=]*:/, why: 'looks like a remote archive (host:file), which tar reaches by running rsh or ssh (write ./file for a local one)' }],
   },
   { programs: ['sed', 'gsed'], options: [{ names: ['-f', '--file'], why: 'reads its script from a file, which cannot be checked' }], shortWithValue: 'el', language: 'sed' },
   {
@@ -149,7 +150,7 @@ export const PROGRAM_ROWS: readonly ProgramRow[] = [
     ],
   },
   {
-    programs: ['less', 'more'],
+    programs: ['less'],
     shortWithValue: 'bhjkoOpPtTxyz#',
     options: [
       { names: ['+'], why: '+cmd runs less commands on start (! runs a shell command when less has a terminal)' },

@@ -40,6 +40,7 @@ const ASKS: Array<[line: string, problem: RegExp]> = [
   ['export PERL5OPT=-Mx', /PERL5OPT/],
   ['export TAR_OPTIONS=--to-command=id', /TAR_OPTIONS/],
   ['export XDG_CONFIG_HOME=.', /XDG_CONFIG_HOME/],
+  ['TAPE=h:x tar -t', /remote/],
   ['export PA*', /glob/],
   ['declare "$x=1"', /computed/],
   ['export $x=1', /computed/],

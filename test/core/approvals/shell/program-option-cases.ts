@@ -9,6 +9,17 @@ export interface ProgramCases {
   understood: string[];
 }
 
+/** The ssh options scp and sftp take too. */
+function sharedSshCases(program: string): Array<[string, RegExp]> {
+  return [
+    [`${program} -o LocalCommand=id h:x .`, /LocalCommand/],
+    [`${program} -o KnownHostsCommand=id h:x .`, /KnownHostsCommand/],
+    [`${program} -o SecurityKeyProvider=./lib.so h:x .`, /SecurityKeyProvider/],
+    [`${program} -o XAuthLocation=./x h:x .`, /XAuthLocation/],
+    [`${program} -F cfg h:x .`, /-F/],
+  ];
+}
+
 export const PROGRAM_OPTION_CASES: Readonly<Record<string, ProgramCases>> = {
   git: {
     asks: [
@@ -44,6 +55,13 @@ export const PROGRAM_OPTION_CASES: Readonly<Record<string, ProgramCases>> = {
       ['git upload-pack .', /upload-pack/],
       ['git bisect run ls', /bisect/],
       ['git log --ext-diff', /ext-diff/],
+      ['git --config-env=core.pager=P log', /config-env/],
+      ['git --exec-path=. status', /exec-path/],
+      ['git push --receive-pack=./x o main', /receive-pack/],
+      ['git archive --exec=./x --format=tar HEAD', /exec/],
+      ['git log --output=x', /output/],
+      ['git --git-dir=other/.git status', /git-dir/],
+      ['git init --template=./t', /template/],
     ],
     understood: ['git grep -e hello', 'git grep -n -i hello', 'git status -uno', 'git log --oneline -n 5', 'git diff --stat', 'git help log', 'git clean -n', 'git fetch origin', 'git show HEAD:README.md'],
   },
@@ -74,8 +92,12 @@ export const PROGRAM_OPTION_CASES: Readonly<Record<string, ProgramCases>> = {
       ['tar --new-volume-script=id -cf x y', /new-volume-script/],
       ['tar --rsh-command=id -cf h:x y', /rsh-command/],
       ['tar -xf host:archive.tar', /remote|colon/],
+      ['tar --file=host:archive.tar -x', /remote/],
+      ['tar -xfhost:archive.tar', /remote/],
+      ['tar -x --file h:archive.tar', /remote/],
+      ['tar -t h:archive.tar', /remote/],
     ],
-    understood: ['tar -czf out.tgz src', 'tar -tf x.tar', 'tar --checkpoint=10 --checkpoint-action=dot -cf x y', 'tar xzf a.tgz', 'tar -C dir -xf x.tar'],
+    understood: ['tar -czf out.tgz src', 'tar -tf x.tar', 'tar -xf ./a:b.tar', 'tar --file=./a:b.tar -x', 'tar --checkpoint=10 --checkpoint-action=dot -cf x y', 'tar xzf a.tgz', 'tar -C dir -xf x.tar'],
   },
   sed: {
     asks: [
@@ -140,8 +162,11 @@ export const PROGRAM_OPTION_CASES: Readonly<Record<string, ProgramCases>> = {
       [`gawk 'BEGIN{f="sys" "tem"; @f("id")}'`, /@/],
       [`awk 'BEGIN{print "x" |& "id"}'`, /pipe|\|/],
       [`awk '{ a = NR /2; print | "id"; b = 1/ 2 }' x`, /pipe|\|/],
+      // After the condition of an if, gawk reads a regular expression; mawk refuses the line. Either way the pipe is seen.
       [`awk 'BEGIN { if (1) /"/; print | "id"; x = "/" }'`, /pipe|\|/],
       [`awk "$prog" x`, /computed/],
+      ['gawk -D x', /debug/],
+      ['gawk --profile=out 1 x', /profile/],
     ],
     understood: [
       "awk '{print $1}' x",
@@ -164,6 +189,7 @@ export const PROGRAM_OPTION_CASES: Readonly<Record<string, ProgramCases>> = {
       ['man -Hfirefox ls', /-H/],
       ['man --html=id ls', /html/],
       ['man -C my.conf ls', /-C/],
+      ['man -X ls', /gxditview/],
     ],
     understood: ['man ls', 'man 5 crontab', 'man -k printf'],
   },
@@ -181,6 +207,8 @@ export const PROGRAM_OPTION_CASES: Readonly<Record<string, ProgramCases>> = {
       ['rsync --rsh=id a b', /rsh/],
       ['rsync --rsync-path=id a b', /rsync-path/],
       ['rsync -M--rsync-path=id a b', /remote-option|-M/],
+      ['rsync --daemon', /daemon/],
+      ['rsync --log-file=/tmp/l a b', /log-file/],
     ],
     understood: ['rsync -av a/ b/', "rsync -a --exclude='*.o' a/ b/"],
   },
@@ -193,11 +221,14 @@ export const PROGRAM_OPTION_CASES: Readonly<Record<string, ProgramCases>> = {
       ['ssh -o KnownHostsCommand=id host', /KnownHostsCommand/i],
       ['ssh -F cfg host', /-F/],
       ['ssh -I lib.so host', /-I/],
+      ['ssh -o PKCS11Provider=./lib.so host', /PKCS11Provider/],
+      ['ssh -o XAuthLocation=./x host', /XAuthLocation/],
     ],
     understood: ['ssh host', 'ssh -o BatchMode=yes -p 2222 host uptime', 'ssh -F none host'],
   },
   scp: {
     asks: [
+      ...sharedSshCases('scp'),
       ['scp -S ./prog a h:b', /-S/],
       ['scp -o ProxyCommand=id a h:b', /ProxyCommand/i],
       ['scp -F cfg a h:b', /-F/],
@@ -206,9 +237,11 @@ export const PROGRAM_OPTION_CASES: Readonly<Record<string, ProgramCases>> = {
   },
   sftp: {
     asks: [
+      ...sharedSshCases('sftp'),
       ['sftp -S ./prog h', /-S/],
       ['sftp -b batch h', /-b/],
       ['sftp -D ./server h', /-D/],
+      ['sftp -o ProxyCommand=id h', /ProxyCommand/i],
     ],
     understood: ['sftp -P 2222 h'],
   },
@@ -228,6 +261,7 @@ export const PROGRAM_OPTION_CASES: Readonly<Record<string, ProgramCases>> = {
       ["less '+!id' x", /\+/],
       ['less -k keys x', /-k/],
       ['less --lesskey-src=keys x', /lesskey/],
+      ['less -o log x', /-o/],
     ],
     understood: ['less x', 'less -R x', 'less -N x'],
   },
@@ -261,6 +295,7 @@ export const PROGRAM_OPTION_CASES: Readonly<Record<string, ProgramCases>> = {
       ['npm test --userconfig=./rc', /userconfig/],
       ['npm run build --git=./prog', /--git/],
       ['pnpm test --script-shell=./prog', /script-shell/],
+      ['npm test --prefix ../other', /prefix/],
     ],
     understood: ['npm test', 'npm run test -- --watch', 'npm run build', 'npm ci --no-audit'],
   },
@@ -318,6 +353,8 @@ export const PROGRAM_OPTION_CASES: Readonly<Record<string, ProgramCases>> = {
       ['node --import=./x.mjs y.js', /import/],
       ['node --env-file=e.env y.js', /env-file/],
       ['node --inspect=0.0.0.0:9229 y.js', /inspect/],
+      ['node -i', /interactive/],
+      ['node --openssl-config=x.cnf y.js', /openssl-config/],
       ['node', /standard input/],
     ],
     understood: ['node script.js', 'node --test', 'node --version', 'node --max-old-space-size=512 script.js'],
@@ -331,6 +368,22 @@ export const PROGRAM_OPTION_CASES: Readonly<Record<string, ProgramCases>> = {
     understood: ['ruby script.rb'],
   },
   psql: { asks: [["psql -c '\\! id'", /psql/]], understood: [] },
+  mysql: { asks: [["mysql -e 'system id'", /mysql/]], understood: [] },
+  'xdg-open': { asks: [['xdg-open x.html', /xdg-open/]], understood: [] },
+  php: {
+    asks: [
+      ["php -r 'system(1);'", /-r/],
+      ['php -d auto_prepend_file=x.php a.php', /-d/],
+    ],
+    understood: ['php a.php'],
+  },
+  lua: {
+    asks: [
+      ["lua -e 'os.execute(1)'", /-e/],
+      ['lua -l x y.lua', /-l/],
+    ],
+    understood: ['lua y.lua'],
+  },
   sqlite3: { asks: [["sqlite3 db '.shell id'", /sqlite3/]], understood: [] },
   tmux: { asks: [["tmux new -d 'id'", /tmux/]], understood: [] },
   dc: { asks: [["dc -e '!id'", /dc/]], understood: [] },
