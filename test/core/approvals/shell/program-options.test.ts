@@ -1,5 +1,7 @@
 // The table of options that run a program, read through the whole analyzer: every row has lines
 // that must ask (with the reason naming the option) and ordinary uses that must stay understood.
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROGRAM_ROWS } from '../../../../src/core/approvals/shell/program-options';
 import { PROGRAM_OPTION_CASES } from './program-option-cases';
@@ -38,6 +40,13 @@ describe('options that run a program', () => {
       expect(reasons(analysis.problems)).toContain(`${program} ${subcommand} ${why}`);
     },
   );
+
+  it('is shown in docs/guides/security.md, one row or mention per program of the table', () => {
+    const guide = readFileSync(path.join(__dirname, '../../../../docs/guides/security.md'), 'utf8');
+    const section = guide.slice(guide.indexOf('## Options that run a program'), guide.indexOf('## Who let a call run'));
+    const missing = PROGRAM_ROWS.map((row) => row.programs[0]!).filter((program) => !section.includes(`\`${program}\``));
+    expect(missing).toEqual([]);
+  });
 
   it('reads a versioned interpreter name as the interpreter (python3.11, perl5.36)', async () => {
     expect((await analyze("python3.11 -c 'x'")).understood).toBe(false);
