@@ -87,7 +87,7 @@ export const PROGRAM_ROWS: readonly ProgramRow[] = [
   { programs: ['sort'], options: [{ names: ['--compress-program'], why: 'runs the program it names to compress temporary files' }] },
   { programs: ['split'], options: [{ names: ['--filter'], why: 'runs each piece through a shell command' }] },
   {
-    programs: ['tar', 'gtar'],
+    programs: ['tar', 'gtar', 'bsdtar'],
     oldStyleFirstWord: true,
     shortWithValue: 'bCfgHKLNTVX',
     options: [
@@ -140,7 +140,12 @@ export const PROGRAM_ROWS: readonly ProgramRow[] = [
   },
   { programs: ['ssh'], shortWithValue: 'bceilmopBDEFIJLOQRSwW', options: [...SSH_OPTIONS, { names: ['-I'], why: 'loads a PKCS#11 library (code)' }] },
   { programs: ['scp'], shortWithValue: 'cDFiJloPSX', options: [...SSH_OPTIONS, { names: ['-S', '-D'], why: 'runs the program it names for the connection' }] },
-  { programs: ['sftp'], shortWithValue: 'BbcDFiJlnoPRSsX', options: [...SSH_OPTIONS, { names: ['-S', '-D'], why: 'runs the program it names for the connection' }, { names: ['-b'], why: 'runs batch commands from a file, and ! in them runs a local shell' }] },
+  { programs: ['sftp', 'ftp', 'lftp'], always: 'reads commands from its standard input or a batch file (-b), and ! runs a local shell' },
+  { programs: ['ssh-keygen'], options: [{ names: ['-D', '-w'], why: 'loads a PKCS#11 or security key provider library (code)' }] },
+  { programs: ['ssh-add'], options: [{ names: ['-s', '-S'], why: 'loads a PKCS#11 or security key provider library (code)' }] },
+  { programs: ['nc', 'ncat', 'netcat', 'nc.traditional'], options: [{ names: ['-e', '-c', '--exec', '--sh-exec', '--lua-exec'], why: 'runs a program connected to the network socket' }] },
+  { programs: ['socat'], words: [{ pattern: /^(exec|system):/i, why: 'is an EXEC: or SYSTEM: address, which runs a program' }] },
+  { programs: ['cpio'], options: [{ names: ['--rsh-command'], why: 'runs the program it names to reach a remote archive' }] },
   { programs: ['diff3'], options: [{ names: ['--diff-program'], why: 'runs its value instead of diff' }] },
   {
     programs: ['sdiff'],
@@ -196,6 +201,29 @@ export const PROGRAM_ROWS: readonly ProgramRow[] = [
       { names: ['--options', '--homedir', '--load-extension'], why: 'reads another configuration, which can name programs' },
     ],
   },
+  {
+    programs: ['gcc', 'cc', 'g++', 'c++', 'clang', 'clang++'],
+    options: [
+      { names: ['-wrapper', '-fplugin', '-specs', '--specs'], why: 'runs its compiler passes through a program, or loads a plugin or specs (which run programs)' },
+      { names: ['-B'], letter: 'first', why: 'runs the compiler passes found in the folder it names' },
+    ],
+    words: [{ pattern: /^@/, why: 'is a response file, whose options cannot be checked' }],
+  },
+  { programs: ['go'], options: [{ names: ['-exec', '-toolexec'], why: 'runs every test binary or build tool through the program it names' }] },
+  {
+    programs: ['java'],
+    options: [{ names: ['-javaagent', '-agentpath', '-agentlib'], why: 'loads an agent (code) into the program' }],
+    words: [
+      { pattern: /^-javaagent:|^-agent(path|lib):/, why: 'loads an agent (code) into the program' },
+      { pattern: /^-XX:(\+|-)?On(Error|OutOfMemoryError)=/, why: 'runs a command when the program fails' },
+      { pattern: /^@/, why: 'is an argument file, whose options cannot be checked' },
+    ],
+  },
+  { programs: ['apt-get', 'apt', 'apt-cache'], options: [{ names: ['-o', '--option', '-c', '--config-file'], why: 'sets APT configuration, whose hooks (Pre-Invoke, Post-Invoke) run commands' }] },
+  { programs: ['ldd'], always: 'runs the program it inspects with its own loader, which a crafted program can replace' },
+  { programs: ['fish', 'csh', 'tcsh', 'pwsh', 'nu', 'xonsh', 'elvish'], always: 'is a shell whose language the analyzer does not read' },
+  { programs: ['tclsh', 'wish'], stdin: { shortWithValue: '', noProgramNeeded: [] } },
+  { programs: ['Rscript', 'R'], options: [{ names: ['-e'], why: 'runs R code given in its words' }] },
   { programs: ['groff', 'troff', 'nroff'], options: [{ names: ['-U'], why: 'turns on unsafe mode, in which documents run shell commands (.sy, .pso)' }] },
   {
     programs: ['find'],

@@ -9,7 +9,7 @@ export interface ProgramCases {
   understood: string[];
 }
 
-/** The ssh options scp and sftp take too. */
+/** The ssh options scp takes too. */
 function sharedSshCases(program: string): Array<[string, RegExp]> {
   return [
     [`${program} -o LocalCommand=id h:x .`, /LocalCommand/],
@@ -237,14 +237,65 @@ export const PROGRAM_OPTION_CASES: Readonly<Record<string, ProgramCases>> = {
   },
   sftp: {
     asks: [
-      ...sharedSshCases('sftp'),
-      ['sftp -S ./prog h', /-S/],
-      ['sftp -b batch h', /-b/],
-      ['sftp -D ./server h', /-D/],
-      ['sftp -o ProxyCommand=id h', /ProxyCommand/i],
+      ['sftp -b batch h', /sftp reads commands/],
+      ['sftp h', /sftp reads commands/],
+      ['ftp h', /ftp reads commands/],
     ],
-    understood: ['sftp -P 2222 h'],
+    understood: [],
   },
+  'ssh-keygen': { asks: [['ssh-keygen -D ./lib.so', /PKCS#11/]], understood: ['ssh-keygen -t ed25519 -f k -N x', 'ssh-keygen -s ca -I id k.pub'] },
+  'ssh-add': { asks: [['ssh-add -s ./lib.so', /PKCS#11/]], understood: ['ssh-add -l'] },
+  nc: {
+    asks: [
+      ['nc -l -p 9 -e /bin/sh', /-e/],
+      ["ncat --sh-exec 'id' h 9", /sh-exec/],
+    ],
+    understood: ['nc -z h 80'],
+  },
+  socat: {
+    asks: [
+      ['socat - EXEC:id', /EXEC/],
+      ["socat TCP-LISTEN:9 'SYSTEM:id'", /SYSTEM/],
+    ],
+    understood: ['socat - TCP:h:80'],
+  },
+  cpio: { asks: [['cpio -o --rsh-command=./x -F h:a', /rsh-command/]], understood: ['cpio -i -F a.cpio'] },
+  gcc: {
+    asks: [
+      ["gcc -wrapper /bin/sh,-c,id a.c", /-wrapper/],
+      ['gcc -fplugin=./p.so a.c', /-fplugin/],
+      ['cc -B./tools a.c', /-B/],
+      ['gcc @args a.c', /response file/],
+    ],
+    understood: ['gcc -O2 -Wall -o a a.c', 'cc -c a.c'],
+  },
+  go: {
+    asks: [
+      ["go build -toolexec './x' .", /-toolexec/],
+      ["go test -exec './x' ./...", /-exec/],
+    ],
+    understood: ['go build ./...', 'go test -run TestX ./...', 'go vet ./...'],
+  },
+  java: {
+    asks: [
+      ['java -javaagent:./a.jar -jar app.jar', /agent/],
+      ["java '-XX:OnError=id' -jar app.jar", /fails/],
+      ['java @args', /argument file/],
+      ['java -agentpath ./a.so -jar app.jar', /agent/],
+    ],
+    understood: ['java -jar app.jar', 'java -Xmx512m -cp lib Main'],
+  },
+  'apt-get': {
+    asks: [
+      ["apt-get -o 'APT::Update::Pre-Invoke::=id' update", /-o/],
+      ['apt -c ./apt.conf update', /-c/],
+    ],
+    understood: ['apt-cache policy git', 'apt-get -s install git'],
+  },
+  ldd: { asks: [['ldd ./a.out', /ldd/]], understood: [] },
+  fish: { asks: [["fish -c 'id'", /fish/], ["pwsh -c 'id'", /pwsh/]], understood: [] },
+  tclsh: { asks: [['tclsh', /standard input/]], understood: ['tclsh script.tcl'] },
+  Rscript: { asks: [["Rscript -e 'system(1)'", /-e/]], understood: ['Rscript a.R'] },
   diff3: {
     asks: [['diff3 --diff-program=./prog a b c', /diff-program/]],
     understood: ['diff3 a b c', 'diff3 -m a b c'],
