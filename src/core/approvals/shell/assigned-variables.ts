@@ -37,9 +37,9 @@ export function assignmentProblem(words: readonly ShellWord[], assignments: read
   return undefined;
 }
 
-/** Why setting `name` asks, for a loop variable (`for PATH in ...`). */
+/** Why setting `name` asks, for a loop variable (`for PATH in ...`, `select PATH in ...`). */
 export function loopVariableProblem(name: string | undefined): string | undefined {
-  return nameProblem('this for loop', name);
+  return nameProblem('this loop', name);
 }
 
 function namesProblem(command: string, words: readonly ShellWord[]): string | undefined {

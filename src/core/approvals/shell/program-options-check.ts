@@ -19,7 +19,9 @@ export function programOptionProblem(name: string, words: readonly ShellWord[]):
   if (row.always !== undefined) return `${name} ${row.always}`;
   const computed = words.slice(1).find((word) => !word.literal);
   if (computed !== undefined) return `${name} is given "${computed.text}", computed at run time, which could be one of its options that run a program`;
-  const subcommand = words.slice(1).find((word) => !word.text.startsWith('-'))?.text;
+  // `git --help X` and `git X --help` run `git help X` with the words after them (`-w` opens a browser).
+  const asksHelp = row.subcommands !== undefined && (words[1]?.text === '--help' || words[2]?.text === '--help');
+  const subcommand = asksHelp ? 'help' : words.slice(1).find((word) => !word.text.startsWith('-'))?.text;
   const ownSubcommand = subcommand !== undefined && row.subcommands !== undefined && Object.hasOwn(row.subcommands, subcommand) ? row.subcommands[subcommand] : undefined;
   if (ownSubcommand !== undefined) return `${name} ${subcommand} ${ownSubcommand}`;
   const options = (row.options ?? []).filter((option) => option.subcommand === undefined || option.subcommand === subcommand);

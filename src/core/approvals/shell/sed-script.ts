@@ -72,8 +72,12 @@ class NotRead extends Error {}
 
 class ScriptReader {
   private at = 0;
+  /** By code point: GNU sed takes any character, an emoji too, as the delimiter of `s`. */
+  private readonly text: readonly string[];
 
-  constructor(private readonly text: string) {}
+  constructor(script: string) {
+    this.text = Array.from(script);
+  }
 
   read(): string | undefined {
     for (;;) {
@@ -89,6 +93,8 @@ class ScriptReader {
       if (command === undefined) throw new NotRead('an address has no command');
       const problem = this.command(command);
       if (problem !== undefined) return problem;
+      // A block's first command may follow its `{` directly (`1~2{p;q}`).
+      if (command === '{') continue;
       this.skip(' \t');
       const next = this.text[this.at];
       if (next !== undefined && !'\n;}#'.includes(next)) throw new NotRead(`unexpected "${next}" after the ${command} command`);
@@ -161,7 +167,7 @@ class ScriptReader {
         this.at += 1;
         return this.writes("the s command's flag w");
       }
-      if (flag === undefined || !/[gpiImM0-9]/.test(flag)) return undefined;
+      if (flag === undefined || !/^[gpiImM0-9]$/.test(flag)) return undefined;
       this.at += 1;
     }
   }
@@ -171,7 +177,7 @@ class ScriptReader {
     this.skip(' \t');
     const start = this.at;
     this.toEndOfLine();
-    const file = this.text.slice(start, this.at);
+    const file = this.text.slice(start, this.at).join('');
     return OWN_OUTPUT.has(file) ? undefined : `${what} writes the file "${file}", which the line shows as no redirection`;
   }
 
@@ -198,7 +204,7 @@ class ScriptReader {
       if (this.text[this.at] === ',') {
         this.at += 1;
         this.skip(' \t');
-        if ('+~'.includes(this.text[this.at] ?? '')) {
+        if ('+~'.includes(this.text[this.at] ?? '-')) {
           this.at += 1;
           if (!this.digits()) throw new NotRead('an address has no number after + or ~');
         } else if (!this.address()) throw new NotRead('an address range has no end');

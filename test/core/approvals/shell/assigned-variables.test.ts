@@ -53,6 +53,8 @@ const ASKS: Array<[line: string, problem: RegExp]> = [
   ['env GIT_EXTERNAL_DIFF=./x git diff', /GIT_EXTERNAL_DIFF/],
   ["env 'BASH_FUNC_ls%%=() { id; }' bash -c ls", /BASH_FUNC_/],
   ['for PATH in /tmp; do ls; done', /PATH/],
+  ['select PATH in /tmp; do ls; done', /PATH/],
+  ['time PATH=. ls', /PATH/],
   ['set -k; ls2 PATH=.', /-k|keyword/],
   ['set -o keyword', /keyword/],
   ['set -H', /history/],

@@ -43,6 +43,8 @@ export const PROGRAM_OPTION_CASES: Readonly<Record<string, ProgramCases>> = {
       ['git instaweb', /instaweb/],
       ['git help -w log', /browser/],
       ['git help --web log', /browser/],
+      ['git --help -w log', /browser/],
+      ['git log --help -w', /browser/],
       ['git archive --remote=x HEAD', /remote/],
       ['git send-email x.patch', /send-email/],
       ['git credential fill', /credential/],
@@ -63,7 +65,7 @@ export const PROGRAM_OPTION_CASES: Readonly<Record<string, ProgramCases>> = {
       ['git --git-dir=other/.git status', /git-dir/],
       ['git init --template=./t', /template/],
     ],
-    understood: ['git grep -e hello', 'git grep -n -i hello', 'git status -uno', 'git log --oneline -n 5', 'git diff --stat', 'git help log', 'git clean -n', 'git fetch origin', 'git show HEAD:README.md'],
+    understood: ['git log --help', 'git grep -e hello', 'git grep -n -i hello', 'git status -uno', 'git log --oneline -n 5', 'git diff --stat', 'git help log', 'git clean -n', 'git fetch origin', 'git show HEAD:README.md'],
   },
   sort: {
     asks: [
@@ -119,6 +121,7 @@ export const PROGRAM_OPTION_CASES: Readonly<Record<string, ProgramCases>> = {
       ["sed ':a;e id' x", /\be\b.*command/],
       ["sed 's/a\\/b/c/;e id' x", /\be\b.*command/],
       ["sed 's/x/y' x", /not analyzed|unterminated/],
+      ["sed 's😀x😀y😀e' x", /flag e/],
       ['sed "$script" x', /computed/],
     ],
     understood: [
