@@ -64,6 +64,10 @@ const ASKS: Array<[line: string, problem: RegExp]> = [
   ["bash -i -c 'echo x'", /interactive|-i/],
   ["bash -o histexpand -c 'echo x'", /history/],
   ['compgen -C id x', /compgen/],
+  [': {PATH}>/dev/null; ls', /descriptor number in the variable/],
+  ['echo hi {HOME}>/dev/null; git status', /descriptor number in the variable/],
+  ['cat {x}</dev/null', /descriptor number in the variable/],
+  ['exec {fd}>&-', /descriptor number in the variable/],
   ['fc -e id', /fc/],
 ];
 
@@ -90,6 +94,7 @@ const UNDERSTOOD = [
   'getopts ab opt',
   'wait -n',
   'bash -o pipefail -ec "ls | wc -l"',
+  'echo {x} >/dev/null',
 ];
 
 describe('variables set by name', () => {

@@ -81,6 +81,7 @@ const LIVE: Array<[program: string, line: string]> = [
   ['bash', 'set -o history -H\necho touch M\n!!:s/echo //'],
   ['bash', "BASH_ALIASES[zz]='touch M'; set -o posix\nzz"],
   ['bash', 'compgen -C "touch M" x'],
+  ['bash', 'mkdir -p 10 11 12; cp hidden 10/ls; cp hidden 11/ls; cp hidden 12/ls; : {PATH}>/dev/null; ls'],
 ];
 
 const TOUCH = execFileSync('bash', ['-c', 'command -v touch'], { encoding: 'utf8' }).trim();
