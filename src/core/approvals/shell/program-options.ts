@@ -221,7 +221,9 @@ export const PROGRAM_ROWS: readonly ProgramRow[] = [
   },
   { programs: ['apt-get', 'apt', 'apt-cache'], options: [{ names: ['-o', '--option', '-c', '--config-file'], why: 'sets APT configuration, whose hooks (Pre-Invoke, Post-Invoke) run commands' }] },
   { programs: ['ldd'], always: 'runs the program it inspects with its own loader, which a crafted program can replace' },
-  { programs: ['fish', 'csh', 'tcsh', 'pwsh', 'nu', 'xonsh', 'elvish'], always: 'is a shell whose language the analyzer does not read' },
+  // zsh scripts are read with bash's grammar (for the commands a reject rule looks for), but zsh runs
+  // code the grammar does not show, such as the glob qualifier in `ls *(e:'cmd':)`.
+  { programs: ['fish', 'csh', 'tcsh', 'pwsh', 'nu', 'xonsh', 'elvish', 'zsh'], always: 'is a shell whose language the analyzer does not read' },
   { programs: ['tclsh', 'wish'], stdin: { shortWithValue: '', noProgramNeeded: [] } },
   { programs: ['Rscript', 'R'], options: [{ names: ['-e'], why: 'runs R code given in its words' }] },
   { programs: ['groff', 'troff', 'nroff'], options: [{ names: ['-U'], why: 'turns on unsafe mode, in which documents run shell commands (.sy, .pso)' }] },

@@ -296,7 +296,7 @@ export const PROGRAM_OPTION_CASES: Readonly<Record<string, ProgramCases>> = {
     understood: ['apt-cache policy git', 'apt-get -s install git'],
   },
   ldd: { asks: [['ldd ./a.out', /ldd/]], understood: [] },
-  fish: { asks: [["fish -c 'id'", /fish/], ["pwsh -c 'id'", /pwsh/]], understood: [] },
+  fish: { asks: [["fish -c 'id'", /fish/], ["pwsh -c 'id'", /pwsh/], ["zsh -c 'ls *(e:id:)'", /zsh/]], understood: [] },
   tclsh: { asks: [['tclsh', /standard input/]], understood: ['tclsh script.tcl'] },
   Rscript: { asks: [["Rscript -e 'system(1)'", /-e/]], understood: ['Rscript a.R'] },
   diff3: {
