@@ -23,6 +23,14 @@ const HOME_FILES = new Set(['.git', '.gitconfig', '.config', '.ssh', '.curlrc', 
 /** Files the shell itself provides; writing them touches nothing on disk. */
 const HARMLESS_DEVICES = /^\/dev\/(null|stdout|stderr|fd\/\d+)$/;
 
+/**
+ * Redirections that are not writes at all: output thrown away, or sent to the call's own output
+ * (`git status 2>/dev/null`). They are left out of the analysis's writes, so an "always" given for
+ * such a call is not remembered as one that writes. Other descriptors (`/dev/fd/5`) stay writes: they
+ * may have been opened on a file.
+ */
+const NOT_A_WRITE = /^\/dev\/(null|stdout|stderr|fd\/[12])$/;
+
 /** Past this many possible directories the line is too tangled to follow; relative writes count as outside. */
 const MAX_DIRECTORIES = 64;
 
@@ -45,6 +53,8 @@ export function resolveWrites(events: readonly LineEvent[], options: WriteTarget
     if (event.kind === 'command') {
       protectedPaths.push(...event.words.slice(1).filter((word) => namesProtectedPath(root, directories, word, false)).map((word) => word.text));
       directories = afterDirectoryChange(directories, event.words, event.repeats);
+    } else if (event.target.literal && !event.target.glob && NOT_A_WRITE.test(event.target.text)) {
+      continue;
     } else {
       // A glob target (`> .git/c*g`) is expanded by bash when it matches one file.
       const insideWorkspace = !event.target.glob && staysInside(root, directories, event.target);
