@@ -18,7 +18,7 @@ import { waitFor } from '../support/agent-run-harness';
 import { startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic';
 import { Wave, type DrillContext, type WaveOutcome } from './support/drill-wave';
 import { faultFigures, figuresTable, type Fault, type FaultFigures } from './support/fault-figures';
-import { countingClient, isClearError } from './support/retrying-client';
+import { drillClients, isClearError } from './support/retrying-client';
 
 const POSTGRES_DOWN_MS = 20_000;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -47,8 +47,7 @@ describe('the cluster topology', () => {
       },
     });
     timings.push(`cluster start ${seconds(Date.now() - started)}`);
-    const { client, grpcRetries } = await countingClient(cluster.temporalAddress, cluster.namespace);
-    ctx = { cluster, fake, client, grpcRetries };
+    ctx = { cluster, fake, ...(await drillClients(cluster.temporalAddress, cluster.namespace)) };
   });
 
   afterAll(async () => {
@@ -58,7 +57,7 @@ describe('the cluster topology', () => {
       await mkdir(path.dirname(FIGURES_FILE), { recursive: true });
       await writeFile(FIGURES_FILE, `${table}\n`);
     }
-    await ctx?.client.connection.close();
+    await ctx?.close();
     const stopping = Date.now();
     await cluster?.stop();
     timings.push(`cluster stop ${seconds(Date.now() - stopping)}`);
@@ -71,14 +70,27 @@ describe('the cluster topology', () => {
     for (const node of cluster.servers) console.error(`--- Temporal server on ${node.hostname} ---\n${node.process.tail()}`);
   };
 
-  /** What every fault must leave: all runs completed, every side effect once, every approval applied once. */
-  async function expectNothingLostOrDoubled(outcome: WaveOutcome): Promise<void> {
+  /**
+   * What every fault must leave: all runs completed, every side effect at most once, every call the
+   * model was told succeeded exactly once, every approval applied once. A call whose report did not
+   * reach the server is not run again (shell must not run twice): the model is told its outcome is
+   * unknown. With `victim`, only calls that host was running may end that way.
+   */
+  async function expectNothingLostOrDoubled(outcome: WaveOutcome, victim?: string): Promise<void> {
     const { runs } = outcome;
     expect(outcome.results.map((result) => result.status)).toEqual(runs.map(() => 'completed'));
     // 0 doubled: no tool call's command ran twice.
     expect(outcome.canaries.flat().filter((c) => c.ran > 1)).toEqual([]);
     // 0 lost: every call the model was told succeeded ran exactly once.
     expect(outcome.canaries.flat().filter((c) => !c.reportedError && c.ran !== 1)).toEqual([]);
+    // Nothing else failed: an error the model saw is an unknown outcome (the fake names call k `toolu_k_0`).
+    for (const [i, counts] of outcome.canaries.entries()) {
+      for (const [k, count] of counts.entries()) {
+        if (!count.reportedError) continue;
+        expect(count.errorText, count.marker).toMatch(/^outcome unknown: /);
+        if (victim) expect(outcome.evidence[i]!.toolHosts.get(`toolu_${k}_0`), count.marker).toBe(victim);
+      }
+    }
     // Every host found every conversation in PostgreSQL.
     expect(outcome.evidence.map((e) => e.storeMisses)).toEqual(runs.map(() => 0));
     // Each approval was delivered, applied once (by the drill, by the route it was sent on), and its call ran once.
@@ -126,7 +138,7 @@ describe('the cluster topology', () => {
       const outcome = await wave.finish();
       expect(victim!.isUp()).toBe(false);
       expect(endedAtKill).toBeLessThan(wave.runs.length);
-      await expectNothingLostOrDoubled(outcome);
+      await expectNothingLostOrDoubled(outcome, victim!.hostname);
 
       // Spread over the three hosts, and what the victim had started was taken over by the others.
       const hosts = new Set(outcome.evidence.flatMap((e) => [...e.activityHosts]));

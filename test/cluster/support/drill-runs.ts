@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
+import type { ApprovalRule } from '../../../src/contract/approval-rules';
 import { FailureType } from '../../../src/contract/errors';
 import { reply, toolCall, type FakeAnthropic } from '../../support/fake-anthropic';
 import { toolResultsIn } from '../../support/agent-run-harness';
@@ -25,9 +26,15 @@ export interface DrillRun {
   /** The marker each tool call appends, in order. */
   markers: string[];
   handle?: WorkflowHandle;
-  /** Steps runs pre-approve `shell`; approval runs park on their one call until a person decides. */
-  alwaysApproved?: string[];
+  /** Steps runs pre-approve their `echo` (with writes); approval runs park on their one call until a person decides. */
+  alwaysApproved?: ApprovalRule[];
 }
+
+/**
+ * The steps runs' rule: `echo` with any words may run unasked, and may write (a rule without `writes` runs the
+ * command with the workspace read-only, and the append would fail).
+ */
+const ECHO_MAY_WRITE: ApprovalRule = { tool: 'shell', command: 'echo *', writes: true };
 
 /** How long the fake model "thinks" per reply: long enough that a host always has calls in flight. */
 const THINK_MS = 400;
@@ -44,7 +51,7 @@ export function scriptDrillRun(fake: FakeAnthropic, kind: DrillKind, n: number, 
   const calls = markers.map((marker) => reply(toolCall('shell', { command: `echo ${marker} >> ${canary}` })).delay(THINK_MS));
   const complete = reply(toolCall('complete_task', { summary: `${kind} run ${n} done`, status: 'success' })).delay(THINK_MS);
   fake.script(task, [...calls, complete]);
-  return { kind, task, canary, markers, ...(kind === 'steps' ? { alwaysApproved: ['shell'] } : {}) };
+  return { kind, task, canary, markers, ...(kind === 'steps' ? { alwaysApproved: [ECHO_MAY_WRITE] } : {}) };
 }
 
 export interface CanaryCount {
@@ -53,6 +60,8 @@ export interface CanaryCount {
   ran: number;
   /** What the model was told: the call's result was an error (its outcome unknown, for a lost worker or report). */
   reportedError: boolean;
+  /** The start of that error result, to tell an unknown outcome from a command that failed. */
+  errorText?: string;
 }
 
 /** How many times each tool call of `run` ran (its canary lines), beside what the model was told. */
@@ -62,8 +71,15 @@ export async function canaryCounts(run: DrillRun, workspace: string, fake: FakeA
   return run.markers.map((marker, i) => {
     // The request after call i carries its result (a retried model call repeats it: any of them will do).
     const results = requests.filter((r) => r.index === i + 1).flatMap((r) => toolResultsIn(r));
-    return { marker, ran: lines.filter((line) => line === marker).length, reportedError: results.some((r) => r.is_error === true) };
+    const error = results.find((r) => r.is_error === true);
+    return { marker, ran: lines.filter((line) => line === marker).length, reportedError: error !== undefined, ...(error ? { errorText: contentText(error.content).slice(0, 300) } : {}) };
   });
+}
+
+/** A tool result's content as text (a string, or text blocks). */
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  return Array.isArray(content) ? content.map((block: { text?: string }) => block.text ?? '').join('') : JSON.stringify(content);
 }
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;

@@ -1,24 +1,22 @@
 // One wave of the drill: 30 runs in flight (20 that make canary calls one after another, 10 parked
 // on an approval), a fault while they run, approvals sent while it lasts, and everything the drill
 // checks afterwards collected in one place.
-import type { Client } from '@temporalio/client';
 import type { Cluster } from '../../../scripts/cluster/cluster';
 import type { AgentRunResult } from '../../../src/contract/run-result';
+import { statusQuery } from '../../../src/contract/agent-run-api';
 import { startRun } from '../../../src/client/start-run';
 import { waitFor, waitForApprovals } from '../../support/agent-run-harness';
 import type { FakeAnthropic } from '../../support/fake-anthropic';
 import { uniqueId } from '../../support/temporal';
 import { canaryCounts, evidenceOf, scriptDrillRun, STEPS, type CanaryCount, type DrillRun, type RunEvidence } from './drill-runs';
-import { deliverApproval, retrying, type ApprovalDelivery, type ApprovalRoute, type CallError, type GrpcRetry } from './retrying-client';
+import { deliverApproval, retrying, type ApprovalDelivery, type CallError, type DrillClients, type GrpcRetry } from './retrying-client';
 
 export const STEPS_RUNS = 20;
 export const APPROVAL_RUNS = 10;
 
-export interface DrillContext {
+export interface DrillContext extends DrillClients {
   cluster: Cluster;
   fake: FakeAnthropic;
-  client: Client;
-  grpcRetries: GrpcRetry[];
 }
 
 export interface WaveOutcome {
@@ -75,14 +73,24 @@ export class Wave {
   /** Waits until a quarter of the steps runs' model calls are made, and `also` holds. */
   async quarterWay(also: () => boolean = () => true): Promise<void> {
     const quarter = (STEPS_RUNS * (STEPS + 1)) / 4;
-    await waitFor(async () => (this.stepsRequests().length >= quarter && also() ? true : undefined), `the ${this.label} wave to be a quarter of the way through`, 60_000);
+    try {
+      await waitFor(async () => (this.stepsRequests().length >= quarter && also() ? true : undefined), `the ${this.label} wave to be a quarter of the way through`, 60_000);
+    } catch (error) {
+      // Say where the steps runs are (parked on an approval the rule should have given, failed...).
+      const phases = await Promise.all(this.runs.filter((run) => run.kind === 'steps').map((run) => run.handle!.query(statusQuery).then((s) => s.phase, (e: unknown) => String(e))));
+      throw new Error(`${(error as Error).message}: ${this.stepsRequests().length} of ${quarter} model calls made; the steps runs are ${[...new Set(phases)].join(', ')}`);
+    }
   }
 
-  /** Sends every approval run's decision, half by update and half by signal, each retried until delivered. */
+  /**
+   * Sends every approval run's decision, each retried until delivered: half by update and half by
+   * signal, and of each half some by the client as users get it and the others by the bare client.
+   */
   sendApprovals(): void {
     this.deliveries = this.approvalRuns.map((run, i) => {
-      const via: ApprovalRoute = i % 2 === 0 ? 'update' : 'signal';
-      return deliverApproval(this.ctx.client, this.ctx.cluster.taskQueue, run.handle!, via, 180_000);
+      const sdkRetries = i < APPROVAL_RUNS / 2;
+      const options = { taskQueue: this.ctx.cluster.taskQueue, workflowId: run.handle!.workflowId, via: i % 2 === 0 ? ('update' as const) : ('signal' as const), sdkRetries, withinMs: 180_000 };
+      return deliverApproval(sdkRetries ? this.ctx.client : this.ctx.bareClient, options);
     });
   }
 

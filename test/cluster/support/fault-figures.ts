@@ -4,7 +4,7 @@
 import type { FakeAnthropic } from '../../support/fake-anthropic';
 import { STEPS } from './drill-runs';
 import type { WaveOutcome } from './drill-wave';
-import { isClearError, type CallError } from './retrying-client';
+import type { CallError } from './retrying-client';
 
 export interface Fault {
   what: string;
@@ -33,10 +33,18 @@ export interface FaultFigures {
   activitiesRetried: Record<string, number>;
   activityTimeouts: number;
   workflowTaskRetries: number;
-  approvals: { sent: number; drillRetries: number; appliedByAnEarlierAttempt: number; longestToDeliverS: number; errors: CallError[] };
+  approvals: {
+    sent: number;
+    deliveredAfterFault: number;
+    drillRetries: number;
+    appliedByAnEarlierAttempt: number;
+    longestToDeliverS: number;
+    /** What the drill's loop was told, by the client that was told it. */
+    errors: (CallError & { client: string })[];
+  };
   resultWaitRetries: number;
   grpcRetries: number;
-  canary: { calls: number; once: number; twice: number; never: number; reportedError: number };
+  canary: { calls: number; once: number; twice: number; never: number; reportedError: number; errorTexts: string[] };
   waveS: number;
   afterFaultS: number;
   notes: string[];
@@ -62,7 +70,7 @@ export function faultFigures(outcome: WaveOutcome, fault: Fault, fake: FakeAnthr
   const retried: Record<string, number> = {};
   for (const e of outcome.evidence) for (const r of e.retriedActivities) retried[r.type] = (retried[r.type] ?? 0) + 1;
   const counts = outcome.canaries.flat();
-  const errors = outcome.deliveries.flatMap((d) => d.errors);
+  const errors = outcome.deliveries.flatMap((d) => d.errors.map((e) => ({ ...e, client: d.sdkRetries ? 'the default client' : 'the client without SDK retries' })));
   return {
     fault: fault.what,
     outageS: seconds(fault.endedAt - fault.startedAt),
@@ -76,6 +84,7 @@ export function faultFigures(outcome: WaveOutcome, fault: Fault, fake: FakeAnthr
     workflowTaskRetries: outcome.evidence.reduce((n, e) => n + e.workflowTaskRetries, 0),
     approvals: {
       sent: outcome.deliveries.length,
+      deliveredAfterFault: outcome.deliveries.filter((d) => d.deliveredAt >= fault.endedAt).length,
       drillRetries: outcome.deliveries.reduce((n, d) => n + d.attempts - 1, 0),
       appliedByAnEarlierAttempt: outcome.deliveries.filter((d) => d.appliedByAnEarlierAttempt).length,
       longestToDeliverS: seconds(Math.max(0, ...outcome.deliveries.map((d) => d.deliveredAt - d.sentAt))),
@@ -89,6 +98,7 @@ export function faultFigures(outcome: WaveOutcome, fault: Fault, fake: FakeAnthr
       twice: counts.filter((c) => c.ran > 1).length,
       never: counts.filter((c) => c.ran === 0).length,
       reportedError: counts.filter((c) => c.reportedError).length,
+      errorTexts: counts.flatMap((c) => (c.errorText ? [`${c.marker} (ran ${c.ran}×): ${c.errorText}`] : [])),
     },
     waveS: seconds(outcome.completedAt - outcome.startedAt),
     afterFaultS: seconds(outcome.completedAt - fault.endedAt),
@@ -123,13 +133,21 @@ export function figuresTable(all: FaultFigures[]): string {
       ].join(' | '),
     ).map((row) => `| ${row} |`),
   ];
+  const note = (f: FaultFigures, text: string) => lines.push('', `- ${f.fault}: ${text}`);
   for (const f of all) {
-    for (const note of f.notes) lines.push('', `- ${f.fault}: ${note}`);
+    for (const text of f.notes) note(f, text);
+    note(f, `${f.approvals.deliveredAfterFault} of ${f.approvals.sent} approvals were delivered after the fault ended; the longest took ${f.approvals.longestToDeliverS} s from the first try`);
     const distinct = new Map<string, number>();
-    for (const e of f.approvals.errors) distinct.set(`${e.name}: ${e.message.split('\n')[0]!.slice(0, 240)}`, (distinct.get(`${e.name}: ${e.message.split('\n')[0]!.slice(0, 240)}`) ?? 0) + 1);
-    for (const [message, n] of distinct) lines.push('', `- ${f.fault}, an approval was refused ${n}× (retried): \`${message}\`${isClearError({ at: 0, name: message.split(':')[0]!, message }) ? '' : ' (NOT a clear error)'}`);
-    if (f.approvals.appliedByAnEarlierAttempt > 0) lines.push('', `- ${f.fault}: ${f.approvals.appliedByAnEarlierAttempt} update(s) had been applied by an attempt that reported an error; the retry was refused as already decided, and the drill confirmed the decision in the run's status`);
-    if (f.resultWaitRetries > 0) lines.push('', `- ${f.fault}: the drill's waits for results were given ${f.resultWaitRetries} error(s) and retried`);
+    for (const e of f.approvals.errors) {
+      const text = `${e.client} was told \`${e.name}: ${e.message.split('\n')[0]!.slice(0, 240)}\``;
+      distinct.set(text, (distinct.get(text) ?? 0) + 1);
+    }
+    for (const [text, n] of distinct) note(f, `sending an approval, ${text} ${n}×, and the drill retried`);
+    if (f.approvals.appliedByAnEarlierAttempt > 0) {
+      note(f, `${f.approvals.appliedByAnEarlierAttempt} update(s) had been applied by an attempt that reported an error; the retry was refused as already decided, and the drill confirmed the decision in the run's status`);
+    }
+    for (const text of f.canary.errorTexts) note(f, `the model was told call ${text.slice(0, 300)}`);
+    if (f.resultWaitRetries > 0) note(f, `the drill's waits for results were given ${f.resultWaitRetries} error(s) and retried`);
   }
   return lines.join('\n');
 }

@@ -2,7 +2,7 @@
 // and the drill's own retry loop around each call, which records every error it was given. A call
 // the server cannot serve during an outage must end in an error that says what failed; the caller
 // retries it, and the drill keeps both counts.
-import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, type WorkflowHandle } from '@temporalio/client';
+import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
 import { approvalSignal, statusQuery } from '../../../src/contract/agent-run-api';
 import { AgentClient } from '../../../src/client/agent-client';
 import { DecisionRefusedError } from '../../../src/client/errors';
@@ -14,11 +14,20 @@ export interface GrpcRetry {
   details: string;
 }
 
+export interface DrillClients {
+  /** The client as users get it: the SDK's default gRPC retries (about 20 s), each one noted in `grpcRetries`. */
+  client: Client;
+  /** The same without the SDK's retries: every failed call reaches the caller, who sees what the server said. */
+  bareClient: Client;
+  grpcRetries: GrpcRetry[];
+  close(): Promise<void>;
+}
+
 /**
- * A client with the SDK's default gRPC retry policy, unchanged, and a note of each retry it decides:
- * the retries a user's client makes on its own before an error reaches their code.
+ * The drill's two clients. The default one shows what a user's client rides out on its own; the
+ * bare one shows the errors underneath, which the drill's own loop then retries and counts.
  */
-export async function countingClient(address: string, namespace: string): Promise<{ client: Client; grpcRetries: GrpcRetry[] }> {
+export async function drillClients(address: string, namespace: string): Promise<DrillClients> {
   const grpcRetries: GrpcRetry[] = [];
   const defaults = defaultGrpcRetryOptions();
   const retry = makeGrpcRetryInterceptor({
@@ -30,7 +39,16 @@ export async function countingClient(address: string, namespace: string): Promis
     },
   });
   const connection = await Connection.connect({ address, interceptors: [retry] });
-  return { client: new Client({ connection, namespace }), grpcRetries };
+  const bare = await Connection.connect({ address, interceptors: [] });
+  return {
+    client: new Client({ connection, namespace }),
+    bareClient: new Client({ connection: bare, namespace }),
+    grpcRetries,
+    close: async () => {
+      await connection.close();
+      await bare.close();
+    },
+  };
 }
 
 export interface CallError {
@@ -78,6 +96,8 @@ export type ApprovalRoute = 'signal' | 'update';
 export interface ApprovalDelivery {
   workflowId: string;
   via: ApprovalRoute;
+  /** Whether the client retried failed gRPC calls itself (the SDK's default) or left every retry to the drill. */
+  sdkRetries: boolean;
   sentAt: number;
   /** When the call that delivered it returned. */
   deliveredAt: number;
@@ -94,9 +114,14 @@ const DECIDED = { callId: 'toolu_0_0', decision: 'approve', approver: 'drill' } 
  * the client library (the caller learns whether it was applied), or by the approval signal
  * (`--signal`: stored by the server, applied when the run next runs). Retried until delivered.
  */
-export async function deliverApproval(client: Client, taskQueue: string, handle: WorkflowHandle, via: ApprovalRoute, withinMs: number): Promise<ApprovalDelivery> {
+export async function deliverApproval(
+  client: Client,
+  options: { taskQueue: string; workflowId: string; via: ApprovalRoute; sdkRetries: boolean; withinMs: number },
+): Promise<ApprovalDelivery> {
+  const { via, withinMs } = options;
   const sentAt = Date.now();
-  const run = new AgentClient({ client, taskQueue }).attach(handle.workflowId);
+  const run = new AgentClient({ client, taskQueue: options.taskQueue }).attach(options.workflowId);
+  const handle = run.temporal;
   let appliedByAnEarlierAttempt = false;
   const send = async () => {
     if (via === 'signal') return handle.signal(approvalSignal, { ...DECIDED });
@@ -115,5 +140,5 @@ export async function deliverApproval(client: Client, taskQueue: string, handle:
     // A refusal of a first attempt is the run's answer, not an outage: retrying cannot change it.
     stop: (error) => error instanceof DecisionRefusedError,
   });
-  return { workflowId: handle.workflowId, via, sentAt, deliveredAt: Date.now(), attempts, errors, appliedByAnEarlierAttempt };
+  return { workflowId: handle.workflowId, via, sdkRetries: options.sdkRetries, sentAt, deliveredAt: Date.now(), attempts, errors, appliedByAnEarlierAttempt };
 }
