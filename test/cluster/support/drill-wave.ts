@@ -49,14 +49,19 @@ export class Wave {
     ];
   }
 
-  /** Starts the 30 runs and waits until every approval run is parked on its call. */
+  /**
+   * Starts the 30 runs: the approval runs first, parked on their calls before the steps runs start,
+   * so that the steps runs are under way, not finished, when the fault comes.
+   */
   static async start(ctx: DrillContext, label: string): Promise<Wave> {
     const wave = new Wave(ctx, label);
-    for (const run of wave.runs) {
+    const start = async (run: DrillRun) => {
       const toolApproval = run.alwaysApproved ? { alwaysApproved: run.alwaysApproved } : undefined;
       run.handle = await startRun(ctx.client, { agent: 'general', task: run.task, toolApproval }, { taskQueue: ctx.cluster.taskQueue, workflowId: uniqueId(`drill-${label}`) });
-    }
+    };
+    for (const run of wave.approvalRuns) await start(run);
     await Promise.all(wave.approvalRuns.map((run) => waitForApprovals(run.handle!, 1, 60_000)));
+    for (const run of wave.runs.filter((r) => r.kind === 'steps')) await start(run);
     return wave;
   }
 
@@ -78,7 +83,9 @@ export class Wave {
     } catch (error) {
       // Say where the steps runs are (parked on an approval the rule should have given, failed...).
       const phases = await Promise.all(this.runs.filter((run) => run.kind === 'steps').map((run) => run.handle!.query(statusQuery).then((s) => s.phase, (e: unknown) => String(e))));
-      throw new Error(`${(error as Error).message}: ${this.stepsRequests().length} of ${quarter} model calls made; the steps runs are ${[...new Set(phases)].join(', ')}`);
+      const byHost = new Map<string, number>();
+      for (const r of this.stepsRequests()) byHost.set(r.remoteAddress ?? '?', (byHost.get(r.remoteAddress ?? '?') ?? 0) + 1);
+      throw new Error(`${(error as Error).message}: ${this.stepsRequests().length} of ${quarter} model calls made (by host ${[...byHost].map(([host, n]) => `${host}: ${n}`).join(', ')}); the steps runs are ${[...new Set(phases)].join(', ')}`);
     }
   }
 

@@ -65,13 +65,22 @@ export interface Retried<T> {
   errors: CallError[];
 }
 
-/** Errors a person (or a program) could act on: a named class with a message. */
+/**
+ * Errors a person (or a program) could act on: a named class, saying what failed and why, which
+ * for a call the server could not serve means its gRPC status (UNAVAILABLE, ...).
+ */
 export function isClearError(error: CallError): boolean {
-  return error.name !== 'Error' && error.message.trim().length > 20;
+  if (error.name === 'Error' || error.message.trim().length < 20) return false;
+  return error.name !== 'ServiceError' || /\b\d+ [A-Z_]{4,}: /.test(error.message);
 }
 
-export const describeError = (error: unknown, at = Date.now()): CallError =>
-  error instanceof Error ? { at, name: error.name, message: error.message } : { at, name: typeof error, message: String(error) };
+/** The error's class and message, with the messages of what caused it (a ServiceError wraps the gRPC status). */
+export function describeError(error: unknown, at = Date.now()): CallError {
+  if (!(error instanceof Error)) return { at, name: typeof error, message: String(error) };
+  const causes: string[] = [];
+  for (let cause = error.cause; cause instanceof Error && causes.length < 3; cause = cause.cause) causes.push(cause.message.split('\n')[0]!);
+  return { at, name: error.name, message: [error.message.split('\n')[0]!, ...causes].join(' ← ') };
+}
 
 /**
  * Calls `call` until it succeeds, one second apart, for up to `withinMs`; `stop` may end the loop
