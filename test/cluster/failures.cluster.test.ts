@@ -4,7 +4,7 @@
 // lasts: a worker host killed, PostgreSQL stopped for 20 s, a Temporal server node killed. Every run
 // must complete, every tool call's side effect must happen once (a canary per call), every approval
 // must be applied once, and the figures of each fault are printed (kept in bench/results/cluster.md).
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Client as PgClient } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +24,8 @@ const POSTGRES_DOWN_MS = 20_000;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 /** The figures, beside the cluster's logs (gitignored); bench/results/cluster.md keeps a run of them. */
 const FIGURES_FILE = path.join(CLUSTER_DIR, 'drill-figures.md');
+/** Every process's log of the last drill (the servers', the workers', PostgreSQL's), kept for a look afterwards. */
+const LOG_DIR = path.join(CLUSTER_DIR, 'drill-logs');
 
 describe('the cluster topology', () => {
   let cluster: Cluster;
@@ -34,12 +36,14 @@ describe('the cluster topology', () => {
 
   beforeAll(async () => {
     const started = Date.now();
+    await rm(LOG_DIR, { recursive: true, force: true });
     // Its own names and subnet, so it can run beside an `npm run cluster`. On this subnet the ring
     // splits the 4 history shards 1 and 3 between the nodes (scripts/cluster/shard-owners.ts).
     cluster = await startCluster({
       name: 'dat',
       subnet: '10.214.0',
       ui: false,
+      logDir: LOG_DIR,
       log: (line) => console.log(`[cluster] ${line}`),
       model: async (gateway) => {
         fake = await startFakeAnthropic({ host: gateway });

@@ -133,7 +133,8 @@ export function figuresTable(all: FaultFigures[]): string {
       ].join(' | '),
     ).map((row) => `| ${row} |`),
   ];
-  const note = (f: FaultFigures, text: string) => lines.push('', `- ${f.fault}: ${text}`);
+  lines.push('');
+  const note = (f: FaultFigures, text: string) => lines.push(`- ${f.fault}: ${text}`);
   for (const f of all) {
     for (const text of f.notes) note(f, text);
     note(f, `${f.approvals.deliveredAfterFault} of ${f.approvals.sent} approvals were delivered after the fault ended; the longest took ${f.approvals.longestToDeliverS} s from the first try`);
