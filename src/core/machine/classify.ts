@@ -40,8 +40,8 @@ export function classifyTurn(state: RunState, ctx: TransitionContext): void {
     }
     const verdict = policyFor(state, call);
     if (verdict.action === 'allow') {
-      // No person saw it: it writes only if the rule or "always" that let it through says so.
-      call.stage = { kind: 'run', permission: ruleAllowed(verdict.writes), started: false };
+      // No person saw it: it writes, or uses the network, only if the rule or "always" that let it through says so.
+      call.stage = { kind: 'run', permission: ruleAllowed(verdict.writes, verdict.network), started: false };
     } else if (verdict.action === 'reject') {
       // Recorded and emitted, so the audit log records calls the policy refused, not only the ones that ran.
       recordDecision(state, call, { decision: 'policy_reject', reason: verdict.reason, via: 'policy' }, ctx);

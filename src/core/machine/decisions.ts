@@ -35,7 +35,7 @@ export function policyFor(state: RunState, call: TurnCall, mode: PermissionMode 
     preferences: state.preferences,
     patterns: state.agent.commandPatterns,
   });
-  return verdictUnderMode(mode, verdict, { scope: tool.scope, isCommand });
+  return verdictUnderMode(mode, verdict, { name: call.name, scope: tool.scope, isCommand });
 }
 
 /** Plan mode refuses sub-agents too: a child run could write what this one may not. */
