@@ -97,6 +97,12 @@ export interface PolicyInput {
   agent?: ToolApproval;
   preferences?: readonly PreferenceRule[];
   patterns?: Readonly<Record<string, CommandPattern>>;
+  /**
+   * Whether a built-in file tool's write to a protected path asks a person (default true). False only
+   * while a history from before issue 30 replays (patch `contained-calls`), where such writes went on
+   * to the tool, which refused them.
+   */
+  contained?: boolean;
 }
 
 /**
@@ -181,7 +187,7 @@ export function evaluatePolicy(args: PolicyInput): PolicyVerdict {
  * policy cannot see (a link to `.git`).
  */
 function withProtectedWrite(args: PolicyInput, verdict: PolicyVerdict): PolicyVerdict {
-  if (verdict.action === 'reject') return verdict;
+  if (verdict.action === 'reject' || args.contained === false) return verdict;
   const target = protectedWriteOf(args.tool, args.input);
   if (target === undefined) return verdict;
   return {

@@ -18,13 +18,14 @@ export const dontAskRefusal = (reason: string) =>
  * is not a read; `acceptEdits` lets the built-in file tools (WORKSPACE_FILE_TOOLS, which the worker
  * confines to the workspace) write without asking, while commands, MCP tools and every other tool
  * keep their verdict (nothing the worker controls keeps them inside the workspace); `dontAsk` turns
- * every "ask" into a refusal. Pure.
+ * every "ask" into a refusal. Pure. `contained` false: a history from before issue 30 replays (patch
+ * `contained-calls`), whose acceptEdits let every write tool that is not a command run unasked.
  */
-export function verdictUnderMode(mode: PermissionMode, verdict: PolicyVerdict, tool: { name: string; scope: ToolScope; isCommand: boolean }): PolicyVerdict {
+export function verdictUnderMode(mode: PermissionMode, verdict: PolicyVerdict, tool: { name: string; scope: ToolScope; isCommand: boolean }, contained = true): PolicyVerdict {
   if (verdict.action === 'reject' || mode === 'default') return verdict;
   if (mode === 'plan') return tool.scope === 'read' ? verdict : { action: 'reject', reason: PLAN_MODE_REFUSAL };
   if (mode === 'acceptEdits') {
-    const fileTool = Object.hasOwn(WORKSPACE_FILE_TOOLS, tool.name) && tool.scope === 'write' && !tool.isCommand;
+    const fileTool = (!contained || Object.hasOwn(WORKSPACE_FILE_TOOLS, tool.name)) && tool.scope === 'write' && !tool.isCommand;
     if (verdict.action === 'ask' && verdict.personOnly !== true && fileTool) {
       return { action: 'allow', reason: 'acceptEdits mode: the built-in file tools write inside the workspace without asking', writes: true, network: false };
     }

@@ -76,7 +76,7 @@ export function onDecision(
       if (other.name === call.name) settleCall(state, other, { ...decision, callId: other.id }, via, verified, ctx, ruleAllowed(writes === true, network === true));
       continue;
     }
-    const verdict = policyFor(state, other);
+    const verdict = policyFor(state, other, state.mode, ctx.containedCalls !== false);
     const follows = (verdict.action === 'allow' && preference === 'always') || (verdict.action === 'reject' && preference === 'never');
     if (follows) settleCall(state, other, { ...decision, callId: other.id }, via, verified, ctx, verdict.action === 'allow' ? ruleAllowed(verdict.writes, verdict.network) : ruleAllowed(false));
   }

@@ -291,6 +291,10 @@ describe('evaluatePolicy', () => {
       },
     );
 
+    it('lets it through to the tool (which refuses it) while a history from before issue 30 replays', () => {
+      expect(evaluatePolicy({ tool: 'write_file', scope: 'write', input: { path: '.gitconfig' }, run: writesRule, contained: false })).toMatchObject({ action: 'allow', writes: true });
+    });
+
     it('leaves other paths, other tools and a reject alone', () => {
       expect(write('src/app.py', { run: writesRule })).toMatchObject({ action: 'allow', writes: true });
       expect(write('docs/git-notes.md', { run: writesRule })).toMatchObject({ action: 'allow' });

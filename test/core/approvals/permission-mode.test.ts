@@ -37,6 +37,11 @@ describe('verdictUnderMode', () => {
     expect(verdictUnderMode('acceptEdits', ruled, mcpTool)).toBe(ruled);
   });
 
+  it('keeps the old acceptEdits while a history from before issue 30 replays: every write tool that is not a command runs unasked', () => {
+    expect(verdictUnderMode('acceptEdits', ask, mcpTool, false)).toMatchObject({ action: 'allow', writes: true });
+    expect(verdictUnderMode('acceptEdits', ask, shellTool, false)).toBe(ask);
+  });
+
   it('never lets a write to a protected path run unasked: acceptEdits keeps asking, dontAsk refuses', () => {
     expect(verdictUnderMode('acceptEdits', protectedWrite, writeTool)).toBe(protectedWrite);
     expect(verdictUnderMode('default', protectedWrite, writeTool)).toBe(protectedWrite);

@@ -76,7 +76,8 @@ describe('the sandboxed shell', () => {
     // `:` with its input redirected from /dev/tcp opens a connection and closes it at once.
     const probe = (p: number) => `bash -c ': < /dev/tcp/127.0.0.1/${p} && echo REACHED || echo BLOCKED' 2>&1`;
     const temporalPort = Number(temporalAddress().split(':').at(-1));
-    const [closed, frontend, ungranted, granted, approved, ceiling] = ['no-net', 'no-temporal', 'rule-no-grant', 'rule-grant', 'person', 'run-ceiling'].map(uniqueId);
+    const [closed, frontend, ungranted] = [uniqueId('no-net'), uniqueId('no-temporal'), uniqueId('rule-no-grant')];
+    const [granted, approved, ceiling] = [uniqueId('rule-grant'), uniqueId('person'), uniqueId('run-ceiling')];
     for (const task of [closed, ungranted, granted, approved, ceiling]) fake.script(task, [shell(probe(port)), done]);
     fake.script(frontend, [shell(probe(temporalPort)), done]);
     const networkRule = { alwaysApproved: [{ tool: 'shell', network: true }] };
