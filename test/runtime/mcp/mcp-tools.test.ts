@@ -1,9 +1,10 @@
 // How an MCP tool's scope is read (issue 30): a server's own "read-only" counts only where the worker
 // confines the server; elsewhere the tool parks unless the configuration names its scope.
 import { describe, expect, it } from 'vitest';
+import type { McpToolInfo } from '../../../src/runtime/mcp/mcp-connection';
 import { classifyMcpTool } from '../../../src/runtime/mcp/mcp-tools';
 
-const tool = (annotations?: Record<string, boolean>) => ({ name: 't', inputSchema: { type: 'object' }, ...(annotations ? { annotations } : {}) });
+const tool = (annotations?: Record<string, boolean>): McpToolInfo => ({ name: 't', inputSchema: { type: 'object' }, ...(annotations ? { annotations } : {}) });
 
 describe('classifyMcpTool', () => {
   it('reads the annotations of a contained server (sandboxed, no network): read-only runs as a read tool', () => {

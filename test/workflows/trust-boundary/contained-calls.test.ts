@@ -6,77 +6,23 @@
 // shell tool whose analyzer reads every call as the harmless command the rule names. The blind run
 // shows the containment does not rest on the analyzer: the hidden program runs, and still cannot reach
 // the listener, because a call a rule allowed has no network unless the rule grants it.
-import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentDefinitionInput } from '../../../src/contract/agent-definition';
 import type { ToolApproval } from '../../../src/contract/approval-rules';
-import { approvalSignal, statusQuery } from '../../../src/contract/agent-run-api';
-import type { PermissionMode } from '../../../src/contract/permission-mode';
 import { builtinAgents } from '../../../src/runtime/agents/builtin-agents';
-import { analyzeShellCommand } from '../../../src/runtime/shell/analyze-shell';
-import { shellTool } from '../../../src/runtime/tools/builtin/shell';
-import { defineTool } from '../../../src/runtime/tools/tool-definition';
-import { toolResultsIn, withAgentWorker, type RunHarness } from '../../support/agent-run-harness';
+import { withAgentWorker } from '../../support/agent-run-harness';
 import { useAgentTestbed } from '../../support/agent-testbed';
 import { reply, toolCall } from '../../support/fake-anthropic';
 import { uniqueId } from '../../support/temporal';
 import { probeServer } from '../../runtime/mcp/support/server-entries';
 import { startCanary, type Canary } from './support/canary';
+import { blindShell, gitRepo, outputOf, probe, runToEnd } from './support/contained-run';
 
 const done = reply(toolCall('complete_task', { summary: 'done', status: 'success' }));
 const general = builtinAgents.find((a) => a.name === 'general')!;
-
-/** The real shell tool, with an analyzer that reads every call as `seen`: a stand-in for any analyzer miss. */
-function blindShell(seen: string) {
-  return defineTool({ ...shellTool, name: 'blind_shell', analyze: (_input, context) => analyzeShellCommand(seen, { workspaceRoot: context.workspaceRoot }) });
-}
-
-/** A bash line that says it ran, then tries the canary: REACHED or BLOCKED. */
-const probe = (port: number) => `echo HIDDEN-RAN; : < /dev/tcp/127.0.0.1/${port} && echo REACHED || echo BLOCKED`;
-
-interface Outcome {
-  /** The calls that parked for a person (each was rejected). */
-  asked: string[];
-  /** Every tool result the model got, in order. */
-  results: { tool_use_id: string; content: string; is_error?: boolean }[];
-}
-
-/**
- * Runs `task` to its end. Every call that parks is rejected by a person, so what runs is only what
- * the rules and the mode let through unseen (or what `approve` names: those a person approves).
- */
-async function runToEnd(harness: RunHarness, fake: ReturnType<typeof useAgentTestbed>['fake'], input: { task: string; agent?: string; toolApproval?: ToolApproval; mode?: PermissionMode; approve?: string[] }): Promise<Outcome> {
-  const handle: WorkflowHandle = await harness.start({ agent: input.agent ?? 'general', task: input.task, toolApproval: input.toolApproval, mode: input.mode, network: true });
-  const asked: string[] = [];
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const description = await handle.describe();
-    if (description.status.name !== 'RUNNING') break;
-    const status = await handle.query(statusQuery).catch(() => undefined);
-    for (const pending of status?.pendingApprovals ?? []) {
-      if (asked.includes(pending.callId)) continue;
-      asked.push(pending.callId);
-      const decision = input.approve?.includes(pending.callId) ? 'approve' : 'reject';
-      await handle.signal(approvalSignal, { callId: pending.callId, decision, approver: 'ann' });
-    }
-    if (Date.now() > deadline) throw new Error(`run ${input.task} did not end within 90 s`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  await handle.result();
-  const results = fake.requestsFor(input.task).slice(1).flatMap((request) => toolResultsIn(request));
-  return { asked, results };
-}
-
-const outputOf = (outcome: Outcome, callId: string) => outcome.results.find((r) => r.tool_use_id === callId)?.content ?? '';
-
-async function gitRepo(workspace: string): Promise<void> {
-  execFileSync('git', ['init', '-q', workspace]);
-  await writeFile(path.join(workspace, 'README.md'), 'hello\n');
-}
 
 describe('the six calls of issue 30, end to end', () => {
   const bed = useAgentTestbed({ env: { AGENT_SANDBOX: 'bwrap' } });
