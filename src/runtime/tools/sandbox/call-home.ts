@@ -31,11 +31,9 @@ export async function createCallHome(owner: { uid: number; gid: number } | undef
  * made unreadable to itself are made readable first (by their owner, which is that user).
  */
 export async function removeCallHome(home: string, user: SandboxUser | undefined): Promise<void> {
-  const as = user ? dropTo(user) : [];
-  for (const argv of [['/usr/bin/chmod', '-R', 'u+rwx', '--', home], ['/usr/bin/rm', '-rf', '--', home]]) {
-    const [program, ...args] = [...as, ...argv];
-    await run(program!, args, { env: { PATH: '/usr/bin:/bin' } }).catch(() => undefined);
-  }
+  // One process for both steps; the folder is its argument, never part of the script.
+  const [program, ...args] = [...(user ? dropTo(user) : []), '/bin/sh', '-c', 'chmod -R u+rwx -- "$1"; rm -rf -- "$1"', 'remove-home', home];
+  await run(program!, args, { env: { PATH: '/usr/bin:/bin' } }).catch(() => undefined);
   // Nothing is left unless something outside the sandbox changed the folder; the worker says so rather than fail the call.
   if (existsSync(home)) console.warn(`WARNING: the HOME of a finished command could not be removed: ${home}`);
 }
