@@ -1,6 +1,6 @@
 // Runs agentRun workflows against the shared dev server with an in-process worker whose model is the
 // fake Messages API. Each call gets its own task queue and workspace, so test files never meet.
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ApplicationFailure, WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
@@ -25,10 +25,19 @@ export function quietTemporalLogs(): void {
   }
 }
 
-/** Bundling takes seconds: do it once per test file (in `beforeAll`) and share the result. */
-export function bundleAgentWorkflows(): Promise<WorkflowBundle> {
+/**
+ * The workflow bundle for a test file's workers. Bundling takes seconds of CPU, so the suite's global
+ * setup bundles once and hands every test file the same code (DURABLE_AGENT_TEST_BUNDLE); a file run
+ * on its own, outside the suite's setup, bundles for itself.
+ */
+export async function bundleAgentWorkflows(): Promise<WorkflowBundle> {
+  const prebuilt = process.env[TEST_BUNDLE_ENV];
+  if (prebuilt) return { code: await readFile(prebuilt, 'utf8') };
   return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') });
 }
+
+/** Where the global setup wrote the suite's one workflow bundle. */
+export const TEST_BUNDLE_ENV = 'DURABLE_AGENT_TEST_BUNDLE';
 
 export function tempWorkspace(): Promise<string> {
   return mkdtemp(path.join(tmpdir(), 'agent-ws-'));
