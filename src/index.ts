@@ -73,7 +73,11 @@ export {
   DecisionRefusedError,
   NoWorkerAnsweredError,
   ApproverKeyError,
+  RunDidNotCompleteError,
+  RunWaitTimeoutError,
+  RunEndedWhileWaitingError,
 } from './client/errors';
+export { DurableAgentError, isDurableAgentError } from './contract/durable-agent-error';
 export { FailureType, AgentDefinitionError, ToolDefinitionError, ZodVersionMismatchError, WorkspaceEscapeError, ApproverRegistryError, SandboxUnavailableError } from './contract/errors';
 export { MemoryConversationStore, DirectoryConversationStore } from './runtime/conversation/conversation-store';
 export { type ConversationStore } from './runtime/conversation/conversation-store-types';

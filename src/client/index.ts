@@ -28,7 +28,10 @@ export {
   ApproverKeyError,
   RunDidNotCompleteError,
   RunWaitTimeoutError,
+  RunEndedWhileWaitingError,
+  RunNotForkableError,
 } from './errors';
+export { DurableAgentError, isDurableAgentError } from '../contract/durable-agent-error';
 export {
   AGENT_RUN_WORKFLOW_TYPE,
   statusQuery,

@@ -23,6 +23,17 @@ export function outcomeOfError(workflowId: string, error: unknown): RunOutcome {
   return { kind: 'failed', workflowId, type, message: cause?.message ?? error.message };
 }
 
+/** What follows "it ended <kind>" in a message: the failure's message or the termination's reason. */
+export function endingDetail(outcome: RunOutcome): string {
+  if (outcome.kind === 'failed') return `: ${outcome.message}`;
+  return outcome.kind === 'terminated' && outcome.reason ? `: ${outcome.reason}` : '';
+}
+
+/** The failure underneath the error `handle.result()` threw (the run's own failure), for a `cause`. */
+export function failureOf(error: unknown): unknown {
+  return error instanceof WorkflowFailedError && error.cause ? error.cause : error;
+}
+
 /** Waits for the run to end (following continue-as-new) and says how it ended. */
 export async function awaitOutcome(handle: WorkflowHandle): Promise<RunOutcome> {
   try {
