@@ -5,7 +5,7 @@ import type { AgentRunResult } from '../contract/run-result';
 import type { PendingApproval, PendingQuestionView, RunStatus } from '../contract/run-status';
 import type { AgentRunWorkflow } from '../contract/agent-run-api';
 import { executeUpdate, queryStatus, resolveCallId, sendDecision, sendFollowUp, sendReply } from './approval-helpers';
-import { DecisionRefusedError, RunDidNotCompleteError, RunEndedWhileWaitingError, RunWaitTimeoutError } from './errors';
+import { RunDidNotCompleteError, RunEndedWhileWaitingError, RunWaitTimeoutError } from './errors';
 import { resumeRun } from './resume-run';
 import { followRunEvents, type RunEvent, type RunEventOptions } from './run-events';
 import { awaitOutcome, endingDetail, failureOf, outcomeOfError, type RunOutcome } from './run-outcome';
