@@ -3,6 +3,9 @@
  * worker, and talk to runs. Everything not exported here is internal and may change.
  */
 export { createAgentWorker, type AgentWorker, type AgentWorkerOptions } from './runtime/worker-setup/create-agent-worker';
+export { runAgentWorker, type RunAgentWorkerOptions } from './runtime/worker-setup/run-agent-worker';
+export { UnknownOptionError, type AgentConnectOptions } from './runtime/config/connect-options';
+export type { ServedSettings } from './runtime/config/settings-banner';
 export { parseWorkerSettings, WorkerSettingsError, type WorkerSettings } from './runtime/config/worker-settings';
 export { ModelProviderError, type ModelCredentials } from './runtime/model/providers/model-client';
 export { ModelProviderSchema, type ModelProvider } from './contract/model-provider';

@@ -3,7 +3,8 @@
  * the worker: connect, start, follow, decide, reply, resume and await a run, and the contract's
  * names and payloads those calls carry. Nothing here loads `@temporalio/worker`.
  */
-export { AgentClient, type AgentClientOptions, type StartOptions } from './agent-client';
+export { AgentClient, type AgentClientOptions, type StartOptions, type EnvironmentVariables } from './agent-client';
+export { UnknownOptionError, type AgentConnectOptions } from '../runtime/config/connect-options';
 export { AgentRunHandle, type DecideOptions, type WaitOptions } from './agent-run-handle';
 export { followRunEvents, type RunEvent, type RunEventOptions } from './run-events';
 export { connectClient } from './connect';
