@@ -1,5 +1,4 @@
 import { IllegalStateError } from '@temporalio/common';
-import { describeWorkerSettings } from '../config/settings-banner';
 import { createBuiltinHandlers } from '../lifecycle/builtin-handlers';
 import { ConsoleLifecycleLogger } from '../lifecycle/console-logger';
 import { installWorkerRuntime } from '../observability/runtime';
