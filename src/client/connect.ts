@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import type { TemporalSettings } from '../runtime/config/worker-config';
 import { startConfiguredTracing, type TracingSettings } from '../runtime/observability/tracing';
-import { TemporalUnreachableError } from './errors';
+import { unreachable } from '../runtime/config/connect-options';
 import { parseClientSettings } from './client-settings';
 
 /**
@@ -20,10 +20,7 @@ export async function connectClient(settings?: TemporalSettings, tracing?: Traci
     connection = await Connection.connect({ ...settings.connection, connectTimeout: '5s' });
     await connection.workflowService.getSystemInfo({});
   } catch (error) {
-    throw new TemporalUnreachableError(
-      `Cannot reach Temporal at ${settings.address} (${(error as Error).message.split('\n')[0]}; settings from ${settings.source}). ` +
-        'Start one with `npm start` (embedded dev server) or `temporal server start-dev`, or set TEMPORAL_ADDRESS (or a TEMPORAL_PROFILE).',
-    );
+    throw unreachable(settings, error);
   }
   // With tracing on, a run started here is the root of its trace (the start span's context travels in headers).
   const traced = startConfiguredTracing(tracing, 'agentctl');

@@ -6,6 +6,9 @@
 import { DurableAgentError } from '../contract/durable-agent-error';
 import type { RunOutcome } from './run-outcome';
 
+// Thrown by the worker as well as the client, so it lives in the contract; re-exported here as before.
+export { TemporalUnreachableError } from '../contract/errors';
+
 /** A mistake in how the CLI was called; printed with the command's usage, exit code 2. */
 export class UsageError extends DurableAgentError {
   override readonly name = 'UsageError';
@@ -67,12 +70,6 @@ export class NoWorkerAnsweredError extends DurableAgentError {
   readonly retryable = true;
 }
 
-/** The server could not be reached; the message says where we tried and how to start one. */
-export class TemporalUnreachableError extends DurableAgentError {
-  override readonly name = 'TemporalUnreachableError';
-  readonly code = 'TEMPORAL_UNREACHABLE';
-  readonly retryable = true;
-}
 
 /** A named error for revoking what was never chosen, so the person sees what is remembered instead. */
 export class NoSuchPreferenceError extends DurableAgentError {

@@ -181,3 +181,14 @@ export class McpServerStartError extends DurableAgentError {
   readonly code = 'MCP_SERVER_START_FAILED';
   readonly retryable = true;
 }
+
+/**
+ * The Temporal server could not be reached, by a client or a worker; the message says where it was
+ * tried, where that address came from and how to start one or point at another. Retryable: the same
+ * call may succeed once the server is up.
+ */
+export class TemporalUnreachableError extends DurableAgentError {
+  override readonly name = 'TemporalUnreachableError';
+  readonly code = 'TEMPORAL_UNREACHABLE';
+  readonly retryable = true;
+}

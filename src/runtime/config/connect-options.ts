@@ -1,4 +1,5 @@
 import { DurableAgentError } from '../../contract/durable-agent-error';
+import { TemporalUnreachableError } from '../../contract/errors';
 import type { TemporalConnection } from './temporal-connection';
 import type { TemporalSettings } from './worker-config';
 
@@ -76,4 +77,17 @@ export function withConnectOptions(settings: TemporalSettings, options: AgentCon
     },
     source: options.address ? 'options' : settings.source,
   };
+}
+
+/**
+ * The error for a Temporal server that did not answer, as a client and a worker both report it: the
+ * address tried, where it came from, what the connection said, and what to do.
+ */
+export function unreachable(settings: Pick<TemporalSettings, 'address' | 'source'>, error: unknown): TemporalUnreachableError {
+  const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+  return new TemporalUnreachableError(
+    `Cannot reach Temporal at ${settings.address} (${reason}; settings from ${settings.source}). ` +
+      'Start one with `npm start` (embedded dev server) or `temporal server start-dev`, or point at yours with TEMPORAL_ADDRESS (or a TEMPORAL_PROFILE, or the `address` option).',
+    { cause: error },
+  );
 }

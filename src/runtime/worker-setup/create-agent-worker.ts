@@ -6,7 +6,7 @@ import { validateTeam } from '../agents/validate-team';
 import { loadApproverRegistry } from '../approvals/approver-registry';
 import { AuditChain } from '../audit/audit-chain';
 import { assertOutsideWorkspace } from '../audit/audit-path';
-import { refuseUnknownOptions, withConnectOptions } from '../config/connect-options';
+import { refuseUnknownOptions, unreachable, withConnectOptions } from '../config/connect-options';
 import { describeWorkerSettings, type ServedSettings } from '../config/settings-banner';
 import { unknownSettingWarnings } from '../config/unknown-settings';
 import { parseWorkerSettings, type WorkerSettings } from '../config/worker-settings';
@@ -130,11 +130,17 @@ async function startWorker(
   const plugins = tracing ? [tracing.plugin] : [];
   const connectionOptions = settings.connection;
   const { namespace, taskQueue } = settings;
-  const clientConnection = await Connection.connect(connectionOptions);
+  // A server that does not answer is named, with where its address came from and what to do.
+  const clientConnection = await Connection.connect({ ...connectionOptions, connectTimeout: '10s' }).catch((error: unknown) => {
+    throw unreachable(settings, error);
+  });
   const attributes = await ensureSearchAttributes(clientConnection, namespace, options.registerSearchAttributes);
   if (attributes.warning) console.warn(`WARNING: ${attributes.warning}`);
   const client = new Client({ connection: clientConnection, namespace, dataConverter: settings.dataConverter, plugins });
-  const connection = await NativeConnection.connect(connectionOptions);
+  const connection = await NativeConnection.connect(connectionOptions).catch(async (error: unknown) => {
+    await clientConnection.close();
+    throw unreachable(settings, error);
+  });
 
   const activities = createActivities({
     registry,

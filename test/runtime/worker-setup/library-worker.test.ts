@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { startRun } from '../../../src/client/start-run';
 import { createAgentWorker } from '../../../src/runtime/worker-setup/create-agent-worker';
 import { UnknownOptionError } from '../../../src/runtime/config/connect-options';
+import { TemporalUnreachableError } from '../../../src/contract/errors';
+import { ModelProviderError } from '../../../src/runtime/model/providers/model-client';
 import { tempWorkspace, waitFor } from '../../support/agent-run-harness';
 import { useAgentTestbed } from '../../support/agent-testbed';
 import { reply, toolCall } from '../../support/fake-anthropic';
@@ -126,5 +128,18 @@ describe('a worker from the library and `npm run worker`', () => {
     const creating = createAgentWorker({ adress: 'elsewhere:7233' });
     await expect(creating).rejects.toThrow(UnknownOptionError);
     await expect(creating).rejects.toThrow('createAgentWorker() does not take "adress" (did you mean "address"?)');
+  });
+
+  it('refuses to start without the model key its agents need, naming the variable to set', async () => {
+    const error = await createAgentWorker({ address: '127.0.0.1:1', workspaceRoot: await tempWorkspace(), auditLog: false, env: { AGENT_SANDBOX: 'none' } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelProviderError);
+    expect((error as Error).message).toMatch(/ANTHROPIC_API_KEY is not set, and agents of this worker call Anthropic\. Set it/);
+  });
+
+  it('says which address it could not reach, where that came from and what to do', async () => {
+    const error = await createAgentWorker({ address: '127.0.0.1:1', workspaceRoot: await tempWorkspace(), auditLog: false, env: { ANTHROPIC_API_KEY: 'test', AGENT_SANDBOX: 'none' } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TemporalUnreachableError);
+    expect((error as TemporalUnreachableError).retryable).toBe(true);
+    expect((error as Error).message).toMatch(/^Cannot reach Temporal at 127\.0\.0\.1:1 \(.*; settings from options\)\. Start one with `npm start`.*TEMPORAL_ADDRESS/);
   });
 });
