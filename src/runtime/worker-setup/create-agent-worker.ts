@@ -1,4 +1,3 @@
-import * as path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities';
@@ -18,22 +17,20 @@ import { openModelClients } from '../model/providers/open-model-clients';
 import { startConfiguredTracing } from '../observability/tracing';
 import type { ProcessRunner } from '../tools/sandbox/process-runner';
 import { resolveWorkspaceRoot } from '../tools/workspace';
+import { builtinTools } from '../tools/builtin';
 import { mcpHostFor } from '../mcp/mcp-sandbox';
 import { WORKER_OPTION_KEYS, type AgentWorker, type AgentWorkerOptions } from './agent-worker-options';
 import { loadWorkerAgents, type WorkerAgents } from './load-agents';
 import { ensureSearchAttributes } from './search-attributes-setup';
 import { toolProcessRunner } from './tool-process-runner';
 import { workerCloser } from './worker-closer';
+import { workflowCode } from './workflow-bundle';
 
 export type { AgentWorker, AgentWorkerOptions } from './agent-worker-options';
 
-/**
- * The workflow bundle's entry, beside this module in whichever form it runs: `src/workflows/index.ts`
- * from a checkout (tsx, vitest), `dist/workflows/index.js` from the built package, also when it is
- * installed in a user's node_modules. So nobody passes `workflowsPath`: the worker bundles our own
- * compiled workflow code.
- */
-export const WORKFLOWS_PATH = path.join(__dirname, '..', '..', 'workflows', `index${path.extname(__filename)}`);
+export { WORKFLOWS_PATH } from './workflow-bundle';
+
+const BUILTIN_TOOL_NAMES: ReadonlySet<string> = new Set(builtinTools.map((tool) => tool.name));
 
 /**
  * AGENT_MAX_CACHED_WORKFLOWS bounds the sticky workflow cache. The SDK's default (sized from the heap)
@@ -83,7 +80,11 @@ export async function createAgentWorker(options: AgentWorkerOptions = {}): Promi
   const parsed = options.settings ?? workerSettingsFrom(options.env ?? process.env);
   const settings: WorkerSettings = { ...parsed, temporal: withConnectOptions(parsed.temporal, options) };
   // The sandbox is resolved before the agents are loaded: stdio MCP servers start inside it.
-  const workspaceRoot = resolveWorkspaceRoot(options.workspaceRoot ?? settings.workspace.root);
+  // Made now only when something will surely work in it: agents with file tools (the built-in agents
+  // are such), or a configuration file whose MCP servers start in it; otherwise by the first call that needs it.
+  const configured = options.workspaceRoot ?? settings.workspace.root;
+  const filesNeeded = options.agents === undefined || (options.agents ?? []).some((agent) => (agent.tools ?? []).some((tool) => BUILTIN_TOOL_NAMES.has(tool)));
+  const workspaceRoot = resolveWorkspaceRoot(configured, { create: filesNeeded || (options.agentConfig ?? settings.workspace.configFile) !== undefined });
   const processes = toolProcessRunner(settings);
   const mcpHost = mcpHostFor(processes, workspaceRoot);
   const configFile = options.agentConfig ?? settings.workspace.configFile;
@@ -165,7 +166,7 @@ async function startWorker(
     activities,
     dataConverter: settings.dataConverter,
     plugins,
-    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    ...(await workflowCode(options.workflowBundle, options.workerOptions, tracing)),
     // forkPoints is only called while a history replays, where a live worker drops it (fork-point.ts).
     sinks: { ...lifecycleSinks(options.lifecycleHandlers ?? []), forkPoints: { iterationEnded: { fn: () => undefined } } },
     // Heartbeats of a streaming model call carry its text so far; sent this often, a client
