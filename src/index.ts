@@ -12,6 +12,7 @@ export { ModelProviderSchema, type ModelProvider } from './contract/model-provid
 export { parseClientSettings, ClientSettingsError, type ClientSettings } from './client/client-settings';
 export { describeWorkerSettings } from './runtime/config/settings-banner';
 export { AgentDefinitionSchema, type AgentDefinition, type AgentDefinitionInput, type ContextBudget } from './contract/agent-definition';
+export { defineAgent, type AgentOutput } from './contract/define-agent';
 export { builtinAgents } from './runtime/agents/builtin-agents';
 export { createAgentRegistry, type AgentRegistry } from './runtime/agents/agent-registry';
 export { defineTool, type Tool, type ToolContext, type ToolSpec } from './runtime/tools/tool-definition';

@@ -1,5 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { AgentRunInput } from '../contract/run-input';
+import type { AgentDefinitionInput } from '../contract/agent-definition';
+import type { AgentOutput } from '../contract/define-agent';
 import type { AgentRunWorkflow } from '../contract/agent-run-api';
 import { parseClientSettings } from './client-settings';
 import { connectClient } from './connect';
@@ -71,14 +73,23 @@ export class AgentClient {
   }
 
   /** Starts a run (the input is checked first: InvalidRunRequestError) and returns its handle. */
-  async start(input: AgentRunInput, options: StartOptions = {}): Promise<AgentRunHandle> {
+  start(input: AgentRunInput, options?: StartOptions): Promise<AgentRunHandle>;
+  /**
+   * Starts a run of an agent defined with `defineAgent` (by its name; a worker must serve it): the
+   * handle's `result().output` has the type of the agent's zod `outputSchema`.
+   */
+  start<const A extends AgentDefinitionInput>(agent: A, input: Omit<AgentRunInput, 'agent'>, options?: StartOptions): Promise<AgentRunHandle<AgentOutput<A>>>;
+  async start(first: AgentRunInput | AgentDefinitionInput, second?: StartOptions | Omit<AgentRunInput, 'agent'>, third?: StartOptions): Promise<AgentRunHandle<unknown>> {
+    // An agent definition carries its system prompt; a run input never does.
+    const [input, options]: [AgentRunInput, StartOptions] =
+      'systemPrompt' in first ? [{ ...(second as Omit<AgentRunInput, 'agent'>), agent: first.name }, third ?? {}] : [first, (second ?? {}) as StartOptions];
     const handle = await startRun(this.temporal, input, { taskQueue: this.taskQueue, ...options });
     return this.attach(handle.workflowId);
   }
 
-  /** The handle of a run started elsewhere (by agentctl, the console, another service). */
-  attach(workflowId: string): AgentRunHandle {
-    return new AgentRunHandle(this.temporal.workflow.getHandle<AgentRunWorkflow>(workflowId), this.temporal, this.taskQueue);
+  /** The handle of a run started elsewhere (by agentctl, the console, another service); `TOutput` types its output. */
+  attach<TOutput = unknown>(workflowId: string): AgentRunHandle<TOutput> {
+    return new AgentRunHandle<TOutput>(this.temporal.workflow.getHandle<AgentRunWorkflow>(workflowId), this.temporal, this.taskQueue);
   }
 
   /** Closes the connection `connect()` opened; a client passed in stays the caller's. */

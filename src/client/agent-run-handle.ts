@@ -36,7 +36,7 @@ export interface WaitOptions {
  * can be attached to by id. Decisions and replies go as updates: the caller learns whether they were
  * applied (a refusal throws DecisionRefusedError), and they are signed when the person has a key.
  */
-export class AgentRunHandle {
+export class AgentRunHandle<TOutput = unknown> {
   constructor(
     /** The Temporal handle, for anything this class does not cover. */
     readonly temporal: WorkflowHandle<AgentRunWorkflow>,
@@ -110,20 +110,20 @@ export class AgentRunHandle {
    * Starts the follow-up of an ended run (at its iteration cap, blocked, partial, failed or cancelled)
    * with its whole state; `maxIterations` more when given. Throws RunNotResumableError otherwise.
    */
-  async resume(options: { maxIterations?: number } = {}): Promise<AgentRunHandle> {
+  async resume(options: { maxIterations?: number } = {}): Promise<AgentRunHandle<TOutput>> {
     const { handle } = await resumeRun(this.client, this.workflowId, { taskQueue: this.taskQueue, ...options });
-    return new AgentRunHandle(handle, this.client, this.taskQueue);
+    return new AgentRunHandle<TOutput>(handle, this.client, this.taskQueue);
   }
 
   /** How the run ended (waits for it): completed with its result, failed, cancelled, terminated or timed out. */
-  outcome(): Promise<RunOutcome> {
-    return awaitOutcome(this.temporal);
+  outcome(): Promise<RunOutcome<TOutput>> {
+    return awaitOutcome(this.temporal) as Promise<RunOutcome<TOutput>>;
   }
 
   /** The run's result (waits for it); a run that did not complete throws RunDidNotCompleteError saying how it ended. */
-  async result(): Promise<AgentRunResult> {
+  async result(): Promise<AgentRunResult<TOutput>> {
     try {
-      return (await this.temporal.result()) as AgentRunResult;
+      return (await this.temporal.result()) as AgentRunResult<TOutput>;
     } catch (error) {
       const outcome = outcomeOfError(this.workflowId, error);
       throw new RunDidNotCompleteError(`Run ${this.workflowId} did not complete; it ended ${outcome.kind}${endingDetail(outcome)}. Use outcome() to handle every ending.`, {

@@ -3,6 +3,8 @@
  * the worker: connect, start, follow, decide, reply, resume and await a run, and the contract's
  * names and payloads those calls carry. Nothing here loads `@temporalio/worker`.
  */
+export { defineAgent, type AgentOutput } from '../contract/define-agent';
+export type { AgentDefinitionInput } from '../contract/agent-definition';
 export { AgentClient, type AgentClientOptions, type StartOptions, type EnvironmentVariables } from './agent-client';
 export { UnknownOptionError, type AgentConnectOptions } from '../runtime/config/connect-options';
 export { AgentRunHandle, type DecideOptions, type WaitOptions } from './agent-run-handle';

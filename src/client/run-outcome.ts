@@ -5,8 +5,8 @@ import type { AgentRunResult } from '../contract/run-result';
  * How a run ended, as the CLI reports it. Temporal hands a cancelled, terminated or failed run to
  * the client as one error type; this tells them apart, so "cancelled" is never shown as a failure.
  */
-export type RunOutcome =
-  | { kind: 'completed'; workflowId: string; result: AgentRunResult }
+export type RunOutcome<TOutput = unknown> =
+  | { kind: 'completed'; workflowId: string; result: AgentRunResult<TOutput> }
   | { kind: 'failed'; workflowId: string; type?: string; message: string }
   | { kind: 'cancelled'; workflowId: string }
   | { kind: 'terminated'; workflowId: string; reason?: string }

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { builtinAgents } from '../../../src/runtime/agents/builtin-agents';
 import { defineTool, type Tool } from '../../../src/runtime/tools/tool-definition';
+import { ToolResult } from '../../../src/contract/tool-result';
 import { withAgentWorker } from '../../support/agent-run-harness';
 import { useAgentTestbed } from '../../support/agent-testbed';
 import { reply, toolCall } from '../../support/fake-anthropic';
@@ -20,8 +21,8 @@ describe('the workspace folder', () => {
   it('is not made for agents whose tools never ask for it, and is made by the first tool that does', async () => {
     const parent = await mkdtemp(path.join(tmpdir(), 'lazy-ws-'));
     const workspace = path.join(parent, 'workspace');
-    const lookup = defineTool({ name: 'lookup_order', description: 'Looks an order up.', scope: 'read', inputSchema: z.object({ id: z.string() }), execute: async ({ id }) => ({ output: `order ${id}: shipped` }) });
-    const where = defineTool({ name: 'where_am_i', description: 'Names the workspace.', scope: 'read', inputSchema: z.object({}), execute: async (_input, ctx) => ({ output: ctx.workspaceRoot }) });
+    const lookup = defineTool({ name: 'lookup_order', description: 'Looks an order up.', scope: 'read', inputSchema: z.object({ id: z.string() }), execute: async ({ id }) => ToolResult.success(`order ${id}: shipped`) });
+    const where = defineTool({ name: 'where_am_i', description: 'Names the workspace.', scope: 'read', inputSchema: z.object({}), execute: async (_input, ctx) => ToolResult.success(ctx.workspaceRoot) });
     const agents = [{ ...builtinAgents[0]!, name: 'helpdesk', tools: ['lookup_order', 'where_am_i'] }];
     try {
       await withAgentWorker({ ...bed.harness(), workspace, agents, tools: [lookup, where] as Tool[] }, async ({ start }) => {
