@@ -136,3 +136,24 @@ export class RunNotForkableError extends DurableAgentError {
   readonly code = 'RUN_NOT_FORKABLE';
   readonly retryable = false;
 }
+
+/** A schedule cannot be made as asked: a cron or time zone that does not parse, a bad name or overlap; the message says which and what is expected. */
+export class InvalidScheduleError extends DurableAgentError {
+  override readonly name = 'InvalidScheduleError';
+  readonly code = 'SCHEDULE_INVALID';
+  readonly retryable = false;
+}
+
+/** A schedule of that name exists in the namespace; nothing was changed. */
+export class ScheduleExistsError extends DurableAgentError {
+  override readonly name = 'ScheduleExistsError';
+  readonly code = 'SCHEDULE_EXISTS';
+  readonly retryable = false;
+}
+
+/** No agent schedule has that name (none at all, or one that does not start agent runs); the message says which. */
+export class UnknownScheduleError extends DurableAgentError {
+  override readonly name = 'UnknownScheduleError';
+  readonly code = 'SCHEDULE_UNKNOWN';
+  readonly retryable = false;
+}
