@@ -64,6 +64,7 @@ export { AgentRunInputSchema, type AgentRunInput } from './contract/run-input';
 export type { AgentRunResult } from './contract/run-result';
 export type { RunStatus } from './contract/run-status';
 export { startRun } from './client/start-run';
+export type { RunOutcome } from './client/run-outcome';
 export { forkRun, planFork, type ForkPlan } from './client/fork-run';
 export { AGENT_RUN_WORKFLOW_TYPE } from './contract/agent-run-api';
 export { connectClient } from './client/connect';

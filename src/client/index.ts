@@ -4,9 +4,10 @@
  * names and payloads those calls carry. Nothing here loads `@temporalio/worker`.
  */
 export { defineAgent, type AgentOutput } from '../contract/define-agent';
-export type { AgentDefinitionInput } from '../contract/agent-definition';
+export { AgentDefinitionSchema, type AgentDefinitionInput } from '../contract/agent-definition';
 export { AgentClient, type AgentClientOptions, type StartOptions, type EnvironmentVariables } from './agent-client';
 export { UnknownOptionError, type AgentConnectOptions } from '../runtime/config/connect-options';
+export type { ServedSettings } from '../runtime/config/settings-banner';
 export { AgentRunHandle, type DecideOptions, type WaitOptions } from './agent-run-handle';
 export { followRunEvents, type RunEvent, type RunEventOptions } from './run-events';
 export { connectClient } from './connect';
