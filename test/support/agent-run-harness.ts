@@ -79,7 +79,8 @@ export async function withAgentWorker<T>(options: HarnessOptions, body: (harness
     workspaceRoot: workspace,
     // The head copies go where the global setup put them for the whole run (the worker reads only `env`).
     env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: options.fake.baseUrl, AGENT_AUDIT_HEAD_DIR: process.env.AGENT_AUDIT_HEAD_DIR, ...options.env },
-    auditLog: options.auditLog,
+    // Tests that check the audit log pass one; the rest write none (a worker's default is a file in the cwd).
+    auditLog: options.auditLog ?? false,
     guardrails: options.guardrails,
     approvalHandlers: options.approvalHandlers,
     workflowBundle: options.workflowBundle,
