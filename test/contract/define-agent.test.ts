@@ -35,6 +35,7 @@ describe('defineAgent', () => {
     expectTypeOf<AgentOutput<typeof triage>>().toEqualTypeOf<{ queue: 'billing' | 'tech'; priority: number }>();
     const plain = defineAgent({ name: 'plain', description: 'd', modelTier: 'fast', tools: [], systemPrompt: 's', maxIterations: 1 });
     expectTypeOf<AgentOutput<typeof plain>>().toEqualTypeOf<unknown>();
+    expect(plain.name).toBe('plain');
   });
 
   it('refuses a bad definition where it is written, naming the agent and the field', () => {
