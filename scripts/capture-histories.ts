@@ -21,12 +21,14 @@ import { stepTool } from '../test/support/step-script';
 import { fixtureAgents, fixtureApprovalHandlers, fixtureGuardrails } from './capture-histories/agents';
 import { approvals } from './capture-histories/approvals';
 import { firstRelease } from './capture-histories/first-release';
+import { interleavings } from './capture-histories/interleavings';
 import { people } from './capture-histories/people';
 import type { Scenario } from './capture-histories/support';
 import { team } from './capture-histories/team';
 import { startDevServer } from './temporal-dev-server';
 
-const groups = [firstRelease, approvals, team, people];
+// `interleavings` first: its summarizer script must be found before the team group's catch-all.
+const groups = [interleavings, firstRelease, approvals, team, people];
 
 async function run(): Promise<void> {
   const [outDir, ...only] = process.argv.slice(2);
