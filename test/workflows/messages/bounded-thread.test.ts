@@ -10,13 +10,7 @@ import { waitFor, waitForPhase, withAgentWorker } from '../../support/agent-run-
 import { useAgentTestbed } from '../../support/agent-testbed';
 import { uniqueId } from '../../support/temporal';
 import { complete } from '../approval-test-kit';
-
-/** Settles within `ms`, or fails (an update that should be refused at once must not wait for a turn). */
-function within<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`not settled after ${ms} ms`)), ms)));
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
+import { within } from './message-kit';
 
 describe('a thread keeps a bounded inbox and reports its completions with a count', () => {
   const bed = useAgentTestbed();

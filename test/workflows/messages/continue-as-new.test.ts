@@ -13,15 +13,9 @@ import { useAgentTestbed } from '../../support/agent-testbed';
 import { reply, toolCall } from '../../support/fake-anthropic';
 import { uniqueId } from '../../support/temporal';
 import { complete, parked, write } from '../approval-test-kit';
+import { within } from './message-kit';
 
 const look = () => reply(toolCall('list_files', { path: '.' }));
-
-/** Settles within `ms` or says it did not (a deadlocked handler never settles). */
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not settled after ${ms} ms`)), ms)));
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
 
 describe('continue-as-new with messages in flight', () => {
   const bed = useAgentTestbed();

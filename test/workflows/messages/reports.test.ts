@@ -9,12 +9,7 @@ import { useAgentTestbed } from '../../support/agent-testbed';
 import { reply } from '../../support/fake-anthropic';
 import { uniqueId } from '../../support/temporal';
 import { complete, parked, write } from '../approval-test-kit';
-
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not settled after ${ms} ms`)), ms)));
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
+import { within } from './message-kit';
 
 describe('what a run is told and tells', () => {
   const bed = useAgentTestbed();
