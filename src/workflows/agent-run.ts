@@ -3,6 +3,7 @@ import { statusQuery } from '../contract/agent-run-api';
 import { FailureType } from '../contract/errors';
 import type { AgentRunInput, ParsedRunInput } from '../contract/run-input';
 import type { AgentRunResult } from '../contract/run-result';
+import type { RunState } from '../core/machine/run-state';
 import { startingStatus, toStatus } from '../core/machine/run-status';
 import { legacyAgentRun, type RunSlot } from './compat/legacy/agent-run';
 import { migrateState } from './compat/migrations/migrate-state';
@@ -12,7 +13,7 @@ import { checkpointQuery } from './definitions';
 import { Deliveries } from './deliveries';
 import { Mailbox } from './mailbox';
 import { installMessageHandlers, signingEnvOf, type MessageOptions } from './message-handlers';
-import { asRunFailure, startLink } from './run-lifecycle';
+import { asRunFailure, resultOf, startLink } from './run-lifecycle';
 import { endRun, runLoop, settle, type Loop } from './run-loop';
 import { parseInput } from './run-state-init';
 
@@ -41,11 +42,12 @@ export async function agentRun(rawInput: AgentRunInput): Promise<AgentRunResult>
     slot.driver = await startLink(input, { auditing: features.auditDecisions, oneWriter: true, report: (event) => mailbox.report(event) });
   } catch (error) {
     // Nothing was applied: every message that came meanwhile is refused with the reason.
-    const reason = isCancellation(error) ? 'The run was cancelled before it started' : `The run failed before it started: ${asRunFailure(error).message}`;
-    if (!isCancellation(error)) slot.startupFailure = asRunFailure(error).message;
+    const cancelled = isCancellation(error);
+    slot.startupFailure = cancelled ? 'it was cancelled while the worker set it up' : asRunFailure(error).message;
+    const reason = `The run failed before it started: ${slot.startupFailure}`;
     for (const letter of mailbox.close(reason)) letter.answer({ refused: reason });
     await CancellationScope.nonCancellable(() => condition(allHandlersFinished));
-    throw isCancellation(error) ? error : asRunFailure(error);
+    throw cancelled ? error : asRunFailure(error);
   }
   const driver = slot.driver;
   const loop: Loop = {
@@ -65,9 +67,10 @@ export async function agentRun(rawInput: AgentRunInput): Promise<AgentRunResult>
   driver.publishAgent();
   driver.dispatch({ type: 'started' });
 
+  let ended: RunState;
   try {
     await driver.flushAudit();
-    return await runLoop(loop);
+    ended = await runLoop(loop);
   } catch (error) {
     // Continue-as-new travels as a thrown ContinueAsNew: it ends this link, it is not a failure.
     if (error instanceof ContinueAsNew) throw error;
@@ -81,6 +84,8 @@ export async function agentRun(rawInput: AgentRunInput): Promise<AgentRunResult>
     await endRun(loop, `The run failed: ${failure.message}`);
     throw failure;
   }
+  // A run the machine ended as failed throws its failure here, outside the loop's own failure path.
+  return resultOf(ended);
 }
 
 /**

@@ -43,6 +43,8 @@ export type Delivery = { kind: 'letter'; letter: Letter } | { kind: 'result'; ev
 export class Mailbox {
   private readonly queue: Delivery[] = [];
   private closedWith: string | undefined;
+  /** Takes a letter posted once the mailbox is closed (to record a late signal), before it is refused. */
+  private late: ((letter: Letter) => void) | undefined;
 
   /** How many deliveries wait for the loop. */
   get size(): number {
@@ -63,8 +65,10 @@ export class Mailbox {
         answered = true;
         resolve(a);
       };
-      if (this.closedWith !== undefined) return answer({ refused: this.closedWith });
-      this.queue.push({ kind: 'letter', letter: { message, payload, answer } });
+      const letter: Letter = { message, payload, answer };
+      if (this.closedWith === undefined) return void this.queue.push({ kind: 'letter', letter });
+      this.late?.(letter);
+      answer({ refused: this.closedWith });
     });
   }
 
@@ -83,9 +87,13 @@ export class Mailbox {
     return this.queue.shift();
   }
 
-  /** Takes no more letters from now on; returns the letters still queued, for the caller to refuse. */
-  close(reason: string): Letter[] {
+  /**
+   * Takes no more letters from now on: one posted later is handed to `late` (if given) and refused
+   * with `reason`. Returns the letters still queued, for the caller to refuse.
+   */
+  close(reason: string, late?: (letter: Letter) => void): Letter[] {
     this.closedWith ??= reason;
+    this.late ??= late;
     const left = this.queue.splice(0);
     return left.flatMap((d) => (d.kind === 'letter' ? [d.letter] : []));
   }

@@ -5,9 +5,10 @@ import type { RunState } from '../core/machine/run-state';
 import { applyLetter, refuseLetter } from './apply-letter';
 import type { Features } from './compat/patches';
 import type { LetterContext } from './letter-context';
-import { finish, nextLinkInput, release } from './run-lifecycle';
+import type { Letter } from './mailbox';
+import { nextLinkInput, release } from './run-lifecycle';
 import type { StepContext } from './take-step';
-import { takeStep } from './take-step';
+import { takeStep, whileWorking } from './take-step';
 
 /** Everything the loop of one link holds: the run, its mailbox, and how this execution behaves. */
 export interface Loop extends StepContext, LetterContext {
@@ -42,24 +43,32 @@ export async function settle(loop: Loop): Promise<void> {
  * The loop of a one-writer execution: apply what arrived, ask the machine for the next step, write
  * the decisions it made to the audit log, take the step. When the machine says the link or the run
  * ends, the loop waits for every handler first and reads the state after that wait; anything that
- * arrived meanwhile is applied and the machine asked again, since it may change the step.
+ * arrived meanwhile is applied and the machine asked again, since it may change the step. Returns the
+ * state of the run that ended (its result is read from it), or continues as new.
  */
-export async function runLoop(loop: Loop): Promise<AgentRunResult> {
+export async function runLoop(loop: Loop): Promise<RunState> {
+  let released = false;
   for (;;) {
     await settle(loop);
     const step = loop.driver.nextStep(loop.features);
+    if (step.kind === 'finish' && !released) {
+      // The conversation is released while messages are still taken (and refused: the run has ended).
+      released = true;
+      loop.timer.disarm();
+      await whileWorking(loop, release(loop.driver.state, loop.runFeatures));
+      continue;
+    }
     if (step.kind === 'finish' || step.kind === 'continue_as_new') {
       loop.timer.disarm();
       const state = await quiesce(loop, step.kind);
       if (!state) continue;
+      // Nothing is awaited from here on: no message can come between the last read and the end.
       if (step.kind === 'continue_as_new') {
         loop.mailbox.close('The run is handing over to its next link; send the message again');
         return continueAsNew<(input: AgentRunInput) => Promise<AgentRunResult>>(nextLinkInput(loop.input, state));
       }
       loop.mailbox.close('The run has ended');
-      const result = await finish(state, loop.runFeatures);
-      await condition(allHandlersFinished);
-      return result;
+      return state;
     }
     if (step.kind !== 'wait') loop.timer.disarm();
     // What the step's own transition decided is on disk before the step acts on it.
@@ -87,7 +96,9 @@ async function quiesce(loop: Loop, ending: 'finish' | 'continue_as_new'): Promis
  */
 export async function endRun(loop: Loop, reason: string): Promise<void> {
   loop.timer.disarm();
-  for (const letter of loop.mailbox.close(reason)) refuseLetter(letter, loop, reason);
+  // A letter that comes while the conversation is released is refused at once, and recorded as well.
+  const refuse = (letter: Letter) => refuseLetter(letter, loop, reason);
+  for (const letter of loop.mailbox.close(reason, refuse)) refuse(letter);
   loop.deliveries.answerAll(undelivered(loop.driver.state));
   await release(loop.driver.state, loop.runFeatures);
   await condition(allHandlersFinished);

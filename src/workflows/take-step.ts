@@ -70,7 +70,7 @@ export function startInBackground(ctx: Pick<StepContext, 'mailbox' | 'running'>,
  * Waits for `work` while applying what arrives meanwhile (a person's message, a background call's
  * outcome): the loop stays the one writer, and a message is answered while an activity takes minutes.
  */
-async function whileWorking<T>(ctx: StepContext, work: Promise<T>): Promise<T> {
+export async function whileWorking<T>(ctx: Pick<StepContext, 'mailbox' | 'settle'>, work: Promise<T>): Promise<T> {
   let done = false;
   const finished = work.finally(() => void (done = true));
   // Observed here, so a rejection that comes while the loop applies messages is not unhandled.
