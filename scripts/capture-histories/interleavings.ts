@@ -78,7 +78,7 @@ export const interleavings: ScenarioGroup = {
       await closeWhenIdle(handle, async () => (taken ? 3 : 2));
       return handle;
     },
-    async 'x-handover'({ client, taskQueue, id }) {
+    async 'x-handover'({ client, taskQueue, id, save }) {
       // Three follow-ups at once while the history fills up: the thread continues as new with messages queued.
       const handle = await startRun(client, { agent: 'fixture', task: 'fixture: x-handover', followUps: true, historyBudget: { maxEvents: 50 } }, { taskQueue, workflowId: id });
       await phase(handle, 'running');
@@ -87,7 +87,9 @@ export const interleavings: ScenarioGroup = {
       // The old code never answers them (it waits for the inbox to drain, which the next link does).
       if (!(await settled(Promise.all(updates.map((u) => u.result())), 15_000))) return handle;
       await closeWhenIdle(handle, async () => 4);
-      return handle;
+      // The last link, and the first: it hands over with the follow-ups still queued.
+      await save('last-link', client.workflow.getHandle(id));
+      return client.workflow.getHandle(id, handle.firstExecutionRunId);
     },
     async 'x-overtaken'({ client, taskQueue, id }) {
       // An edited decision, and a plain approval right behind it while the edit is checked.
