@@ -40,7 +40,7 @@ const settled = <T>(promise: Promise<T>, ms: number) =>
 async function closeWhenIdle(handle: WorkflowHandle, count: () => Promise<number>): Promise<void> {
   await until(async () => {
     const status = await handle.query(statusQuery);
-    return status.phase === 'idle' && status.completions.length === (await count()) ? true : undefined;
+    return status.phase === 'idle' && (status.completionCount ?? status.completions.length) === (await count()) ? true : undefined;
   }, `${handle.workflowId} to be idle`, 60_000);
   await handle.executeUpdate(closeThreadUpdate, { args: [] });
   await handle.result();
