@@ -16,11 +16,12 @@ export class DeadlineTimer {
 
   /** The timer for `until`: the one running when it has that deadline, else a new one. */
   arm(until: number, summary: string): Deadline {
-    if (this.current && this.current.until === until) return this.current;
+    if (this.current && Object.is(this.current.until, until)) return this.current;
     this.disarm();
     const ms = until - Date.now();
     const deadline: Deadline & { scope?: CancellationScope } = { until, fired: ms <= 0 };
-    if (!deadline.fired) {
+    // A deadline that is no number (a record without its time) never passes: the wait ends by a message.
+    if (!deadline.fired && Number.isFinite(ms)) {
       const scope = new CancellationScope();
       deadline.scope = scope;
       // A cancelled timer rejects; that is the point of cancelling it, not a failure.

@@ -129,7 +129,7 @@ async function waitStep(step: Extract<NextStep, { kind: 'wait' }>, ctx: StepCont
   const deadline = ctx.timer.arm(step.until, WAIT_SUMMARY[step.for]);
   const moved = () => {
     const next = ctx.driver.peekStep(ctx.features);
-    return stepKey(next) !== stepKey(step) || (next.kind === 'wait' && next.until !== step.until);
+    return stepKey(next) !== stepKey(step) || (next.kind === 'wait' && !Object.is(next.until, step.until));
   };
   await condition(() => ctx.mailbox.size > 0 || deadline.fired || moved());
   if (ctx.mailbox.size > 0 || !deadline.fired || moved()) return;
