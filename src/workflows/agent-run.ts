@@ -39,7 +39,7 @@ export async function agentRun(rawInput: AgentRunInput): Promise<AgentRunResult>
   let input: ParsedRunInput;
   try {
     input = parseInput(rawInput);
-    slot.driver = await startLink(input, { auditing: features.auditDecisions, oneWriter: true, report: (event) => mailbox.report(event) });
+    slot.driver = await startLink(input, { auditing: features.auditDecisions, oneWriter: true, containedCalls: features.containedCalls, report: (event) => mailbox.report(event) });
   } catch (error) {
     // Nothing was applied: every message that came meanwhile is refused with the reason.
     const cancelled = isCancellation(error);

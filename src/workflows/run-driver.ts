@@ -77,13 +77,13 @@ export class RunDriver {
    */
   peekStep(features: StepFeatures): NextStep {
     const info = workflowInfo();
-    return peekStep(this.state, { now: Date.now(), runId: info.runId, namespace: info.namespace, firstRunId: info.firstExecutionRunId, historyFull: historyIsFull(this.state.input.historyBudget), features });
+    return peekStep(this.state, { now: Date.now(), runId: info.runId, namespace: info.namespace, firstRunId: info.firstExecutionRunId, historyFull: historyIsFull(this.state.input.historyBudget), features, containedCalls: this.options.containedCalls });
   }
 
   private run(event: RunEvent, options: { publish?: boolean; step?: Pick<TransitionEnv, 'historyFull' | 'features'> }): NextStep[] {
     const before = this.state;
     const info = workflowInfo();
-    const env = { now: Date.now(), runId: info.runId, namespace: info.namespace, firstRunId: info.firstExecutionRunId, ...options.step };
+    const env = { now: Date.now(), runId: info.runId, namespace: info.namespace, firstRunId: info.firstExecutionRunId, containedCalls: this.options.containedCalls, ...options.step };
     const { state, effects, events } = transition(before, event, env);
     this.state = state;
     if (options.publish !== false) this.publish();
@@ -171,6 +171,8 @@ export interface DriverOptions {
   auditing: boolean;
   /** The one-writer execution: flushes chain, and the parent is told until a signal is delivered. */
   oneWriter: boolean;
+  /** Patch `contained-calls`: this execution judges calls by issue 30's rules (see TransitionEnv). */
+  containedCalls: boolean;
   /** Takes the event of something the driver learned outside a transition (a parent it could not tell). */
   report?: (event: RunEvent) => void;
 }

@@ -27,7 +27,7 @@ export async function legacyAgentRun(rawInput: AgentRunInput, features: Features
   let driver: RunDriver;
   try {
     input = parseInput(rawInput);
-    driver = slot.driver = await startLink(input, { auditing: features.auditDecisions, oneWriter: false });
+    driver = slot.driver = await startLink(input, { auditing: features.auditDecisions, oneWriter: false, containedCalls: features.containedCalls });
   } catch (error) {
     const failure = asRunFailure(error);
     slot.startupFailure = failure.message;
