@@ -48,8 +48,8 @@ export async function executeSchedule(world: FuzzWorld, schedule: Schedule): Pro
   // A schedule that restarts its worker gets its own task queue and worker; the rest share one.
   let worker: RunningWorker = schedule.restarts ? await world.startWorker(`${tag}-q`, tag) : world.shared;
   const notes: string[] = [];
-  const handle = await startRun(worker.client, { agent: MAIN_AGENT, task: tasks.main, user: tag, historyBudget: { maxEvents: schedule.maxEvents }, ...(schedule.shape === 'thread' ? { followUps: true } : {}) }, { taskQueue: worker.taskQueue, workflowId: `${tag}-run` });
-  const client = worker.client;
+  const client = world.client;
+  const handle = await startRun(client, { agent: MAIN_AGENT, task: tasks.main, user: tag, historyBudget: { maxEvents: schedule.maxEvents }, ...(schedule.shape === 'thread' ? { followUps: true } : {}) }, { taskQueue: worker.taskQueue, workflowId: `${tag}-run` });
   const watch = new RunWatch(handle);
   let linkSeenAt = Date.now();
   let knownLinks = 0;
@@ -91,16 +91,16 @@ export async function executeSchedule(world: FuzzWorld, schedule: Schedule): Pro
     let stack: string | undefined;
     let terminatedAt: number | undefined;
     if (!watch.closed) {
-      stack = await worker.client.withDeadline(Date.now() + 5_000, () => handle.query<string>('__stack_trace')).catch((error: unknown) => `no stack trace: ${String(error)}`);
+      stack = await client.withDeadline(Date.now() + 5_000, () => handle.query<string>('__stack_trace')).catch((error: unknown) => `no stack trace: ${String(error)}`);
       terminatedAt = Date.now();
       await handle.terminate('the fuzzer gave up on this run').catch(() => undefined);
       closedAs = 'TERMINATED';
       await messenger.settled(3_000);
     }
     await watch.stop();
-    const evidence = await collectEvidence(world, worker.client, handle.workflowId, `[${tag}:`);
+    const evidence = await collectEvidence(world, client, handle.workflowId, `[${tag}:`);
     // Sub-agent runs left open by a terminated parent would stay on the server.
-    for (const run of evidence.runs.slice(1)) await worker.client.workflow.getHandle(run.workflowId).terminate('the fuzzer is done with this schedule').catch(() => undefined);
+    for (const run of evidence.runs.slice(1)) await client.workflow.getHandle(run.workflowId).terminate('the fuzzer is done with this schedule').catch(() => undefined);
     const trace: Trace = {
       schedule,
       tag,

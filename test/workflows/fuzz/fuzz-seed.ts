@@ -7,5 +7,5 @@ import type { FuzzWorld } from './world';
 
 export async function fuzzSeed(world: FuzzWorld, seed: number): Promise<ScheduleResult> {
   const { trace, evidence } = await executeSchedule(world, generateSchedule(seed));
-  return { trace, violations: checkInvariants(trace, evidence) };
+  return { trace, evidence, violations: checkInvariants(trace, evidence) };
 }

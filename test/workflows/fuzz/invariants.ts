@@ -81,7 +81,7 @@ function checkEffects(trace: Trace, evidence: Evidence): Violation[] {
       for (const callId of m.callIds) {
         const line = lines.find((r) => r.callId === callId && r.approver === m.tag);
         const kept = state.find((d) => d.callId === callId && d.approver === m.tag);
-        const answer = m.outcome!.type === 'applied' ? m.outcome.message : '';
+        const answer = m.outcome?.type === 'applied' ? m.outcome.message : '';
         const ignored = evidence.runs.flatMap((r) => (r.status?.ignored ?? []).filter((i) => i.payload.includes(`"${m.tag}"`)).map((i) => `${r.workflowId} ignored it: ${i.reason}`))[0];
         if (!line) violations.push({ invariant: 'answer-matches-log', detail: `${where(trace, m)} answered applied ("${answer}"), but the audit log has no decision on ${callId} by it${ignored ? `; ${ignored}` : ''}` });
         else if (!kept && rootStatus) violations.push({ invariant: 'answer-matches-log', detail: `${where(trace, m)} answered applied and its decision on ${callId} is in the audit log (line ${line.seq}, run ${line.run}), but not in the run's state: the decision was lost` });
@@ -100,7 +100,7 @@ function checkEffects(trace: Trace, evidence: Evidence): Violation[] {
     }
     // A reply or a follow-up answered applied reaches the model, unless the run ended before it could ask.
     if ((m.name === 'submitReply' || m.name === 'sendMessage') && applied(m) && !modelSaw(evidence, m.tag) && !endedEarly) {
-      const text = m.outcome!.type === 'applied' ? m.outcome.message : '';
+      const text = m.outcome?.type === 'applied' ? m.outcome.message : '';
       violations.push({ invariant: 'answer-matches-log', detail: `${where(trace, m)} answered applied ("${text}"), but the model never saw it although the run completed` });
     }
   }

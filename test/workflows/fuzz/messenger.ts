@@ -60,7 +60,12 @@ export interface MessengerContext {
   firstTaskDone: () => boolean;
 }
 
-const messageOf = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+/** The error and what it wraps (a ServiceError's gRPC cause says what the server refused). */
+function messageOf(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error; e instanceof Error && parts.length < 4; e = e.cause) parts.push(`${e.name}: ${e.message}`);
+  return parts.length > 0 ? parts.join(' <- ') : String(error);
+}
 
 /** An update's answer, refusal or error, as the log keeps it. */
 async function updateOutcome(call: () => Promise<DecisionOutcome>): Promise<Outcome> {
@@ -70,6 +75,8 @@ async function updateOutcome(call: () => Promise<DecisionOutcome>): Promise<Outc
   } catch (error) {
     if (error instanceof WorkflowUpdateFailedError) return { type: 'refused', message: error.cause?.message ?? error.message };
     if (error instanceof WorkflowNotFoundError || /workflow execution already completed/i.test(messageOf(error))) return { type: 'ended', message: messageOf(error) };
+    // The server's own cap on updates in flight for one workflow (10 by default): refused up front, with the reason.
+    if (/RESOURCE_EXHAUSTED/.test(messageOf(error))) return { type: 'refused', message: `refused by the server: ${messageOf(error)}` };
     return { type: 'error', message: messageOf(error) };
   }
 }
@@ -174,6 +181,12 @@ export class Messenger {
       }
       case 'cancel':
         return this.track(this.tag(), action.kind, 'cancel', 'cancel', {}, [], () => signalOutcome(() => handle.cancel().then(() => undefined)));
+      case 'cancelChild': {
+        const child = status?.children.find((c) => c.running) ?? status?.children[0];
+        if (!child) return;
+        const target = handle.client.getHandle(child.workflowId);
+        return this.track(this.tag(), action.kind, 'cancel', `cancel ${child.workflowId}`, {}, [], () => signalOutcome(() => target.cancel().then(() => undefined)));
+      }
       case 'query':
         return this.track(this.tag(), action.kind, 'query', 'status', {}, [], async () => {
           try {

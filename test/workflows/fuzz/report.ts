@@ -1,12 +1,31 @@
 // How a schedule's outcome is printed: one line when it kept every invariant; otherwise the broken
 // invariants, the schedule, the messages as they went and came back, and the command that replays it.
+import { mkdir, writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import type { Evidence } from './evidence';
 import { describeSchedule } from './schedule';
 import type { Trace } from './executor';
 import { INVARIANTS, type Invariant, type Violation } from './invariants';
 
 export interface ScheduleResult {
   trace: Trace;
+  evidence: Evidence;
   violations: Violation[];
+}
+
+/** Writes a schedule's trace, violations and every history of its runs under `dir/seed-N/`, for a closer look. */
+export async function saveResult(dir: string, result: ScheduleResult): Promise<string> {
+  const folder = path.join(dir, `seed-${result.trace.schedule.seed}`);
+  await mkdir(folder, { recursive: true });
+  await writeFile(path.join(folder, 'report.txt'), `${fullReport(result)}\n`);
+  await writeFile(path.join(folder, 'trace.json'), JSON.stringify({ trace: result.trace, violations: result.violations, audit: result.evidence.audit, markers: result.evidence.markers }, null, 2));
+  for (const run of result.evidence.runs) {
+    for (const [i, link] of run.links.entries()) {
+      await writeFile(path.join(folder, `${run.workflowId.replace(/[^\w.-]+/g, '_')}.link${i}.json`), historyToJSON(link.history));
+    }
+  }
+  return folder;
 }
 
 export function summaryLine(result: ScheduleResult): string {

@@ -3,10 +3,11 @@
 //   npm run fuzz -- --schedules 50 [--from 1000]   run seeds from..from+N-1 (from defaults to 1)
 //   --address host:port   use a running server (default: a dev server started here, or TEMPORAL_ADDRESS)
 //   --verbose             print every schedule's messages, not only those of failing ones
+//   --save DIR            write each failing schedule's report, trace and histories under DIR/seed-N/
 import { parseArgs } from 'node:util';
 import { startDevServer, type DevServer } from '../../../scripts/temporal-dev-server';
 import { fuzzSeed } from './fuzz-seed';
-import { finalTable, fullReport, messageTimeline, summaryLine, type ScheduleResult } from './report';
+import { finalTable, fullReport, messageTimeline, saveResult, summaryLine, type ScheduleResult } from './report';
 import { FuzzWorld } from './world';
 
 async function run(): Promise<number> {
@@ -17,6 +18,7 @@ async function run(): Promise<number> {
       from: { type: 'string' },
       address: { type: 'string' },
       verbose: { type: 'boolean' },
+      save: { type: 'string' },
     },
   });
   const count = Number(values.schedules ?? 10);
@@ -37,6 +39,7 @@ async function run(): Promise<number> {
       const result = await fuzzSeed(world, seed);
       results.push(result);
       console.log(result.violations.length > 0 ? fullReport(result) : summaryLine(result));
+      if (values.save && result.violations.length > 0) console.log(`  saved in ${await saveResult(values.save, result)}`);
       if (values.verbose && result.violations.length === 0) console.log(messageTimeline(result.trace).join('\n'));
     }
   } finally {

@@ -62,6 +62,8 @@ export type Action =
   | { kind: 'followUp'; channel: Channel; count: number }
   | { kind: 'setMode'; mode: PermissionMode }
   | { kind: 'cancel' }
+  /** An insider cancels a sub-agent's run directly; decisions for its calls may still reach the parent. */
+  | { kind: 'cancelChild' }
   | { kind: 'close'; channel: Channel }
   | { kind: 'restartWorker' }
   /** Ignored approval signals for calls that do not exist: they fill the history towards the budget. */
@@ -159,6 +161,7 @@ function actionFor(rng: Prng, trigger: Trigger['on'], shape: Shape, restarts: bo
       [() => ({ kind: 'pad', count: rng.int(2, 12) }), 1],
       [() => ({ kind: 'close', channel: channel(rng) }), thread ? 0.5 : 0.1],
       [() => ({ kind: 'cancel' }), 0.15],
+      [() => ({ kind: 'cancelChild' }), shape === 'team' ? 0.5 : 0],
       [() => ({ kind: 'restartWorker' }), restarts ? 1 : 0],
     ])();
   switch (trigger) {

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import type { Client } from '@temporalio/client';
+import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, Runtime, type WorkflowBundle } from '@temporalio/worker';
 import { MemoryConversationStore } from '../../../src/runtime/conversation/conversation-store';
 import { createAgentWorker, WORKFLOWS_PATH, type AgentWorker } from '../../../src/runtime/worker-setup/create-agent-worker';
@@ -16,7 +16,6 @@ import { fuzzAgents } from './model-script';
 /** A worker polling one task queue; `stop` shuts it down and closes its connections. */
 export interface RunningWorker {
   taskQueue: string;
-  client: Client;
   stop(): Promise<void>;
 }
 
@@ -28,6 +27,8 @@ export class FuzzWorld {
     readonly ledger: CanaryLedger,
     private readonly dirs: { root: string; workspace: string; audit: string; heads: string },
     private readonly conversations: MemoryConversationStore,
+    /** The harness's own client: it outlives every worker, as a user's client would. */
+    readonly client: Client,
   ) {}
 
   /** The worker every schedule without restarts shares. */
@@ -44,7 +45,8 @@ export class FuzzWorld {
     const dirs = { root, workspace: path.join(root, 'workspace'), audit: path.join(root, 'audit'), heads: path.join(root, 'heads') };
     await Promise.all([mkdir(dirs.workspace), mkdir(dirs.audit), mkdir(dirs.heads)]);
     const [fake, bundle] = await Promise.all([startFakeAnthropic(), workflowBundle ?? bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') })]);
-    const world = new FuzzWorld(address, fake, bundle, new CanaryLedger(dirs.audit), dirs, new MemoryConversationStore());
+    const client = new Client({ connection: await Connection.connect({ address }) });
+    const world = new FuzzWorld(address, fake, bundle, new CanaryLedger(dirs.audit), dirs, new MemoryConversationStore(), client);
     world.shared = await world.startWorker(`fuzz-${randomUUID().slice(0, 8)}`, 'shared');
     return world;
   }
@@ -75,7 +77,6 @@ export class FuzzWorld {
     let stopped: Promise<void> | undefined;
     return {
       taskQueue,
-      client: agentWorker.client,
       stop: () =>
         (stopped ??= (async () => {
           agentWorker.worker.shutdown();
@@ -87,6 +88,7 @@ export class FuzzWorld {
 
   async close(): Promise<void> {
     await this.shared?.stop();
+    await this.client.connection.close();
     await this.fake.close();
     await rm(this.dirs.root, { recursive: true, force: true });
   }
