@@ -12,6 +12,7 @@ export const INVARIANTS = {
   'no-handler': 'no update is refused with "No registered handler" (bug 1 of issue 31)',
   'status-answers': 'the status query answers at every moment of a run, the start of each link included',
   'answer-matches-log': 'an update answered applied has its effect in the audit log and the run\'s state; a refused one has none',
+  'state-matches-audit': 'every decision a person sent that the audit log records stays in the run\'s state (none lost at a continue-as-new), and every one in the state is in the audit log',
   'tool-without-decision': 'no tool ran without a person\'s decision on disk before it started, or a rule that let it run',
   'decided-twice': 'no decision was applied twice',
   'tool-ran-twice': 'no tool that must run at most once ran twice',
@@ -32,7 +33,7 @@ const at = (trace: Trace, ms: number) => `+${ms - (trace.messages[0]?.sentAt ?? 
 const where = (trace: Trace, m: SentMessage) => `${m.name} ${m.tag} (sent ${at(trace, m.sentAt)}, link ${m.link}${m.edge ? `, at the ${m.edge} edge` : ''})`;
 
 export function checkInvariants(trace: Trace, evidence: Evidence): Violation[] {
-  return [...checkAnswers(trace), ...checkEffects(trace, evidence), ...checkTools(trace, evidence), ...checkRuns(trace, evidence)];
+  return [...checkAnswers(trace), ...checkEffects(trace, evidence), ...checkStateAgainstAudit(evidence), ...checkTools(trace, evidence), ...checkRuns(trace, evidence)];
 }
 
 /** Every update answered, none by accident; the status query answers. */
@@ -107,6 +108,32 @@ function checkEffects(trace: Trace, evidence: Evidence): Violation[] {
   return violations;
 }
 
+/**
+ * A person's decision, once applied, is part of the run's state for the rest of the run (the
+ * checkpoint carries it across links); the audit log has a line for each. Lines and records are
+ * matched by call, approver and decision.
+ */
+function checkStateAgainstAudit(evidence: Evidence): Violation[] {
+  const violations: Violation[] = [];
+  const byPerson = (via: string) => via === 'signal' || via === 'update';
+  for (const run of evidence.runs) {
+    if (!run.status) continue;
+    const lines = evidence.audit.filter((r) => r.kind === 'decision' && r.run === run.workflowId && byPerson(r.via ?? ''));
+    const kept = run.status.decisions.filter((d) => byPerson(d.via));
+    for (const line of lines) {
+      if (!kept.some((d) => d.callId === line.callId && d.approver === line.approver && d.decision === line.decision)) {
+        violations.push({ invariant: 'state-matches-audit', detail: `${run.workflowId}: ${line.decision} of ${line.callId} by ${line.approver} via ${line.via} is in the audit log (line ${line.seq}) but not in the run's final state: it was lost` });
+      }
+    }
+    for (const d of kept) {
+      if (!lines.some((line) => d.callId === line.callId && d.approver === line.approver && d.decision === line.decision)) {
+        violations.push({ invariant: 'state-matches-audit', detail: `${run.workflowId}: ${d.decision} of ${d.callId} by ${d.approver} via ${d.via} is in the run's state but has no audit line` });
+      }
+    }
+  }
+  return violations;
+}
+
 /** Which message a decision line came from, by its approver tag. */
 const senderOf = (trace: Trace, line: Pick<AuditRecord, 'approver'>) => trace.messages.find((m) => m.tag === line.approver);
 
@@ -142,7 +169,10 @@ function checkTools(trace: Trace, evidence: Evidence): Violation[] {
   const byCall = new Map<string, AuditRecord[]>();
   for (const line of people) byCall.set(`${line.run} ${line.callId}`, [...(byCall.get(`${line.run} ${line.callId}`) ?? []), line]);
   for (const [call, decided] of byCall) {
-    if (decided.length > 1) violations.push({ invariant: 'decided-twice', detail: `${call} has ${decided.length} person decisions in the audit log: ${decided.map((d) => `${d.decision} by ${d.approver} via ${d.via} (line ${d.seq})`).join('; ')}` });
+    if (decided.length < 2) continue;
+    const list = decided.map((d) => `${d.decision} by ${d.approver} via ${d.via} (line ${d.seq})`).join('; ');
+    const one = new Set(decided.map((d) => d.approver)).size === 1;
+    violations.push({ invariant: 'decided-twice', detail: `${call} has ${decided.length} person decisions in the audit log${one ? ', all from one message' : ''}: ${list}` });
   }
   return violations;
 }
