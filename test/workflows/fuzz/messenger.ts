@@ -75,8 +75,13 @@ async function updateOutcome(call: () => Promise<DecisionOutcome>): Promise<Outc
   } catch (error) {
     if (error instanceof WorkflowUpdateFailedError) return { type: 'refused', message: error.cause?.message ?? error.message };
     if (error instanceof WorkflowNotFoundError || /workflow execution already completed/i.test(messageOf(error))) return { type: 'ended', message: messageOf(error) };
-    // The server's own cap on updates in flight for one workflow (10 by default): refused up front, with the reason.
-    if (/RESOURCE_EXHAUSTED/.test(messageOf(error))) return { type: 'refused', message: `refused by the server: ${messageOf(error)}` };
+    // Refused by the server before the run accepted it, with the reason: its cap on updates in flight for
+    // one workflow (10 by default), or a workflow task that failed while the update was in it (a signal or
+    // a cancel came meanwhile, UnhandledCommand; servers from 1.27 abort such updates). Nothing may have
+    // been applied: the checkers hold them to that like any other refusal.
+    if (/RESOURCE_EXHAUSTED|FAILED_PRECONDITION: Unable to perform workflow execution update due to unexpected workflow task failure/.test(messageOf(error))) {
+      return { type: 'refused', message: `refused by the server: ${messageOf(error)}` };
+    }
     return { type: 'error', message: messageOf(error) };
   }
 }
