@@ -2,6 +2,7 @@
 // run and of its sub-agents' runs, their final status, the audit log lines, the canary markers, the
 // model requests, and whether each history replays against the workflow code.
 import type { Client } from '@temporalio/client';
+import { defineQuery } from '@temporalio/workflow';
 import { temporal } from '@temporalio/proto';
 import { Worker, type WorkflowBundle } from '@temporalio/worker';
 import { statusQuery } from '../../../src/contract/agent-run-api';
@@ -14,12 +15,17 @@ import type { FuzzWorld } from './world';
 
 type History = temporal.api.history.v1.IHistory;
 
+/** By name, as `agentctl resume` reads it: the state is internal, so only its text is searched. */
+const checkpointQuery = defineQuery<unknown>('checkpoint');
+
 export interface RunEvidence {
   workflowId: string;
   links: { runId: string; history: History }[];
   /** The status query of the latest link once the run closed (a worker replays it). */
   status?: RunStatus;
   statusError?: string;
+  /** The run's whole state as JSON (the `checkpoint` query `agentctl resume` reads), to find what a message left in it. */
+  checkpoint?: string;
   /** The failure a FAILED run ended with. */
   failure?: string;
   /** Workflow task failures the histories record, other than the ordinary ones (see BENIGN_TASK_FAILURES). */
@@ -77,8 +83,10 @@ async function runEvidence(client: Client, workflowId: string): Promise<RunEvide
   const evidence: RunEvidence = { workflowId, links, taskFailures: links.flatMap((l) => taskFailuresOf(l.history)) };
   const failure = failureOf(links.at(-1)!.history);
   if (failure) evidence.failure = failure;
+  const handle = client.workflow.getHandle(workflowId);
   try {
-    evidence.status = await client.withDeadline(Date.now() + 15_000, () => client.workflow.getHandle(workflowId).query(statusQuery));
+    evidence.status = await client.withDeadline(Date.now() + 15_000, () => handle.query(statusQuery));
+    evidence.checkpoint = JSON.stringify(await client.withDeadline(Date.now() + 15_000, () => handle.query(checkpointQuery)));
   } catch (error) {
     evidence.statusError = error instanceof Error ? error.message : String(error);
   }

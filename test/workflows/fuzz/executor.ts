@@ -150,25 +150,29 @@ function waitForTrigger(watch: RunWatch, trigger: Trigger, messenger: Messenger)
 async function drain(watch: RunWatch, messenger: Messenger, notes: string[]): Promise<string | undefined> {
   const deadline = Date.now() + DRAIN_DEADLINE_MS;
   const lastSent = new Map<string, number>();
-  // A decision or reply is sent again only if the same call still waits this long after the last one.
-  const again = (key: string) => Date.now() - (lastSent.get(key) ?? 0) > 3_000;
+  const rounds = new Map<string, number>();
+  // Sent again only if the same thing still waits this long after the last try; the first try is an
+  // update, later ones signals (see Messenger.drain).
+  const due = (key: string): 'update' | 'signal' | undefined => {
+    if (Date.now() - (lastSent.get(key) ?? 0) <= 3_000) return undefined;
+    lastSent.set(key, Date.now());
+    const round = (rounds.get(key) ?? 0) + 1;
+    rounds.set(key, round);
+    return round === 1 ? 'update' : 'signal';
+  };
   while (!watch.closed && Date.now() < deadline) {
     const status = await watch.refresh();
     if (watch.closed) break;
     for (const p of status?.pendingApprovals ?? []) {
-      if (!again(`a:${p.callId}`)) continue;
-      lastSent.set(`a:${p.callId}`, Date.now());
-      await messenger.send({ kind: 'drain', what: 'decide', callId: p.callId });
+      const channel = due(`a:${p.callId}`);
+      if (channel) await messenger.send({ kind: 'drain', what: 'decide', callId: p.callId, channel });
     }
     for (const q of status?.pendingQuestions ?? []) {
-      if (!again(`q:${q.callId}`)) continue;
-      lastSent.set(`q:${q.callId}`, Date.now());
-      await messenger.send({ kind: 'drain', what: 'reply', callId: q.callId });
+      const channel = due(`q:${q.callId}`);
+      if (channel) await messenger.send({ kind: 'drain', what: 'reply', callId: q.callId, channel });
     }
-    if (status?.phase === 'idle' && again('close')) {
-      lastSent.set('close', Date.now());
-      await messenger.send({ kind: 'drain', what: 'close' });
-    }
+    const closing = status?.phase === 'idle' ? due('close') : undefined;
+    if (closing) await messenger.send({ kind: 'drain', what: 'close', channel: closing });
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
   if (watch.closed) {

@@ -66,8 +66,10 @@ const applied = (m: SentMessage) => m.via === 'update' && m.outcome?.type === 'a
 const refused = (m: SentMessage) => m.via === 'update' && (m.outcome?.type === 'refused' || m.outcome?.type === 'ended');
 const decisionLines = (evidence: Evidence) => evidence.audit.filter((r) => r.kind === 'decision');
 const decisionsInState = (evidence: Evidence) => evidence.runs.flatMap((r) => (r.status?.decisions ?? []).map((d) => ({ ...d, run: r.workflowId })));
-/** What the model was sent, as one text per request, for finding a reply's or a follow-up's tag. */
+/** Whether the model was sent a reply's or a follow-up's tag. */
 const modelSaw = (evidence: Evidence, tag: string) => evidence.requests.some((r) => JSON.stringify(r.body.messages).includes(tag));
+/** Whether a run's final state still holds it (a follow-up kept for `agentctl resume` when the run ended first). */
+const stateKeeps = (evidence: Evidence, tag: string) => evidence.runs.some((r) => r.checkpoint?.includes(tag));
 
 /** The answer a caller got matches what the run did: the audit log, the state, what the model saw. */
 function checkEffects(trace: Trace, evidence: Evidence): Violation[] {
@@ -99,10 +101,11 @@ function checkEffects(trace: Trace, evidence: Evidence): Violation[] {
       if (applied(m) && !line) violations.push({ invariant: 'answer-matches-log', detail: `${where(trace, m)} answered applied, but the audit log has no mode line for it` });
       if (refused(m) && line) violations.push({ invariant: 'answer-matches-log', detail: `${where(trace, m)} was refused, but the audit log has its mode line (line ${line.seq})` });
     }
-    // A reply or a follow-up answered applied reaches the model, unless the run ended before it could ask.
-    if ((m.name === 'submitReply' || m.name === 'sendMessage') && applied(m) && !modelSaw(evidence, m.tag) && !endedEarly) {
+    // A reply or a follow-up answered applied reaches the model, or stays in the run's state (a run that
+    // ended first keeps it for a resume); a cancelled or terminated run may have had no chance to ask.
+    if ((m.name === 'submitReply' || m.name === 'sendMessage') && applied(m) && !modelSaw(evidence, m.tag) && !stateKeeps(evidence, m.tag) && !endedEarly) {
       const text = m.outcome?.type === 'applied' ? m.outcome.message : '';
-      violations.push({ invariant: 'answer-matches-log', detail: `${where(trace, m)} answered applied ("${text}"), but the model never saw it although the run completed` });
+      violations.push({ invariant: 'answer-matches-log', detail: `${where(trace, m)} answered applied ("${text}"), but the model never saw it and the run's final state does not hold it` });
     }
   }
   return violations;

@@ -48,6 +48,14 @@ export interface SentMessage {
   settledAt?: number;
 }
 
+/** A clean-up message of the drain (see `drain`). */
+export interface DrainAction {
+  kind: 'drain';
+  what: 'decide' | 'reply' | 'close';
+  callId?: string;
+  channel: 'update' | 'signal';
+}
+
 export interface MessengerContext {
   handle: WorkflowHandle;
   /** The status the watch saw last. */
@@ -122,7 +130,7 @@ export class Messenger {
   }
 
   /** Sends one action; returns once it is sent (its answer is awaited in the background). */
-  async send(action: Action | { kind: 'drain'; what: 'decide' | 'reply' | 'close'; callId?: string }): Promise<void> {
+  async send(action: Action | DrainAction): Promise<void> {
     const { handle } = this.ctx;
     const status = this.ctx.status();
     switch (action.kind) {
@@ -215,22 +223,33 @@ export class Messenger {
           return { type: 'delivered' };
         });
       case 'drain':
-        return this.drain(action.what, action.callId);
+        return this.drain(action);
     }
   }
 
-  private drain(what: 'decide' | 'reply' | 'close', callId?: string): Promise<void> {
+  /**
+   * The harness's own clean-up, as a person would do it: by update first; by signal when the same call
+   * still waits on a later round (the server's cap on updates in flight may keep an update out while
+   * long-waiting ones hold it, and a signal gets in regardless).
+   */
+  private drain({ what, callId, channel }: DrainAction): Promise<void> {
     const { handle } = this.ctx;
     const tag = this.tag('drain');
     if (what === 'decide') {
       const decision: ApprovalDecision = { callId: callId!, decision: 'approve', approver: tag, reason: tag };
-      return this.track(tag, 'drain', 'update', 'decideApproval', decision, [callId!], () => updateOutcome(() => handle.executeUpdate(decideApprovalUpdate, { args: [decision] })));
+      return channel === 'signal'
+        ? this.track(tag, 'drain', 'signal', 'approval', decision, [callId!], () => signalOutcome(() => handle.signal(approvalSignal, decision)))
+        : this.track(tag, 'drain', 'update', 'decideApproval', decision, [callId!], () => updateOutcome(() => handle.executeUpdate(decideApprovalUpdate, { args: [decision] })));
     }
     if (what === 'reply') {
       const payload = { text: `reply ${tag}`, ...(callId ? { callId } : {}) };
-      return this.track(tag, 'drain', 'update', 'submitReply', payload, callId ? [callId] : [], () => updateOutcome(() => handle.executeUpdate(submitReplyUpdate, { args: [payload] })));
+      return channel === 'signal'
+        ? this.track(tag, 'drain', 'signal', 'userReply', payload, callId ? [callId] : [], () => signalOutcome(() => handle.signal(userReplySignal, payload)))
+        : this.track(tag, 'drain', 'update', 'submitReply', payload, callId ? [callId] : [], () => updateOutcome(() => handle.executeUpdate(submitReplyUpdate, { args: [payload] })));
     }
-    return this.track(tag, 'drain', 'update', 'closeThread', {}, [], () => updateOutcome(() => handle.executeUpdate(closeThreadUpdate)));
+    return channel === 'signal'
+      ? this.track(tag, 'drain', 'signal', 'close', {}, [], () => signalOutcome(() => handle.signal(closeSignal)))
+      : this.track(tag, 'drain', 'update', 'closeThread', {}, [], () => updateOutcome(() => handle.executeUpdate(closeThreadUpdate)));
   }
 
   private tag(kind = 'm'): string {

@@ -14,7 +14,15 @@ import { FuzzWorld } from './world';
  * so a seed meets the same schedule every time but not always the same interleaving: see the README
  * for how often each one found its bug in repeated runs.
  */
-const SEEDS: Record<number, string> = {};
+const SEEDS: Record<number, string> = {
+  7: 'finding 1: setMode sent with the start, and again at a continue-as-new, refused "No registered handler" (no-handler)',
+  8: 'finding 1: status throws "The run is starting" and decideApproval is refused "No registered handler" at a continue-as-new (status-answers, no-handler)',
+  42: 'finding 2: a decision applied (its audit line written) during a hand-over is lost from the next link, which parks the call again; it is decided twice (state-matches-audit, decided-twice)',
+  16: 'finding 3: follow-ups to a working thread; the hand-over waits for the sendMessage handlers forever, every update hangs (stuck, update-answered)',
+  15: 'findings 1, 2 and 5: a decision answered "approve applied" that the run ignored as already decided (answer-matches-log), a decision lost at a continue-as-new (state-matches-audit)',
+  56: 'finding 6: a quick write tool (local activity) started before its decision\'s audit line was on disk (tool-without-decision), and finding 1 (no-handler)',
+  60: 'beyond the ten: a wait ended by a refused update\'s speculative task leaves a history that does not replay (replay: TimerCanceled without a command)',
+};
 
 describe('agentRun under random schedules of messages, failures, restarts and continue-as-new', () => {
   let world: FuzzWorld | undefined;
