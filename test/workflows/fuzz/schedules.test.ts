@@ -21,7 +21,6 @@ const SEEDS: Record<number, string> = {
   16: 'finding 3: follow-ups to a working thread; the hand-over waits for the sendMessage handlers forever, every update hangs (stuck, update-answered)',
   15: 'findings 1, 2 and 5: a decision answered "approve applied" that the run ignored as already decided (answer-matches-log), a decision lost at a continue-as-new (state-matches-audit)',
   56: 'finding 6: a quick write tool (local activity) started before its decision\'s audit line was on disk (tool-without-decision), and finding 1 (no-handler)',
-  60: 'beyond the ten: a wait ended by a refused update\'s speculative task leaves a history that does not replay (replay: TimerCanceled without a command)',
 };
 
 describe('agentRun under random schedules of messages, failures, restarts and continue-as-new', () => {
