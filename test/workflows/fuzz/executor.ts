@@ -32,8 +32,6 @@ export interface Trace {
   closedAs: string;
   /** Set when the drain could not bring the run to its end: what it still showed. */
   stuck?: string;
-  /** Messages that had no answer when the executor gave up waiting. */
-  unanswered: SentMessage[];
   /** The workflow's own stack trace (the `__stack_trace` query) of a stuck run: where it waits. */
   stack?: string;
   /** When the fuzzer terminated a run it gave up on (answers that came after are not the run's). */
@@ -69,8 +67,7 @@ export async function executeSchedule(world: FuzzWorld, schedule: Schedule): Pro
         worker = await world.startWorker(queue, tag);
         notes.push(`restart: a new worker polls ${queue}`);
       },
-      startedAt: began,
-      firstTaskDone: () => watch.latest !== undefined,
+      statusAnswered: () => watch.latest !== undefined,
     },
     tag,
   );
@@ -112,7 +109,6 @@ export async function executeSchedule(world: FuzzWorld, schedule: Schedule): Pro
       links: watch.links,
       closedAs,
       ...(stuck ? { stuck } : {}),
-      unanswered: messenger.unsettled(),
       ...(stack ? { stack } : {}),
       ...(terminatedAt ? { terminatedAt } : {}),
       elapsedMs: Date.now() - began,

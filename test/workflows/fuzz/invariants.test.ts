@@ -23,7 +23,7 @@ function line(partial: Partial<AuditRecord>): AuditRecord {
 }
 
 function trace(messages: SentMessage[], extra: Partial<Trace> = {}): Trace {
-  return { schedule: generateSchedule(1), tag: 'fz1', workflowId: RUN, taskQueue: 'q', tasks: { main: '', child: () => '', callPrefix: '' }, messages, notes: [], links: 1, closedAs: 'COMPLETED', unanswered: [], elapsedMs: 1, ...extra };
+  return { schedule: generateSchedule(1), tag: 'fz1', workflowId: RUN, taskQueue: 'q', tasks: { main: '', child: () => '', callPrefix: '' }, messages, notes: [], links: 1, closedAs: 'COMPLETED', elapsedMs: 1, ...extra };
 }
 
 function evidence(extra: { audit?: AuditRecord[]; markers?: Marker[]; decisions?: RunStatus['decisions']; failure?: string; replayErrors?: Evidence['replayErrors'] } = {}): Evidence {

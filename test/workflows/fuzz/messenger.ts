@@ -39,7 +39,7 @@ export interface SentMessage {
   payload: unknown;
   /** The calls a decision names. */
   callIds: string[];
-  /** Sent before the run's first workflow task could have run, or within 1 s of a new link appearing. */
+  /** Sent before the run's status query first answered (its start), or within 1 s of a new link appearing. */
   edge?: 'start' | 'link';
   sentAt: number;
   /** How many links the watch had seen when it was sent. */
@@ -64,8 +64,7 @@ export interface MessengerContext {
   /** When the newest link was first seen (for `edge: 'link'`). */
   linkSeenAt: () => number;
   restart: () => Promise<void>;
-  startedAt: number;
-  firstTaskDone: () => boolean;
+  statusAnswered: () => boolean;
 }
 
 /** The error and what it wraps (a ServiceError's gRPC cause says what the server refused). */
@@ -123,10 +122,6 @@ export class Messenger {
     const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
     const all = Promise.all(this.inFlight).then(() => true);
     return Promise.race([all, timeout]).finally(() => clearTimeout(timer));
-  }
-
-  unsettled(): SentMessage[] {
-    return this.log.filter((m) => m.outcome === undefined);
   }
 
   /** Sends one action; returns once it is sent (its answer is awaited in the background). */
@@ -258,7 +253,7 @@ export class Messenger {
 
   private track(tag: string, kind: SentMessage['kind'], via: SentMessage['via'], name: string, payload: unknown, callIds: string[], call: () => Promise<Outcome>): Promise<void> {
     const now = Date.now();
-    const edge = !this.ctx.firstTaskDone() ? 'start' : this.ctx.links() > 1 && now - this.ctx.linkSeenAt() < 1_000 ? 'link' : undefined;
+    const edge = !this.ctx.statusAnswered() ? 'start' : this.ctx.links() > 1 && now - this.ctx.linkSeenAt() < 1_000 ? 'link' : undefined;
     const message: SentMessage = { tag, kind, via, name, payload, callIds, sentAt: now, link: this.ctx.links(), ...(edge ? { edge } : {}) };
     this.log.push(message);
     const settled = call().then((outcome) => {
