@@ -3,7 +3,8 @@
 // violation names its invariant, so a report says which promise broke, not only that something did.
 import type { AuditRecord } from '../../../src/runtime/audit/audit-record';
 import { ONCE_TOOLS, WRITE_TOOLS } from './canaries';
-import type { Evidence } from './evidence';
+import { StateLimits } from '../../../src/core/machine/run-state';
+import type { Evidence, RunEvidence } from './evidence';
 import type { Trace } from './executor';
 import type { SentMessage } from './messenger';
 
@@ -65,7 +66,32 @@ function checkAnswers(trace: Trace): Violation[] {
 const applied = (m: SentMessage) => m.via === 'update' && m.outcome?.type === 'applied';
 const refused = (m: SentMessage) => m.via === 'update' && (m.outcome?.type === 'refused' || m.outcome?.type === 'ended');
 const decisionLines = (evidence: Evidence) => evidence.audit.filter((r) => r.kind === 'decision');
-const decisionsInState = (evidence: Evidence) => evidence.runs.flatMap((r) => (r.status?.decisions ?? []).map((d) => ({ ...d, run: r.workflowId })));
+type KeptDecision = NonNullable<RunEvidence['status']>['decisions'][number];
+/**
+ * A run's decisions as its state keeps them: the checkpoint's whole list, else the status's last 10.
+ * Both are bounded (StateLimits.decisions; the status shows 10): once a list is full, an older
+ * decision missing from it was dropped by design, not lost, so `since` is the audit line of the
+ * oldest decision the list still holds, and older lines are not looked for.
+ */
+function keptDecisions(evidence: Evidence, run: RunEvidence): { list: KeptDecision[]; since: number } {
+  let list = run.status?.decisions ?? [];
+  let bound = 10;
+  try {
+    const state = JSON.parse(run.checkpoint ?? '{}') as { decisions?: KeptDecision[] };
+    if (Array.isArray(state.decisions)) [list, bound] = [state.decisions, StateLimits.decisions];
+  } catch {
+    // No checkpoint: the status's list.
+  }
+  const oldest = list[0];
+  const line = oldest && evidence.audit.find((r) => r.kind === 'decision' && r.run === run.workflowId && r.callId === oldest.callId && r.approver === oldest.approver);
+  return { list, since: list.length >= bound ? (line?.seq ?? Infinity) : 0 };
+}
+const decisionsInState = (evidence: Evidence) => evidence.runs.flatMap((r) => keptDecisions(evidence, r).list.map((d) => ({ ...d, run: r.workflowId })));
+/** Whether the run that wrote an audit line keeps decisions that old (see keptDecisions). */
+const stillKept = (evidence: Evidence, line: AuditRecord) => {
+  const run = evidence.runs.find((r) => r.workflowId === line.run);
+  return !run || line.seq >= keptDecisions(evidence, run).since;
+};
 /** Whether the model was sent a reply's or a follow-up's tag. */
 const modelSaw = (evidence: Evidence, tag: string) => evidence.requests.some((r) => JSON.stringify(r.body.messages).includes(tag));
 /** Whether a run's final state still holds it (a follow-up kept for `agentctl resume` when the run ended first). */
@@ -87,7 +113,7 @@ function checkEffects(trace: Trace, evidence: Evidence): Violation[] {
         const answer = m.outcome?.type === 'applied' ? m.outcome.message : '';
         const ignored = evidence.runs.flatMap((r) => (r.status?.ignored ?? []).filter((i) => i.payload.includes(`"${m.tag}"`)).map((i) => `${r.workflowId} ignored it: ${i.reason}`))[0];
         if (!line) violations.push({ invariant: 'answer-matches-log', detail: `${where(trace, m)} answered applied ("${answer}"), but the audit log has no decision on ${callId} by it${ignored ? `; ${ignored}` : ''}` });
-        else if (!kept && rootStatus) violations.push({ invariant: 'answer-matches-log', detail: `${where(trace, m)} answered applied and its decision on ${callId} is in the audit log (line ${line.seq}, run ${line.run}), but not in the run's state: the decision was lost` });
+        else if (!kept && rootStatus && stillKept(evidence, line)) violations.push({ invariant: 'answer-matches-log', detail: `${where(trace, m)} answered applied and its decision on ${callId} is in the audit log (line ${line.seq}, run ${line.run}), but not in the run's state: the decision was lost` });
       }
     }
     if (isDecision && refused(m)) {
@@ -122,8 +148,9 @@ function checkStateAgainstAudit(evidence: Evidence): Violation[] {
   for (const run of evidence.runs) {
     if (!run.status) continue;
     const lines = evidence.audit.filter((r) => r.kind === 'decision' && r.run === run.workflowId && byPerson(r.via ?? ''));
-    const kept = run.status.decisions.filter((d) => byPerson(d.via));
-    for (const line of lines) {
+    const { list, since } = keptDecisions(evidence, run);
+    const kept = list.filter((d) => byPerson(d.via));
+    for (const line of lines.filter((l) => l.seq >= since)) {
       if (!kept.some((d) => d.callId === line.callId && d.approver === line.approver && d.decision === line.decision)) {
         violations.push({ invariant: 'state-matches-audit', detail: `${run.workflowId}: ${line.decision} of ${line.callId} by ${line.approver} via ${line.via} is in the audit log (line ${line.seq}) but not in the run's final state: it was lost` });
       }
