@@ -75,9 +75,21 @@ export class RunDriver {
    * The step the machine would hand out now, without taking it: for a wait's condition, which must end
    * exactly when the step would change (a message's event, or the history filling up, which is no event).
    */
-  peekStep(features: StepFeatures): NextStep {
+  /**
+   * The step the state leads to now. `at` pins the clock and the history's fullness to what a wait saw
+   * when it began (see take-step.ts): a refused update's workflow task leaves no event, so a step
+   * that changed only because time passed in such a task would not replay.
+   */
+  peekStep(features: StepFeatures, at?: { now: number; historyFull: boolean }): NextStep {
     const info = workflowInfo();
-    return peekStep(this.state, { now: Date.now(), runId: info.runId, namespace: info.namespace, firstRunId: info.firstExecutionRunId, historyFull: historyIsFull(this.state.input.historyBudget), features, containedCalls: this.options.containedCalls });
+    const now = at?.now ?? Date.now();
+    const historyFull = at?.historyFull ?? historyIsFull(this.state.input.historyBudget);
+    return peekStep(this.state, { now, runId: info.runId, namespace: info.namespace, firstRunId: info.firstExecutionRunId, historyFull, features, containedCalls: this.options.containedCalls });
+  }
+
+  /** The clock and the history's fullness a wait pins its peeks to. */
+  peekMoment(): { now: number; historyFull: boolean } {
+    return { now: Date.now(), historyFull: historyIsFull(this.state.input.historyBudget) };
   }
 
   private run(event: RunEvent, options: { publish?: boolean; step?: Pick<TransitionEnv, 'historyFull' | 'features'> }): NextStep[] {
@@ -150,8 +162,15 @@ export class RunDriver {
     if (this.unaudited.length === 0) return this.flushing;
     const entries = this.unaudited;
     this.unaudited = [];
-    // A flush that failed (the run was cancelled mid-write) does not keep later lines from being tried.
-    const written = this.flushing.catch(() => undefined).then(() => audit.recordAudit(entries));
+    // A flush that failed (the run was cancelled mid-write) does not keep later lines from being tried,
+    // and its lines go back to the front of the queue: the run's end writes them (run-loop.ts endRun).
+    const written = this.flushing
+      .catch(() => undefined)
+      .then(() => audit.recordAudit(entries))
+      .catch((error: unknown) => {
+        this.unaudited = [...entries, ...this.unaudited];
+        throw error;
+      });
     this.flushing = written;
     return written;
   }

@@ -100,6 +100,10 @@ export async function endRun(loop: Loop, reason: string): Promise<void> {
   const refuse = (letter: Letter) => refuseLetter(letter, loop, reason);
   for (const letter of loop.mailbox.close(reason, refuse)) refuse(letter);
   loop.deliveries.answerAll(undelivered(loop.driver.state));
+  // A decision applied in the task that cancelled the run had its audit write cancelled with it: wait
+  // for the flush in flight, then write what it put back (the fuzzer's seed 42).
+  await loop.driver.flushAudit().catch(() => undefined);
+  await loop.driver.flushAudit();
   await release(loop.driver.state, loop.runFeatures);
   await condition(allHandlersFinished);
 }

@@ -127,8 +127,12 @@ export async function takeStep(step: TakenStep, ctx: StepContext): Promise<void>
  */
 async function waitStep(step: Extract<NextStep, { kind: 'wait' }>, ctx: StepContext): Promise<void> {
   const deadline = ctx.timer.arm(step.until, WAIT_SUMMARY[step.for]);
+  // Time ends a wait only through its timer. The peek keeps the clock of the wait's start: a workflow
+  // task that leaves no event (a refused update) must not see time move, or the run would act in a
+  // task its history does not hold (found by the fuzzer, seeds 5 and 47).
+  const moment = ctx.driver.peekMoment();
   const moved = () => {
-    const next = ctx.driver.peekStep(ctx.features);
+    const next = ctx.driver.peekStep(ctx.features, moment);
     return stepKey(next) !== stepKey(step) || (next.kind === 'wait' && !Object.is(next.until, step.until));
   };
   await condition(() => ctx.mailbox.size > 0 || deadline.fired || moved());
