@@ -1,5 +1,5 @@
 import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
-import type { SearchAttributePair } from '@temporalio/common';
+import type { Priority, SearchAttributePair } from '@temporalio/common';
 import { AgentRunInputSchema, type AgentRunInput, type ParsedRunInput } from '../contract/run-input';
 import type { AgentRunWorkflow } from '../contract/agent-run-api';
 import { AgentNameKey, AgentStatusKey } from '../contract/search-attributes';
@@ -57,10 +57,23 @@ export async function startRun(
   });
 }
 
-/** What every start of a run carries besides its input (a schedule's firings too): the Web UI's summary and the search attributes. */
-export function runStartOptions(input: AgentRunInput): { staticSummary: string; staticDetails: string; typedSearchAttributes: SearchAttributePair[] } {
+/**
+ * Temporal's priority for a run: its `priority` and its fairness key (the input's, else its user's).
+ * Activities and sub-agents inherit it on the server; undefined when the input sets neither, so such
+ * runs start exactly as before.
+ */
+export function runPriority(input: Pick<AgentRunInput, 'priority' | 'fairnessKey' | 'user'>): Priority | undefined {
+  const fairnessKey = input.fairnessKey ?? (input.user === undefined ? undefined : input.user.slice(0, 64));
+  if (input.priority === undefined && fairnessKey === undefined) return undefined;
+  return { ...(input.priority === undefined ? {} : { priorityKey: input.priority }), ...(fairnessKey === undefined ? {} : { fairnessKey }) };
+}
+
+/** What every start of a run carries besides its input (a schedule's firings too): the Web UI's summary, the search attributes and the priority. */
+export function runStartOptions(input: AgentRunInput): { staticSummary: string; staticDetails: string; typedSearchAttributes: SearchAttributePair[]; priority?: Priority } {
   const task = input.task.length > 120 ? `${input.task.slice(0, 117)}...` : input.task;
+  const priority = runPriority(input);
   return {
+    ...(priority === undefined ? {} : { priority }),
     staticSummary: `${input.agent}: ${task}`,
     staticDetails: `**Agent:** ${input.agent}\n\n**Task:** ${input.task}`,
     typedSearchAttributes: [

@@ -50,6 +50,16 @@ export const AgentRunInputSchema = z.object({
   approvalTimeoutSeconds: z.number().positive().optional(),
   /** Compatibility alias of resuming (see ResumeContextSchema): accepted, never sent by our code. */
   resume: ResumeContextSchema.optional(),
+  /**
+   * Temporal's task priority for the run, its activities and its sub-agents: 1 (first) to 5 (last);
+   * left out, the server's default (3). A later continue-as-new link keeps it.
+   */
+  priority: z.number().int('priority must be a whole number from 1 (first) to 5 (last)').min(1, 'priority must be from 1 (first) to 5 (last)').max(5, 'priority must be from 1 (first) to 5 (last)').optional(),
+  /**
+   * The key Temporal's fairness shares task dispatch by (a tenant, a team); default: `user`, else none.
+   * At most 64 characters.
+   */
+  fairnessKey: z.string().min(1).max(64, 'fairnessKey is at most 64 characters').optional(),
   /** Who may decide this run's parked calls; narrows the agent's own list (a run cannot widen it). */
   approvers: z.array(z.string().min(1).max(200)).min(1).optional(),
   /** Lets this run's tool commands reach the network; otherwise the agent's setting (default: no network). */

@@ -1,6 +1,22 @@
-import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { Activities } from '../runtime/activities';
 import { FailureType } from '../contract/errors';
+
+/**
+ * The run's priority and fairness key for every activity it schedules. The server gives a child
+ * workflow its parent's priority but not an activity its workflow's, and the stubs below are made
+ * once per bundle: the SDK copies a stub's options at each call, so a getter reads the priority of the
+ * run making the call. A run that set none schedules exactly what it did before.
+ */
+function withRunPriority<T extends ActivityOptions>(options: T): T {
+  return Object.defineProperty(options, 'priority', {
+    enumerable: true,
+    get() {
+      const priority = workflowInfo().priority;
+      return priority && (priority.priorityKey || priority.fairnessKey) ? priority : undefined;
+    },
+  });
+}
 
 /**
  * Model calls stream and heartbeat (see activities/call-model.ts), so a worker that dies mid-call is
@@ -9,7 +25,7 @@ import { FailureType } from '../contract/errors';
  * unavailable API comes back to the workflow at once (`ModelUnavailable` is non-retryable here) and
  * the workflow waits it out itself, so the wait shows as `waiting_for_model` and never runs out.
  */
-export const model = proxyActivities<Pick<Activities, 'callModel'>>({
+export const model = proxyActivities<Pick<Activities, 'callModel'>>(withRunPriority({
   startToCloseTimeout: '2 hours',
   heartbeatTimeout: '30 seconds',
   retry: {
@@ -18,13 +34,13 @@ export const model = proxyActivities<Pick<Activities, 'callModel'>>({
     maximumInterval: '30 seconds',
     nonRetryableErrorTypes: [FailureType.ModelRequestRejected, FailureType.ConversationStoreMiss, FailureType.UnknownAgent, FailureType.ModelUnavailable],
   },
-});
+}));
 
 /**
  * The summarizer streams and heartbeats too. It keeps Temporal's own retries for an unavailable API
  * (no cap, up to 5 minutes apart): the run shows `compacting` meanwhile.
  */
-export const summarizer = proxyActivities<Pick<Activities, 'summarizeConversation'>>({
+export const summarizer = proxyActivities<Pick<Activities, 'summarizeConversation'>>(withRunPriority({
   startToCloseTimeout: '1 hour',
   heartbeatTimeout: '30 seconds',
   retry: {
@@ -33,28 +49,28 @@ export const summarizer = proxyActivities<Pick<Activities, 'summarizeConversatio
     maximumInterval: '5 minutes',
     nonRetryableErrorTypes: [FailureType.ModelRequestRejected, FailureType.ConversationStoreMiss, FailureType.UnknownAgent],
   },
-});
+}));
 
 /**
  * Tools that are safe to run again (read tools, write_file): a worker killed mid-call is noticed by
  * the heartbeat timeout (the activity wrapper heartbeats every 2 s) and the call runs again elsewhere;
  * after three failed attempts the model gets an error result instead of the run failing.
  */
-export const tools = proxyActivities<Pick<Activities, 'runTool'>>({
+export const tools = proxyActivities<Pick<Activities, 'runTool'>>(withRunPriority({
   startToCloseTimeout: '15 minutes',
   heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 3 },
-});
+}));
 
 /**
  * Tools that must not run twice (shell, and any tool not declared idempotent): one attempt only. If its
  * worker dies, the call is not repeated; the workflow reports "outcome unknown" to the model instead.
  */
-export const onceTools = proxyActivities<Pick<Activities, 'runTool'>>({
+export const onceTools = proxyActivities<Pick<Activities, 'runTool'>>(withRunPriority({
   startToCloseTimeout: '15 minutes',
   heartbeatTimeout: '10 seconds',
   retry: { maximumAttempts: 1 },
-});
+}));
 
 /**
  * Quick idempotent tools (read tools, write_file) run inside the workflow task that decided them:
@@ -69,10 +85,10 @@ export const localTools = proxyLocalActivities<Pick<Activities, 'runTool'>>({
 });
 
 /** Bookkeeping activities: quick and safe to retry, but not forever; a failure is reported by the run. */
-export const setup = proxyActivities<Pick<Activities, 'resolveAgent' | 'loadPreferences' | 'savePreference' | 'releaseConversation' | 'checkGuardrails' | 'judgeApprovals' | 'checkEdits' | 'copyWorkspace'>>({
+export const setup = proxyActivities<Pick<Activities, 'resolveAgent' | 'loadPreferences' | 'savePreference' | 'releaseConversation' | 'checkGuardrails' | 'judgeApprovals' | 'checkEdits' | 'copyWorkspace'>>(withRunPriority({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10, nonRetryableErrorTypes: [FailureType.UnknownAgent, FailureType.InvalidRunInput] },
-});
+}));
 
 
 /**

@@ -78,8 +78,9 @@ describe('agentctl run, status, watch, list, result, cancel', () => {
     scriptParkingRun(fake, task);
     await withAgentWorker(bed.harness(), async (h) => {
       const id = uniqueId('run');
-      const started = await agentctl(['run', 'general', task, '--id', id, '--detach', '--json'], cli(h));
+      const started = await agentctl(['run', 'general', task, '--id', id, '--detach', '--json', '--priority', '1', '--fairness-key', 'tenant-b'], cli(h));
       expect(JSON.parse(started.stdout)).toEqual({ workflowId: id });
+      expect((await h.client.workflow.getHandle(id).describe()).raw.workflowExecutionInfo?.priority).toMatchObject({ priorityKey: 1, fairnessKey: 'tenant-b' });
       await waitForPhase(h.client.workflow.getHandle(id), 'waiting_approval');
 
       const statusJson = await agentctl(['status', id, '--json'], cli(h));
@@ -158,6 +159,7 @@ describe('agentctl run, status, watch, list, result, cancel', () => {
   it('refuses bad flags with the usage line and exit code 2', async () => {
     const env = { TEMPORAL_ADDRESS: '127.0.0.1:1' };
     expect(await agentctl(['run', 'general', 'x', '--max-iterations', '0'], env)).toMatchObject({ code: 2, stderr: expect.stringContaining('--max-iterations must be a positive whole number') });
+    expect(await agentctl(['run', 'general', 'x', '--priority', '7'], env)).toMatchObject({ code: 2, stderr: expect.stringContaining('--priority must be a whole number from 1 (first) to 5 (last) (got "7")') });
     expect(await agentctl(['run', 'general', 'x', '--approval-timeout', 'soon'], env)).toMatchObject({ code: 2, stderr: expect.stringContaining('Usage: agentctl run') });
     expect(await agentctl(['list', '--phase', 'sleeping'], env)).toMatchObject({ code: 2, stderr: expect.stringContaining('Phases: starting, running') });
   });

@@ -43,6 +43,14 @@ function effortFlag(raw: string | undefined): Effort | undefined {
   return parsed.data;
 }
 
+/** `--priority N`: Temporal's task priority, 1 (first) to 5 (last). */
+function priorityFlag(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 5) throw new UsageError(`--priority must be a whole number from 1 (first) to 5 (last) (got "${raw}")`);
+  return value;
+}
+
 const list = (raw: string | undefined) => (raw === undefined ? undefined : raw.split(',').map((s) => s.trim()).filter(Boolean));
 
 /** `agentctl run <agent> <task...>`: starts a run and follows it live, or only starts it with --detach. */
@@ -51,7 +59,7 @@ export const runCommand: Command = {
   usage:
     'agentctl run <agent> <task...> [--max-iterations N] [--user NAME] [--id WORKFLOW_ID] [--approval-timeout 30m] ' +
     '[--follow-ups] [--sub-agents A,B] [--approvers A,B] [--network] [--output-schema FILE] [--model MODEL_ID] [--effort low|medium|high|xhigh|max] ' +
-    '[--no-thinking] [--interactive] [--detach] [--json]',
+    '[--priority 1-5] [--fairness-key KEY] [--no-thinking] [--interactive] [--detach] [--json]',
   summary: 'start a run and follow it live (iterations, tools, approvals, result); --detach only starts it',
   async run(ctx) {
     const [agent, ...words] = ctx.args.positionals;
@@ -73,6 +81,9 @@ export const runCommand: Command = {
       // This run's model id and effort, over the agent's (absent: the agent's own).
       model: stringFlag(ctx, 'model'),
       effort: effortFlag(stringFlag(ctx, 'effort')),
+      // Temporal's task priority and fairness key (default: the user) for the run, its activities and sub-agents.
+      priority: priorityFlag(stringFlag(ctx, 'priority')),
+      fairnessKey: stringFlag(ctx, 'fairness-key'),
     };
     const workflowId = stringFlag(ctx, 'id');
     const handle = await startRun(await ctx.client(), input, { taskQueue: ctx.settings.taskQueue, workflowId });
