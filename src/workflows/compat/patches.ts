@@ -47,6 +47,11 @@ export const Patches = {
    * let such writes through to the tool, which refused them; acceptEdits let every write tool run).
    */
   containedCalls: 'contained-calls',
+  /**
+   * The end of a run (cancelled, failed, finished) writes the audit lines a cancelled flush left
+   * behind (was: a decision applied in the task that cancelled the run had no audit line).
+   */
+  endFlushesAudit: 'end-flushes-audit',
 } as const;
 
 export type Features = { -readonly [K in keyof typeof Patches]: boolean };
