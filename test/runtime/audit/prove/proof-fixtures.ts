@@ -8,13 +8,13 @@ import { promisify } from 'node:util';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { createApproverKey, signWithApproverKey } from '../../../../src/client/approver-keys';
 import { describeRunIdentity } from '../../../../src/client/sign-messages';
-import { decideApprovalUpdate } from '../../../../src/contract/agent-run-api';
+import { approvalSignal, decideApprovalUpdate, statusQuery } from '../../../../src/contract/agent-run-api';
 import type { ApprovalDecision } from '../../../../src/contract/approval-decision';
 import { decisionMessage, signedText } from '../../../../src/core/approvals/signatures/signed-message';
 import { writeHead } from '../../../../src/runtime/audit/audit-head';
 import { GENESIS_HASH, hashLine } from '../../../../src/runtime/audit/audit-record';
 import { ensureTemporalCli } from '../../../../scripts/install-temporal.js';
-import { waitForApprovals } from '../../../support/agent-run-harness';
+import { waitFor, waitForApprovals } from '../../../support/agent-run-harness';
 import { temporalAddress } from '../../../support/temporal';
 
 const run = promisify(execFile);
@@ -33,18 +33,32 @@ export async function createApprover(dir: string, name: string): Promise<Approve
   return { name, keysDir, registry };
 }
 
-/** Waits for `callId` to park, then approves it as `approver` would with agentctl: signed over the run, the call and any edit. */
-export async function approve(handle: WorkflowHandle, callId: string, asked: unknown, by: Approver | string, edit?: Record<string, unknown>): Promise<void> {
+/**
+ * Waits for `callId` to park, then approves it as `by` would with agentctl: signed over the run, the
+ * call and any edit when `by` has a key, unsigned when it is a bare name. By update, or by signal.
+ */
+export async function approve(
+  handle: WorkflowHandle,
+  callId: string,
+  asked: unknown,
+  by: Approver | string,
+  options: { edit?: Record<string, unknown>; always?: boolean; signal?: boolean } = {},
+): Promise<void> {
   await waitForApprovals(handle);
-  const fields = { callId, decision: 'approve' as const, approver: typeof by === 'string' ? by : by.name, ...(edit ? { arguments: edit } : {}) };
-  if (typeof by === 'string') {
-    await handle.executeUpdate(decideApprovalUpdate, { args: [fields] });
+  const approver = typeof by === 'string' ? by : by.name;
+  const fields = { callId, decision: options.always ? ('approve_always' as const) : ('approve' as const), approver, ...(options.edit ? { arguments: options.edit } : {}) };
+  let decision: ApprovalDecision = fields;
+  if (typeof by !== 'string') {
+    const expiresAt = new Date(Date.now() + 600_000).toISOString();
+    const text = signedText(decisionMessage(await describeRunIdentity(handle), asked, { ...fields, expiresAt }));
+    decision = { ...fields, expiresAt, signature: signWithApproverKey(by.name, text, { dir: by.keysDir })! };
+  }
+  if (!options.signal) {
+    await handle.executeUpdate(decideApprovalUpdate, { args: [decision] });
     return;
   }
-  const expiresAt = new Date(Date.now() + 600_000).toISOString();
-  const text = signedText(decisionMessage(await describeRunIdentity(handle), asked, { ...fields, expiresAt }));
-  const decision: ApprovalDecision = { ...fields, expiresAt, signature: signWithApproverKey(by.name, text, { dir: by.keysDir })! };
-  await handle.executeUpdate(decideApprovalUpdate, { args: [decision] });
+  await handle.signal(approvalSignal, decision);
+  await waitFor(async () => ((await handle.query(statusQuery)).pendingApprovals.some((p) => p.callId === callId) ? undefined : true), `${callId} to be decided`);
 }
 
 /** Every link of a run, oldest first, each exported by the Temporal CLI to `<dir>/<workflowId>-<n>.json`. */

@@ -63,6 +63,7 @@ describe('audit prove', () => {
   let chain: Proven;
   let unsigned: Proven;
   let byRule: Proven;
+  let always: Proven;
 
   const prove = async (run: Proven, extra: Partial<ProveOptions> & { historyFiles?: string[] } = {}) => {
     const { historyFiles, ...options } = extra;
@@ -90,13 +91,20 @@ describe('audit prove', () => {
         const task = uniqueId(`prove-${name}`);
         bed.fake.script(task, signedScript());
         const handle = await start({ agent: 'general', task });
-        await approve(handle, 'toolu_0_0', WRITE, alice, EDITED);
+        await approve(handle, 'toolu_0_0', WRITE, alice, { edit: EDITED });
         await approve(handle, 'toolu_1_0', SHELL, alice);
         expect((await handle.result()).status).toBe('completed');
         const proven = { workflowId: handle.workflowId, histories: await exportHistories(client, handle.workflowId, dir), log: signedLog };
         if (name === 'signed') signed = proven;
         else other = proven;
       }
+      // Alice's "always" on the first of two writes to one file settles the second, which has no decision of its own.
+      const twice = uniqueId('prove-always');
+      bed.fake.script(twice, [reply(toolCall('write_file', { path: 'c.txt', content: '1' }), toolCall('write_file', { path: 'c.txt', content: '2' })), reply(toolCall('complete_task', { summary: 'done', status: 'success' }))]);
+      const alwaysHandle = await start({ agent: 'general', task: twice, user: uniqueId('auditor') });
+      await approve(alwaysHandle, 'toolu_0_0', { path: 'c.txt', content: '1' }, alice, { always: true });
+      expect((await alwaysHandle.result()).status).toBe('completed');
+      always = { workflowId: alwaysHandle.workflowId, histories: await exportHistories(client, alwaysHandle.workflowId, dir), log: signedLog };
       const task = uniqueId('prove-chain');
       bed.fake.script(task, stepScript(chainPlan));
       const handle = await start({ agent: 'chain', task, historyBudget: { maxEvents: 60 } });
@@ -111,7 +119,7 @@ describe('audit prove', () => {
       bed.fake.script(task, signedScript());
       const handle = await start({ agent: 'general', task });
       await approve(handle, 'toolu_0_0', WRITE, 'bob');
-      await approve(handle, 'toolu_1_0', SHELL, 'bob');
+      await approve(handle, 'toolu_1_0', SHELL, 'bob', { signal: true });
       expect((await handle.result()).status).toBe('completed');
       unsigned = { workflowId: handle.workflowId, histories: await exportHistories(client, handle.workflowId, dir), log: unsignedLog };
       const ruled = uniqueId('prove-rule');
@@ -147,11 +155,20 @@ describe('audit prove', () => {
     expect(proof.signatures).toEqual({ required: false, keys: 'none' });
     expect(proof.calls.filter((c) => !c.excluded).map((c) => [c.callId, c.decision, c.signature])).toEqual([
       ['toolu_0_0', 'approve by bob (update)', '-'],
-      ['toolu_1_0', 'approve by bob (update)', '-'],
+      ['toolu_1_0', 'approve by bob (signal)', '-'],
     ]);
     const demanded = await prove(unsigned, { keys: loadApproverRegistry(alice.registry) });
     expect(problemsOf(demanded)).toEqual(['toolu_0_0 unsigned', 'toolu_1_0 unsigned']);
     expect(demanded.problems[0]!.detail).toMatch(/^the decision in the history \(update, event \d+\) carries no signature$/);
+  });
+
+  it('holds for a call settled by a signed "always" on another call of its turn, checking the covering signature', async () => {
+    const proof = await prove(always, { keys: loadApproverRegistry(alice.registry) });
+    expect(proof.problems).toEqual([]);
+    expect(proof.calls.map((c) => [c.callId, c.decision, c.signature])).toEqual([
+      ['toolu_0_0', 'approve_always by alice (update)', 'valid'],
+      ['toolu_0_1', 'approve_always by alice (update)', 'by toolu_0_0'],
+    ]);
   });
 
   it('holds for a run that continued as new, reading every link, and refuses a chain with a link missing', async () => {
