@@ -18,6 +18,8 @@ const verdict = (file: string, result: AuditVerification) =>
  * AGENT_AUDIT_LOG, or when that names no file every log in AGENT_AUDIT_DIR (one per worker process).
  * It reads only files, never Temporal, so it works on a copy far from any server (copy the head
  * folder along and name it with `--heads`).
+ *
+ * `agentctl audit prove <workflowId>` (audit-prove.ts) checks a log against the run's history.
  */
 export const auditCommand: Command = {
   name: 'audit',
