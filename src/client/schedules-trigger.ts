@@ -18,12 +18,30 @@ export interface TriggerOptions extends ScheduleScope {
 
 /** What a trigger came to. */
 export type TriggerOutcome =
-  /** A run started; its workflow id. */
+  /**
+   * A run started; its workflow id. Under `cancel_other` the server asks the open run to cancel and
+   * may start the new one before the old one has closed.
+   */
   | { outcome: 'started'; workflowId: string }
   /** Skipped by the overlap policy: these runs of the schedule are open. */
   | { outcome: 'skipped'; openRuns: string[] }
   /** Not acted on yet: buffered behind an open run (`buffer_one`, `cancel_other`), or the server is slow. */
   | { outcome: 'pending'; openRuns: string[] };
+
+/**
+ * The server takes two triggers of one schedule within the same second as one (the firing's time,
+ * to the second, names it), so a second trigger in that second would be dropped without a word. The
+ * second of each schedule's last trigger from this process, and the schedule's latest action, tell
+ * us when to wait for the next one. Triggers from other processes in the same second still collapse.
+ */
+const lastTriggerSecond = new Map<string, number>();
+
+async function waitForFreshSecond(key: string, description: ScheduleDescription): Promise<void> {
+  const latestAction = Math.max(0, ...description.info.recentActions.map((a) => Math.floor(a.takenAt.getTime() / 1000)));
+  const taken = Math.max(lastTriggerSecond.get(key) ?? 0, latestAction);
+  const wait = (taken + 1) * 1000 - Date.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait + 20));
+}
 
 const openRunsOf = (d: ScheduleDescription) => d.info.runningActions.map((a) => a.workflow.workflowId);
 
@@ -34,6 +52,9 @@ const openRunsOf = (d: ScheduleDescription) => d.info.runningActions.map((a) => 
 export async function triggerSchedule(client: Client, name: string, options: TriggerOptions = {}): Promise<TriggerOutcome> {
   const overlap = options.overlap === undefined ? undefined : checkOverlap(options.overlap);
   const { handle, description: before } = await describeAgentSchedule(client, name, options);
+  const key = `${client.options.namespace}/${name}`;
+  await waitForFreshSecond(key, before);
+  lastTriggerSecond.set(key, Math.floor(Date.now() / 1000));
   // Never left undefined: the SDK would then trigger with ALLOW_ALL, which the schedule does not track.
   await handle.trigger(overlap === undefined ? (before.policies.overlap ?? ScheduleOverlapPolicy.SKIP) : OVERLAP_POLICY[overlap]);
   const deadline = Date.now() + (options.waitMs ?? 20_000);

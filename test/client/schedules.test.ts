@@ -14,6 +14,9 @@ import { uniqueId } from '../support/temporal';
 import { approveParked, firingIdPattern, removeSchedule, waitForPoller } from '../support/schedules';
 import { callId, chainAgent, chainPlan, gatedStepTool, stepScript, stepTool } from '../support/step-script';
 
+/** A loaded machine's scheduler can take longer than the default 20 s to act on a trigger. */
+const slow = { waitMs: 90_000 };
+
 const complete = (summary: string) => reply(toolCall('complete_task', { summary, status: 'success' }));
 
 /** Whatever `body` throws, or a failure when it throws nothing. */
@@ -60,7 +63,7 @@ describe('scheduled runs (durable-agent/client)', () => {
       expect(listed).toMatchObject({ agent: 'general', task, cron: '0 9 * * 1', timezone: 'Europe/Berlin', taskQueue: h.taskQueue, paused: false });
       expect(listed.nextFirings[0]).toBe(created.nextFirings[0]);
 
-      const triggered = await triggerSchedule(h.client, name);
+      const triggered = await triggerSchedule(h.client, name, slow);
       expect(triggered.outcome).toBe('started');
       const workflowId = (triggered as { workflowId: string }).workflowId;
       expect(workflowId).toMatch(firingIdPattern(name));
@@ -127,13 +130,13 @@ describe('scheduled runs (durable-agent/client)', () => {
     bed.fake.script(task, [reply(toolCall('write_file', { path: 'out.md', content: 'x' })), complete('written')]);
     await withSchedules([name], async (h) => {
       await startSchedule(h.client, { name, cron: '0 9 * * 1', input: { agent: 'general', task, approvers: ['alice'] }, taskQueue: h.taskQueue });
-      const first = await triggerSchedule(h.client, name);
+      const first = await triggerSchedule(h.client, name, slow);
       expect(first.outcome).toBe('started');
       const parked = h.client.workflow.getHandle((first as { workflowId: string }).workflowId);
       await waitForApprovals(parked);
 
-      expect(await triggerSchedule(h.client, name)).toEqual({ outcome: 'skipped', openRuns: [parked.workflowId] });
-      const extra = await triggerSchedule(h.client, name, { overlap: 'allow_all' });
+      expect(await triggerSchedule(h.client, name, slow)).toEqual({ outcome: 'skipped', openRuns: [parked.workflowId] });
+      const extra = await triggerSchedule(h.client, name, { ...slow, overlap: 'allow_all' });
       expect(extra.outcome).toBe('started');
       expect((extra as { workflowId: string }).workflowId).not.toBe(parked.workflowId);
       expect(await describeSchedule(h.client, name)).toMatchObject({ firingsTaken: 2, firingsSkipped: 1, openRuns: [parked.workflowId] });
@@ -149,12 +152,13 @@ describe('scheduled runs (durable-agent/client)', () => {
     bed.fake.script(task, [reply(toolCall('write_file', { path: 'out.md', content: 'x' })), complete('written')]);
     await withSchedules([name], async (h) => {
       await startSchedule(h.client, { name, cron: '0 9 * * 1', overlap: 'cancel_other', input: { agent: 'general', task }, taskQueue: h.taskQueue });
-      const first = await triggerSchedule(h.client, name);
+      const first = await triggerSchedule(h.client, name, slow);
       const parked = h.client.workflow.getHandle((first as { workflowId: string }).workflowId);
       await waitForApprovals(parked);
-      const second = await triggerSchedule(h.client, name);
+      const second = await triggerSchedule(h.client, name, slow);
       expect(second.outcome).toBe('started');
-      expect((await parked.query(statusQuery)).phase).toBe('cancelled');
+      // The scheduler asks the parked run to cancel and may start the new one before that run has closed.
+      expect(await waitFor(async () => ((await parked.query(statusQuery)).phase === 'cancelled' ? 'cancelled' : undefined), 'the parked run cancelled')).toBe('cancelled');
       await waitForApprovals(h.client.workflow.getHandle((second as { workflowId: string }).workflowId));
       expect(await describeSchedule(h.client, name)).toMatchObject({ firingsTaken: 2, openRuns: [(second as { workflowId: string }).workflowId] });
     });
@@ -168,7 +172,7 @@ describe('scheduled runs (durable-agent/client)', () => {
       try {
         await waitForPoller(h.client, h.taskQueue);
         await startSchedule(h.client, { name, cron: '0 9 * * 1', input: { agent: 'chain', task, historyBudget: { maxEvents: 60 } }, taskQueue: h.taskQueue });
-        const first = await triggerSchedule(h.client, name);
+        const first = await triggerSchedule(h.client, name, slow);
         const run = h.client.workflow.getHandle((first as { workflowId: string }).workflowId);
         await waitForApprovals(run);
         const parkedRunId = (await run.describe()).runId;
@@ -180,11 +184,11 @@ describe('scheduled runs (durable-agent/client)', () => {
         }, 'the parked run to continue as new', 30_000);
         await waitForApprovals(run);
 
-        expect(await triggerSchedule(h.client, name)).toEqual({ outcome: 'skipped', openRuns: [run.workflowId] });
+        expect(await triggerSchedule(h.client, name, slow)).toEqual({ outcome: 'skipped', openRuns: [run.workflowId] });
         await run.signal(approvalSignal, { callId: callId(2), decision: 'approve', approver: 'tester' });
         expect(await run.result()).toMatchObject({ status: 'completed', completion: { summary: 'chain done' } });
         // The chain ended: the schedule's next firing starts a run again.
-        expect((await triggerSchedule(h.client, name)).outcome).toBe('started');
+        expect((await triggerSchedule(h.client, name, slow)).outcome).toBe('started');
       } finally {
         await removeSchedule(h.client, name);
       }
