@@ -11,7 +11,7 @@ import { readHistories, type SourcedHistory } from '../../runtime/audit/prove/re
  * Every link of the run from the server, newest first then reversed: each link's first event names
  * the link it continues, so the chain is walked through the histories alone.
  */
-async function fetchHistories(client: Client, workflowId: string): Promise<SourcedHistory[]> {
+export async function fetchHistories(client: Client, workflowId: string): Promise<SourcedHistory[]> {
   const links: SourcedHistory[] = [];
   let runId: string | undefined = (await client.workflow.getHandle(workflowId).describe()).runId;
   while (runId) {

@@ -34,6 +34,24 @@ export async function createApprover(dir: string, name: string): Promise<Approve
 }
 
 /**
+ * Sends the decision by update. A run whose history filled up while it parked continues as new with
+ * the call still pending; an update that reaches the new link before it has installed its handlers
+ * (it awaits a local activity first) is rejected with "No registered handler". The status query may
+ * still have been answered by the old link, so wait for the new one to park and send it again.
+ */
+async function decideByUpdate(handle: WorkflowHandle, decision: ApprovalDecision): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await handle.executeUpdate(decideApprovalUpdate, { args: [decision] });
+      return;
+    } catch (error) {
+      if (attempt >= 5 || !/No registered handler for update/.test(String((error as { cause?: unknown }).cause ?? error))) throw error;
+      await waitForApprovals(handle);
+    }
+  }
+}
+
+/**
  * Waits for `callId` to park, then approves it as `by` would with agentctl: signed over the run, the
  * call and any edit when `by` has a key, unsigned when it is a bare name. By update, or by signal.
  */
@@ -54,7 +72,7 @@ export async function approve(
     decision = { ...fields, expiresAt, signature: signWithApproverKey(by.name, text, { dir: by.keysDir })! };
   }
   if (!options.signal) {
-    await handle.executeUpdate(decideApprovalUpdate, { args: [decision] });
+    await decideByUpdate(handle, decision);
     return;
   }
   await handle.signal(approvalSignal, decision);

@@ -10,8 +10,9 @@ import { AuditLogMissingError, AuditProofInputError } from '../../../../src/cont
 import { ToolResult } from '../../../../src/contract/tool-result';
 import { builtinAgents } from '../../../../src/runtime/agents/builtin-agents';
 import { loadApproverRegistry } from '../../../../src/runtime/approvals/approver-registry';
+import { fetchHistories } from '../../../../src/cli/commands/audit-prove';
 import { proveRun, type ProveOptions } from '../../../../src/runtime/audit/prove/prove-run';
-import { readHistories } from '../../../../src/runtime/audit/prove/read-histories';
+import { readHistories, type SourcedHistory } from '../../../../src/runtime/audit/prove/read-histories';
 import { defineTool } from '../../../../src/runtime/tools/tool-definition';
 import { withAgentWorker } from '../../../support/agent-run-harness';
 import { useFakeModel } from '../../../support/agent-testbed';
@@ -61,6 +62,8 @@ describe('audit prove', () => {
   let signed: Proven;
   let other: Proven;
   let chain: Proven;
+  /** The chain's links as `agentctl audit prove` fetches them from the server when no --history is given. */
+  let chainFetched: SourcedHistory[];
   let unsigned: Proven;
   let byRule: Proven;
   let always: Proven;
@@ -112,6 +115,7 @@ describe('audit prove', () => {
       expect((await handle.result()).status).toBe('completed');
       await mkdir(path.join(dir, 'chain'));
       chain = { workflowId: handle.workflowId, histories: await exportHistories(client, handle.workflowId, path.join(dir, 'chain')), log: signedLog };
+      chainFetched = await fetchHistories(client, handle.workflowId);
     });
     const unsignedLog = path.join(dir, 'unsigned', 'worker.log');
     await withAgentWorker({ ...bed.harness(), auditLog: unsignedLog }, async ({ start, client }) => {
@@ -180,6 +184,9 @@ describe('audit prove', () => {
     // The links in any order, in one folder.
     const folder = path.dirname(chain.histories[0]!);
     expect(await prove(chain, { histories: (await readHistories([folder])).reverse() })).toMatchObject({ ok: true });
+    // Fetched from the server, as agentctl does without --history: every link.
+    expect(chainFetched.length).toBe(chain.histories.length);
+    expect(await prove(chain, { histories: chainFetched })).toMatchObject({ ok: true, problems: [] });
     await expect(prove(chain, { historyFiles: chain.histories.slice(1) })).rejects.toThrow(AuditProofInputError);
     await expect(prove(chain, { historyFiles: chain.histories.slice(1) })).rejects.toThrow(/The first link of .* is missing: temporal workflow show --workflow-id/);
     await expect(prove(chain, { historyFiles: chain.histories.slice(0, -1) })).rejects.toThrow(/continued as new, but the next link \(run [0-9a-f-]+\) is missing/);
