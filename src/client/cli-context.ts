@@ -8,7 +8,10 @@ import { terminalSafe } from './terminal-safe';
 /** Parsed command line: positional arguments and `--flag` / `--flag value` options. */
 export interface ParsedArgs {
   positionals: string[];
+  /** Each flag's value; a flag given twice keeps its last value here. */
   flags: Record<string, string | boolean>;
+  /** Every value of each flag that took one, in order, for the flags that may be given several times (`--history a --history b`). */
+  values: Record<string, string[]>;
 }
 
 /** Flags that never take a value, so `--json run-1` keeps `run-1` positional. */
@@ -17,6 +20,7 @@ const BOOLEAN_FLAGS = new Set(['json', 'detach', 'always', 'never', 'always-tool
 export function parseArgs(argv: string[]): ParsedArgs {
   const positionals: string[] = [];
   const flags: Record<string, string | boolean> = {};
+  const values: Record<string, string[]> = {};
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i]!;
     if (!arg.startsWith('--')) {
@@ -24,11 +28,15 @@ export function parseArgs(argv: string[]): ParsedArgs {
       continue;
     }
     const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
-    if (inline !== undefined) flags[name] = inline;
-    else if (BOOLEAN_FLAGS.has(name) || i + 1 >= argv.length || argv[i + 1]!.startsWith('--')) flags[name] = true;
-    else flags[name] = argv[++i]!;
+    if (inline === undefined && (BOOLEAN_FLAGS.has(name) || i + 1 >= argv.length || argv[i + 1]!.startsWith('--'))) {
+      flags[name] = true;
+      continue;
+    }
+    const value = inline ?? argv[++i]!;
+    flags[name] = value;
+    (values[name] ??= []).push(value);
   }
-  return { positionals, flags };
+  return { positionals, flags, values };
 }
 
 export interface CliContext {

@@ -114,6 +114,15 @@ export class AuditLogMissingError extends DurableAgentError {
 }
 
 /**
+ * `agentctl audit prove` was given something it cannot prove from: a history file that is missing or
+ * not an exported history, the history of another workflow, a chain with a link missing, or a payload
+ * it cannot decode. The message names the input and how to export or name the right one.
+ */
+export class AuditProofInputError extends Error {
+  override readonly name = 'AuditProofInputError';
+}
+
+/**
  * The process sandbox the worker was configured for cannot be used (bwrap missing, or its smoke test
  * failed). Raised at worker start, never downgraded to an unsandboxed run: retrying cannot help until
  * the host is fixed or AGENT_SANDBOX=none is chosen knowingly.

@@ -1,4 +1,4 @@
-import type { AuditEntry } from '../audit/audit-record';
+import { hashLine, lineOf, type AuditEntry, type AuditReceipt } from '../audit/audit-record';
 import type { ActivityDeps } from './activity-deps';
 
 /**
@@ -6,9 +6,18 @@ import type { ActivityDeps } from './activity-deps';
  * whose outcome is unknown). A local activity: it runs inside the workflow task that made the
  * decision, so the line is on disk (fsynced) before that task completes, before the server starts
  * any tool the decision allowed and before an update that carried it is answered.
+ *
+ * It returns the hash of each line written (`AuditReceipt`). The workflow ignores it, but the history
+ * keeps it in the local activity's marker, so `agentctl audit prove` can tell which workflow task
+ * wrote which line. A result is not replayed against code, so older histories replay unchanged.
  */
 export function createRecordAudit(deps: ActivityDeps) {
-  return async function recordAudit(entries: AuditEntry[]): Promise<void> {
-    for (const entry of entries) await deps.audit?.append(entry);
+  return async function recordAudit(entries: AuditEntry[]): Promise<AuditReceipt> {
+    const lines: string[] = [];
+    for (const entry of entries) {
+      const record = await deps.audit?.append(entry);
+      if (record) lines.push(hashLine(lineOf(record)));
+    }
+    return { lines };
   };
 }

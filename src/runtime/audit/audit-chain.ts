@@ -6,7 +6,7 @@ import { auditArguments } from './audit-arguments';
 import { headCopyPathOf, headPathOf, readHead, readHeadCopy, writeHead, type AuditHead, type HeadRead } from './audit-head';
 import { acquireAuditLock } from './audit-lock';
 import { assertHeadDirApart, defaultHeadDir } from './audit-path';
-import { AUDIT_RECORD_VERSION, AuditRecordSchema, GENESIS_HASH, hashLine, parseAuditLine, type AuditEntry, type AuditRecord } from './audit-record';
+import { AUDIT_RECORD_VERSION, AuditRecordSchema, GENESIS_HASH, hashLine, lineOf, parseAuditLine, type AuditEntry, type AuditRecord } from './audit-record';
 import { readLastLine } from './last-line';
 
 /**
@@ -92,7 +92,7 @@ export class AuditChain {
     const parsed = AuditRecordSchema.safeParse(candidate);
     if (!parsed.success) throw new InvalidAuditRecordError(`Audit record for ${entry.run}/${entry.callId} is malformed:\n${describeZodError(parsed.error)}`);
     const record = parsed.data;
-    const line = JSON.stringify(record);
+    const line = lineOf(record);
     try {
       this.handle ??= await open(this.file, 'a');
       await this.handle.appendFile(`${line}\n`, 'utf8');

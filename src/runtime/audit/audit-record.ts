@@ -67,6 +67,20 @@ export type AuditRecord = z.infer<typeof AuditRecordSchema>;
  */
 export type AuditEntry = Omit<AuditRecord, 'v' | 'seq' | 'prev' | 'arguments' | 'editedArguments'> & { arguments?: unknown; editedArguments?: unknown };
 
+/** A record's line as the chain writes it (without its newline): its hash is what the next line's `prev` holds. */
+export function lineOf(record: AuditRecord): string {
+  return JSON.stringify(record);
+}
+
+/**
+ * What the `recordAudit` local activity returns, so what its marker in the workflow history keeps: the
+ * hash of each line it wrote. `agentctl audit prove` finds by it which workflow task wrote a decision
+ * line, and so whether the line was on disk before the tool it allowed was scheduled. Markers of
+ * workflows run by earlier releases hold no receipt (the activity returned nothing).
+ */
+export const AuditReceiptSchema = z.object({ lines: z.array(z.string().regex(/^[0-9a-f]{64}$/)) });
+export type AuditReceipt = z.infer<typeof AuditReceiptSchema>;
+
 /** Parses one line's text; the problem, when there is one, is worded to follow "line N: " in a report. */
 export function parseAuditLine(text: string): { ok: true; record: AuditRecord } | { ok: false; problem: string } {
   let value: unknown;
