@@ -22,3 +22,25 @@ export class ShellMissingError extends Error {
 export class CommandCgroupError extends Error {
   override readonly name = 'CommandCgroupError';
 }
+
+/**
+ * The workspace holds more entries than the worker walks before a command (AGENT_SCAN_MAX_ENTRIES).
+ * A call that a rule let write is refused: without the whole walk, the sandbox cannot keep every
+ * protected path read-only. A SandboxEnforcementError, so the shell tool tells the model as it is.
+ */
+export class WorkspaceTooLargeError extends SandboxEnforcementError {
+  override readonly name = 'WorkspaceTooLargeError';
+  constructor(
+    readonly workspace: string,
+    readonly maxEntries: number,
+  ) {
+    super(
+      `The workspace has more than ${maxEntries.toLocaleString('en-US')} entries (files, folders and links), so this command was not run. ` +
+        'Before a command that may write and that no person approved, the worker walks the whole workspace to keep protected paths ' +
+        `(.git/config, .envrc, ...) read-only, and it stops after AGENT_SCAN_MAX_ENTRIES (${maxEntries}) entries so that one large workspace ` +
+        'cannot stall the worker. To go on: run commands that only read (they need no walk), ask a person to approve this command or to ' +
+        'remove what the workspace does not need (build output, dependency folders, generated files), or ask the operator to raise ' +
+        'AGENT_SCAN_MAX_ENTRIES.',
+    );
+  }
+}

@@ -10,14 +10,14 @@ import { CommandLimitsSchema, describeLimitHit, ulimitCommands, type CommandLimi
 import { SandboxEnforcementError } from './errors';
 import { findExecutable } from './find-executable';
 import { shellLauncher } from './liveness-gate';
-import { protectionMounts } from './protection-mounts';
-import { undoProtectedChanges } from './protected-sweep';
+import { protectionMounts, type ProtectionMounts } from './protection-mounts';
+import { scanBeforeCommand, undoProtectedChanges } from './protected-sweep';
 import { runProcess } from './run-process';
 import type { SandboxMode } from './sandbox-mode';
 import { resolveSandboxUser, type SandboxUser } from './sandbox-user';
 import { readSystemLayout } from './system-layout';
 import { toolEnvironment } from './tool-environment';
-import { scanWorkspace, type WorkspaceScan } from './workspace-scan';
+import { DEFAULT_SCAN_MAX_ENTRIES } from './workspace-scan';
 
 const EnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name');
 
@@ -43,6 +43,8 @@ export const ProcessRunSpecSchema = z.object({
   signal: z.instanceof(AbortSignal),
   /** What the caller will show; output is collected up to twice this, so it can say how much it cut. */
   outputLimit: z.number().int().positive(),
+  /** The activity's heartbeat, sent while the workspace is walked before and after the command. */
+  heartbeat: z.custom<(details?: unknown) => void>((v) => typeof v === 'function', 'must be a function').optional(),
 });
 export type ProcessRunSpec = z.input<typeof ProcessRunSpecSchema>;
 
@@ -87,6 +89,8 @@ export interface ProcessRunnerConfig {
    * AGENT_COMMAND_CGROUPS asks for (worker-setup/tool-process-runner.ts), and logs it.
    */
   cgroups?: CgroupHost | null;
+  /** AGENT_SCAN_MAX_ENTRIES: how many workspace entries are walked before a command (protected-sweep.ts). */
+  scanMaxEntries?: number;
 }
 
 /**
@@ -108,11 +112,10 @@ export function createProcessRunner(config: ProcessRunnerConfig): ProcessRunner 
   const bash = findExecutable('bash', '/usr/bin:/bin');
   const cgroups = bash === undefined ? undefined : config.cgroups === undefined ? cgroupsOfThisWorker().host : (config.cgroups ?? undefined);
 
-  const argvFor = (spec: RunSpec, env: Record<string, string>, scan: WorkspaceScan | undefined): string[] => {
+  const argvFor = (spec: RunSpec, env: Record<string, string>, protection: ProtectionMounts | undefined): string[] => {
     const launched = shell(spec.command, ulimitCommands(spec.limits));
     if (mode.mode === 'bwrap') {
       const { workspace, network, hiddenPaths, permission, limits } = spec;
-      const protection = scan && protects(permission) ? protectionMounts(scan) : undefined;
       return [
         mode.bwrapPath,
         ...bwrapArgs({ shell: launched, workspace, env, network, hiddenPaths, system, writable: permission.writes, protection, tmpBytes: limits.tmpBytes, runAs: user }),
@@ -131,9 +134,20 @@ export function createProcessRunner(config: ProcessRunnerConfig): ProcessRunner 
       const spec = ProcessRunSpecSchema.parse(raw);
       if (mode.mode === 'none' && spec.permission.by !== 'person') throw unenforceable(mode.reason);
       const guarded = mode.mode === 'bwrap' && protects(spec.permission);
-      const scan = guarded || user ? await scanWorkspace(spec.workspace, { hidden: spec.hiddenPaths, owner: user }) : undefined;
+      const onProgress = spec.heartbeat && ((entries: number) => spec.heartbeat!({ workspaceEntriesWalked: entries }));
+      const scan = await scanBeforeCommand({
+        workspace: spec.workspace,
+        hidden: spec.hiddenPaths,
+        user,
+        guarded,
+        writes: spec.permission.writes,
+        maxEntries: config.scanMaxEntries ?? DEFAULT_SCAN_MAX_ENTRIES,
+        onProgress,
+        signal: spec.signal,
+      });
+      const protection = guarded && scan ? protectionMounts(scan) : undefined;
       const env = toolEnvironment({ home: spec.workspace, allow: [...envAllowList, ...spec.extraEnvAllow], source: config.sourceEnv });
-      const argv = argvFor(spec, env, scan);
+      const argv = argvFor(spec, env, protection);
       const cgroup = cgroups ? await cgroups.create(spec.limits) : undefined;
       let hits: CgroupHits | undefined;
       let outcome;
@@ -150,7 +164,8 @@ export function createProcessRunner(config: ProcessRunnerConfig): ProcessRunner 
       } finally {
         await removeCgroup(cgroup);
       }
-      const removedProtectedPaths = guarded && scan ? await undoProtectedChanges(spec.workspace, spec.hiddenPaths, scan, user) : [];
+      const removedProtectedPaths =
+        guarded && scan ? await undoProtectedChanges(spec.workspace, spec.hiddenPaths, scan, user, { mountPoints: protection?.emptyReadOnly, onProgress }) : [];
       const limitHit = outcome.aborted ? undefined : describeLimits(outcome, spec.limits, hits);
       return { ...outcome, sandboxed: mode.mode === 'bwrap', removedProtectedPaths, ...(limitHit ? { limitHit } : {}) };
     },

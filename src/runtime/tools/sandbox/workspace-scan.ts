@@ -1,6 +1,7 @@
-import { lchown, lstat, readdir, readlink } from 'node:fs/promises';
+import { lchown, lstat, opendir, readlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import { isProtectedPath } from '../protected-paths';
+import { WorkspaceTooLargeError } from './errors';
 
 /** One protected path found in the workspace (the topmost: a protected folder's contents are not listed). */
 export interface ProtectedEntry {
@@ -16,6 +17,8 @@ export interface WorkspaceScan {
   protectedEntries: Map<string, ProtectedEntry>;
   /** Every folder named `.git`: pinned in place, its hooks and info folders made read-only. */
   gitDirs: string[];
+  /** How many entries the walk saw (the workspace itself and hidden folders not counted). */
+  entries: number;
 }
 
 export interface ScanOptions {
@@ -23,49 +26,127 @@ export interface ScanOptions {
   hidden: readonly string[];
   /** When set, every entry not owned by it is handed to it (lchown), so a non-root command can write it. */
   owner?: { uid: number; gid: number } | undefined;
+  /** The walk stops with WorkspaceTooLargeError past this many entries; unset, it walks them all. */
+  maxEntries?: number | undefined;
+  /** Told the count every PROGRESS_EVERY entries, so an activity can heartbeat while a large workspace is walked. */
+  onProgress?: ((entries: number) => void) | undefined;
+  /** Stops the walk (it rejects with the signal's reason) when the call is cancelled. */
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * How many folders are read at once, each with one file operation in flight at a time. libuv runs
+ * file operations on a pool of 4 threads shared by the whole worker: a walk that queued one lstat
+ * per entry at once (as this one did, with Promise.all) held hundreds of thousands of requests, and
+ * their promises, in front of every other run's file operations.
+ */
+export const SCAN_CONCURRENCY = 2;
+
+/** AGENT_SCAN_MAX_ENTRIES unless set: a walk this long takes a second or two on an idle machine. */
+export const DEFAULT_SCAN_MAX_ENTRIES = 100_000;
+
+/** How often the walk reports progress and lets timers and other I/O of the worker run. */
+export const PROGRESS_EVERY = 1_000;
+
+/** A folder still to read, and whether it lies under a protected path (its contents are not listed then). */
+interface PendingDir {
+  dir: string;
+  underProtected: boolean;
 }
 
 /**
  * Walks the workspace once, without following symlinks: finds the protected paths and `.git`
  * folders the sandbox must mount read-only, and hands what the worker (root) left behind to the
- * sandbox user. It takes one lstat per entry, so its cost grows with the workspace.
+ * sandbox user. It streams: folders are read with `opendir` a batch at a time by SCAN_CONCURRENCY
+ * walkers, so its memory is the folders still to read, not every entry, and it yields to the event
+ * loop every PROGRESS_EVERY entries. Its time still grows with the workspace: `maxEntries` bounds it.
  */
 export async function scanWorkspace(workspace: string, options: ScanOptions): Promise<WorkspaceScan> {
-  const scan: WorkspaceScan = { protectedEntries: new Map(), gitDirs: [] };
+  const scan: WorkspaceScan = { protectedEntries: new Map(), gitDirs: [], entries: 0 };
   const hidden = new Set(options.hidden.map((p) => path.resolve(workspace, p)));
-  if (options.owner) await ownEntry(workspace, options.owner);
-  const visit = async (dir: string, underProtected: boolean): Promise<void> => {
-    let names: string[];
-    try {
-      names = await readdir(dir);
-    } catch {
-      return; // Removed meanwhile, or unreadable: nothing of it can be mounted.
+  const maxEntries = options.maxEntries ?? Number.POSITIVE_INFINITY;
+  if (options.owner) await handOver(workspace, options.owner);
+  const pending: PendingDir[] = [{ dir: workspace, underProtected: false }];
+  let reading = 0;
+  let wake: (() => void) | undefined;
+  let failure: unknown;
+
+  const visitEntry = async (dir: string, name: string, underProtected: boolean): Promise<void> => {
+    const full = path.join(dir, name);
+    if (hidden.has(full)) return;
+    scan.entries += 1;
+    if (scan.entries > maxEntries) throw new WorkspaceTooLargeError(workspace, maxEntries);
+    if (scan.entries % PROGRESS_EVERY === 0) {
+      options.onProgress?.(scan.entries);
+      // Promise callbacks alone never let timers (heartbeats) or the worker's other I/O run.
+      await new Promise((resolve) => setImmediate(resolve));
     }
-    await Promise.all(
-      names.map(async (name) => {
-        const full = path.join(dir, name);
-        if (hidden.has(full)) return;
-        const stat = await lstat(full).catch(() => undefined);
-        if (!stat) return;
-        if (options.owner && (stat.uid !== options.owner.uid || stat.gid !== options.owner.gid)) await ownEntry(full, options.owner);
-        const kind = stat.isSymbolicLink() ? 'symlink' : stat.isDirectory() ? 'dir' : stat.isFile() ? 'file' : 'other';
-        const isProtected = !underProtected && (isProtectedPath(path.relative(workspace, full)) || (name === '.git' && kind !== 'dir'));
-        if (isProtected) {
-          const linkTarget = kind === 'symlink' ? await readlink(full).catch(() => undefined) : undefined;
-          scan.protectedEntries.set(full, { kind, dev: stat.dev, ino: stat.ino, ...(linkTarget === undefined ? {} : { linkTarget }) });
-        }
-        if (kind === 'dir' && name === '.git') scan.gitDirs.push(full);
-        if (kind === 'dir') await visit(full, underProtected || isProtected);
-      }),
-    );
+    const stat = await lstat(full).catch(() => undefined);
+    if (!stat) return;
+    if (options.owner && (stat.uid !== options.owner.uid || stat.gid !== options.owner.gid)) await lchown(full, options.owner.uid, options.owner.gid).catch(() => undefined);
+    const kind = stat.isSymbolicLink() ? 'symlink' : stat.isDirectory() ? 'dir' : stat.isFile() ? 'file' : 'other';
+    const isProtected = !underProtected && (isProtectedPath(path.relative(workspace, full)) || (name === '.git' && kind !== 'dir'));
+    if (isProtected) {
+      const linkTarget = kind === 'symlink' ? await readlink(full).catch(() => undefined) : undefined;
+      scan.protectedEntries.set(full, { kind, dev: stat.dev, ino: stat.ino, ...(linkTarget === undefined ? {} : { linkTarget }) });
+    }
+    if (kind === 'dir' && name === '.git') scan.gitDirs.push(full);
+    if (kind === 'dir') {
+      pending.push({ dir: full, underProtected: underProtected || isProtected });
+      wake?.();
+    }
   };
-  await visit(workspace, false);
+
+  const readDir = async ({ dir, underProtected }: PendingDir): Promise<void> => {
+    const handle = await opendir(dir).catch(() => undefined);
+    if (!handle) return; // Removed meanwhile, or unreadable: nothing of it can be mounted.
+    // The iterator closes the folder when the loop ends or throws.
+    for await (const entry of handle) {
+      if (failure !== undefined) return;
+      options.signal?.throwIfAborted();
+      await visitEntry(dir, entry.name, underProtected);
+    }
+  };
+
+  const walker = async (): Promise<void> => {
+    for (;;) {
+      if (failure !== undefined) return;
+      const next = pending.pop();
+      if (next) {
+        reading += 1;
+        try {
+          await readDir(next);
+        } catch (error) {
+          failure ??= error;
+        } finally {
+          reading -= 1;
+          wake?.();
+        }
+        continue;
+      }
+      // Nothing to read: done when no walker can add more, else wait until one does or ends.
+      if (reading === 0) return void wake?.();
+      await new Promise<void>((resolve) => {
+        const previous = wake;
+        wake = () => {
+          wake = undefined;
+          previous?.();
+          resolve();
+        };
+      });
+    }
+  };
+
+  await Promise.all(Array.from({ length: SCAN_CONCURRENCY }, walker));
+  if (failure !== undefined) throw failure;
   scan.gitDirs.sort();
   return scan;
 }
 
-async function ownEntry(full: string, owner: { uid: number; gid: number }): Promise<void> {
-  await lchown(full, owner.uid, owner.gid).catch(() => undefined);
+/** Hands one entry (not what a symlink points to) to `owner`, unless it is theirs already. */
+export async function handOver(full: string, owner: { uid: number; gid: number }): Promise<void> {
+  const stat = await lstat(full).catch(() => undefined);
+  if (stat && (stat.uid !== owner.uid || stat.gid !== owner.gid)) await lchown(full, owner.uid, owner.gid).catch(() => undefined);
 }
 
 /**

@@ -1,0 +1,119 @@
+// The walk a root worker makes of the workspace before a command: what it finds, and what it costs the
+// rest of the worker (file operations in flight, an entry cap, progress for heartbeats). Real files.
+import { lstatSync } from 'node:fs';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { WorkspaceTooLargeError } from '../../../../src/runtime/tools/sandbox/errors';
+import { PROGRESS_EVERY, SCAN_CONCURRENCY, scanWorkspace } from '../../../../src/runtime/tools/sandbox/workspace-scan';
+import { removeTempDirs, tempDir } from '../tool-test-context';
+
+const NOBODY = { uid: 65534, gid: 65534 };
+
+/** A workspace of `folders` folders, each holding `files` empty files. */
+async function wideWorkspace(folders: number, files: number): Promise<string> {
+  const workspace = await tempDir('scan-ws-');
+  for (let f = 0; f < folders; f += 1) {
+    const folder = path.join(workspace, `f${f}`);
+    await mkdir(folder);
+    await Promise.all(Array.from({ length: files }, (_, i) => writeFile(path.join(folder, `x${i}`), '')));
+  }
+  return workspace;
+}
+
+/** File-system requests the process has waiting on libuv's thread pool now (promise and callback forms). */
+function fsRequestsInFlight(): number {
+  return process.getActiveResourcesInfo().filter((kind) => kind === 'FSReqPromise' || kind === 'FSReqCallback').length;
+}
+
+describe('scanWorkspace', () => {
+  afterAll(removeTempDirs);
+
+  it('finds the topmost protected paths and every .git folder, and skips hidden folders', async () => {
+    const workspace = await tempDir('scan-ws-');
+    await mkdir(path.join(workspace, '.git', 'hooks'), { recursive: true });
+    await writeFile(path.join(workspace, '.git', 'config'), '');
+    await writeFile(path.join(workspace, '.envrc'), '');
+    await mkdir(path.join(workspace, 'sub', 'nested', '.git'), { recursive: true });
+    await writeFile(path.join(workspace, 'sub', '.env.local'), '');
+    await symlink('.envrc', path.join(workspace, '.npmrc'));
+    await mkdir(path.join(workspace, 'hidden', '.git'), { recursive: true });
+    await writeFile(path.join(workspace, 'plain.txt'), '');
+
+    const scan = await scanWorkspace(workspace, { hidden: ['hidden'] });
+
+    expect([...scan.protectedEntries.keys()].map((p) => path.relative(workspace, p)).sort()).toEqual(
+      ['.envrc', '.git/config', '.git/hooks', '.npmrc', 'sub/.env.local'].sort(),
+    );
+    expect(scan.protectedEntries.get(path.join(workspace, '.npmrc'))).toMatchObject({ kind: 'symlink', linkTarget: '.envrc' });
+    expect(scan.gitDirs).toEqual([path.join(workspace, '.git'), path.join(workspace, 'sub', 'nested', '.git')]);
+    // .git, hooks, config, .envrc, sub, nested, nested/.git, .env.local, .npmrc, plain.txt; not hidden/ or below.
+    expect(scan.entries).toBe(10);
+  });
+
+  it('hands entries to the owner without following symlinks', async () => {
+    const workspace = await tempDir('scan-ws-');
+    const outside = await tempDir('scan-outside-');
+    await writeFile(path.join(outside, 'host-file'), '');
+    await mkdir(path.join(workspace, 'made-by-root'));
+    await writeFile(path.join(workspace, 'made-by-root', 'file'), '');
+    await symlink(path.join(outside, 'host-file'), path.join(workspace, 'link-out'));
+
+    await scanWorkspace(workspace, { hidden: [], owner: NOBODY });
+
+    for (const entry of ['', 'made-by-root', 'made-by-root/file', 'link-out']) expect(lstatSync(path.join(workspace, entry)).uid).toBe(NOBODY.uid);
+    expect(lstatSync(path.join(outside, 'host-file')).uid).toBe(0);
+  });
+
+  // Written first and seen failing: the walk it replaces queued an lstat for every entry at once.
+  it(`keeps at most ${SCAN_CONCURRENCY} file operations in flight, however wide the workspace`, async () => {
+    const workspace = await wideWorkspace(20, 200);
+    // Requests of others (the test runner's own) are counted too: take them as they stand before.
+    let baseline = 0;
+    for (let i = 0; i < 20; i += 1) {
+      baseline = Math.max(baseline, fsRequestsInFlight());
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    let most = 0;
+    let walking = true;
+    const sampler = (async () => {
+      while (walking) {
+        most = Math.max(most, fsRequestsInFlight());
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    const scan = await scanWorkspace(workspace, { hidden: [], owner: NOBODY });
+    walking = false;
+    await sampler;
+    expect(scan.entries).toBe(20 * 201);
+    expect(most).toBeGreaterThan(0);
+    expect(most - baseline).toBeLessThanOrEqual(SCAN_CONCURRENCY);
+  });
+
+  it('reports its progress as it walks, so the activity can heartbeat', async () => {
+    const workspace = await wideWorkspace(5, 3 * PROGRESS_EVERY / 5);
+    const told: number[] = [];
+    const scan = await scanWorkspace(workspace, { hidden: [], onProgress: (entries) => told.push(entries) });
+    expect(scan.entries).toBe(5 + 3 * PROGRESS_EVERY);
+    expect(told).toEqual([PROGRESS_EVERY, 2 * PROGRESS_EVERY, 3 * PROGRESS_EVERY]);
+  });
+
+  it('stops past maxEntries with an error that says how many, why and what to do', async () => {
+    const workspace = await wideWorkspace(10, 30);
+    const scan = scanWorkspace(workspace, { hidden: [], maxEntries: 100 });
+    await expect(scan).rejects.toBeInstanceOf(WorkspaceTooLargeError);
+    const error = (await scan.catch((e: unknown) => e)) as WorkspaceTooLargeError;
+    expect(error.message).toMatch(/^The workspace has more than 100 entries \(files, folders and links\), so this command was not run\./);
+    expect(error.message).toContain('AGENT_SCAN_MAX_ENTRIES');
+    expect(error.message).toContain('commands that only read');
+    // Exactly at the cap is still fine.
+    expect((await scanWorkspace(workspace, { hidden: [], maxEntries: 310 })).entries).toBe(310);
+  });
+
+  it('stops when the call is cancelled', async () => {
+    const workspace = await wideWorkspace(4, 2 * PROGRESS_EVERY);
+    const abort = new AbortController();
+    const scan = scanWorkspace(workspace, { hidden: [], signal: abort.signal, onProgress: () => abort.abort(new Error('cancelled by the test')) });
+    await expect(scan).rejects.toThrow('cancelled by the test');
+  });
+});
