@@ -26,7 +26,7 @@ export function peakRss(): number {
 }
 
 async function run(): Promise<void> {
-  const [workspace, cap] = process.argv.slice(2);
+  const [workspace, cap] = process.argv.slice(2) as [string, string];
   const maxEntries = cap === 'Infinity' ? Number.POSITIVE_INFINITY : Number(cap);
   const baselineRss = peakRss();
   const delay = monitorEventLoopDelay({ resolution: 10 });

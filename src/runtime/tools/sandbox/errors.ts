@@ -5,7 +5,8 @@
 
 /** A call cannot run with the permission it was given here (see docs/guides/security.md, fallback modes). */
 export class SandboxEnforcementError extends Error {
-  override readonly name = 'SandboxEnforcementError';
+  // Typed as a string, so a subclass (WorkspaceTooLargeError) can say its own name.
+  override readonly name: string = 'SandboxEnforcementError';
 }
 
 /** The user commands should run as (AGENT_SANDBOX_USER) cannot be used. Raised at worker start. */

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { z } from 'zod';
 import type { ToolPermission } from '../../../contract/tool-permission';
-import { bwrapArgs, dropTo } from './bwrap-args';
+import { bwrapInvocation, dropTo } from './bwrap-args';
 import { describeCgroupHits, enterCgroupArgv } from './cgroups/cgroup-launch';
 import type { CgroupHits, CgroupHost, CommandCgroup } from './cgroups/command-cgroup';
 import { cgroupsOfThisWorker } from './cgroups/detect-cgroups';
@@ -112,17 +112,19 @@ export function createProcessRunner(config: ProcessRunnerConfig): ProcessRunner 
   const bash = findExecutable('bash', '/usr/bin:/bin');
   const cgroups = bash === undefined ? undefined : config.cgroups === undefined ? cgroupsOfThisWorker().host : (config.cgroups ?? undefined);
 
-  const argvFor = (spec: RunSpec, env: Record<string, string>, protection: ProtectionMounts | undefined): string[] => {
+  /**
+   * The launcher's argv. bwrap gets its options through fd 3 (`--args 3`): its argv is what the
+   * sandbox's PID 1 shows in /proc/1/cmdline, and the options name host paths, mounts and variables.
+   */
+  const launchFor = (spec: RunSpec, env: Record<string, string>, protection: ProtectionMounts | undefined): { argv: string[]; argsOnFd3?: string[] } => {
     const launched = shell(spec.command, ulimitCommands(spec.limits));
     if (mode.mode === 'bwrap') {
       const { workspace, network, hiddenPaths, permission, limits } = spec;
-      return [
-        mode.bwrapPath,
-        ...bwrapArgs({ shell: launched, workspace, env, network, hiddenPaths, system, writable: permission.writes, protection, tmpBytes: limits.tmpBytes, runAs: user }),
-      ];
+      const { options, command } = bwrapInvocation({ shell: launched, workspace, env, network, hiddenPaths, system, writable: permission.writes, protection, tmpBytes: limits.tmpBytes, runAs: user });
+      return { argv: [mode.bwrapPath, '--args', '3', '--', ...command], argsOnFd3: options };
     }
     const prefix = childGuard?.kind === 'pid-namespace' ? childGuard.prefix : [];
-    return [...prefix, ...(user ? dropTo(user) : []), ...launched];
+    return { argv: [...prefix, ...(user ? dropTo(user) : []), ...launched] };
   };
 
   return {
@@ -147,15 +149,18 @@ export function createProcessRunner(config: ProcessRunnerConfig): ProcessRunner 
       });
       const protection = guarded && scan ? protectionMounts(scan) : undefined;
       const env = toolEnvironment({ home: spec.workspace, allow: [...envAllowList, ...spec.extraEnvAllow], source: config.sourceEnv });
-      const argv = argvFor(spec, env, protection);
+      const { argv, argsOnFd3 } = launchFor(spec, env, protection);
       const cgroup = cgroups ? await cgroups.create(spec.limits) : undefined;
       let hits: CgroupHits | undefined;
       let outcome;
       try {
         outcome = await runProcess({
           argv: cgroup && bash ? enterCgroupArgv(bash, cgroup.procsFiles, argv) : argv,
+          ...(argsOnFd3 ? { argsOnFd3 } : {}),
           cwd: spec.workspace,
-          env,
+          // bwrap sets the command's environment itself (--clearenv, --setenv), so its own, which
+          // /proc/1/environ shows, stays empty.
+          env: mode.mode === 'bwrap' ? {} : env,
           timeoutMs: spec.timeoutMs,
           signal: spec.signal,
           outputLimit: spec.outputLimit,
