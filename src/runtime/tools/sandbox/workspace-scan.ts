@@ -1,4 +1,5 @@
-import { lchown, lstat, opendir, readlink } from 'node:fs/promises';
+import { constants, existsSync } from 'node:fs';
+import { lchown, lstat, open, opendir, readlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import { isProtectedPath } from '../protected-paths';
 import { WorkspaceTooLargeError } from './errors';
@@ -48,10 +49,38 @@ export const DEFAULT_SCAN_MAX_ENTRIES = 100_000;
 /** How often the walk reports progress and lets timers and other I/O of the worker run. */
 export const PROGRESS_EVERY = 1_000;
 
-/** A folder still to read, and whether it lies under a protected path (its contents are not listed then). */
+/**
+ * A folder still to read, whether it lies under a protected path (its contents are not listed then),
+ * and which folder the walk saw there (absent for the workspace itself).
+ */
 interface PendingDir {
   dir: string;
   underProtected: boolean;
+  seen?: { dev: number; ino: number };
+}
+
+/** Where the kernel shows a process's open files; without it (not Linux) the walk goes by path. */
+const FD_FOLDER = '/proc/self/fd';
+let fdFolderExists: boolean | undefined;
+
+/**
+ * Opens a folder the walk saw, and makes sure it still is that folder: not a symlink put in its
+ * place since, not another folder a swapped parent leads to. The walk then reads it and reaches its
+ * entries through the open descriptor (/proc/self/fd/N/name), so a root worker never follows a
+ * link a command made into a lchown of a host file. Undefined when it is gone or not the same.
+ */
+async function pin({ dir, seen }: PendingDir): Promise<{ path: string; close(): Promise<void> } | undefined> {
+  fdFolderExists ??= existsSync(FD_FOLDER);
+  // The workspace itself is the caller's symlink-resolved path; every folder below is the walk's own find.
+  const flags = constants.O_RDONLY | constants.O_DIRECTORY | (seen ? constants.O_NOFOLLOW : 0);
+  const handle = await open(dir, flags).catch(() => undefined);
+  if (!handle) return undefined;
+  const stat = await handle.stat().catch(() => undefined);
+  if (!stat || (seen && (stat.dev !== seen.dev || stat.ino !== seen.ino))) {
+    await handle.close();
+    return undefined;
+  }
+  return { path: fdFolderExists ? path.join(FD_FOLDER, String(handle.fd)) : dir, close: () => handle.close() };
 }
 
 /**
@@ -71,8 +100,10 @@ export async function scanWorkspace(workspace: string, options: ScanOptions): Pr
   let wake: (() => void) | undefined;
   let failure: unknown;
 
-  const visitEntry = async (dir: string, name: string, underProtected: boolean): Promise<void> => {
+  /** One entry of `dir`, reached through `pinned` (the open folder) for every file operation. */
+  const visitEntry = async (dir: string, pinned: string, name: string, underProtected: boolean): Promise<void> => {
     const full = path.join(dir, name);
+    const at = path.join(pinned, name);
     if (hidden.has(full)) return;
     scan.entries += 1;
     if (scan.entries > maxEntries) throw new WorkspaceTooLargeError(workspace, maxEntries);
@@ -81,30 +112,37 @@ export async function scanWorkspace(workspace: string, options: ScanOptions): Pr
       // Promise callbacks alone never let timers (heartbeats) or the worker's other I/O run.
       await new Promise((resolve) => setImmediate(resolve));
     }
-    const stat = await lstat(full).catch(() => undefined);
+    const stat = await lstat(at).catch(() => undefined);
     if (!stat) return;
-    if (options.owner && (stat.uid !== options.owner.uid || stat.gid !== options.owner.gid)) await lchown(full, options.owner.uid, options.owner.gid).catch(() => undefined);
+    if (options.owner && (stat.uid !== options.owner.uid || stat.gid !== options.owner.gid)) await lchown(at, options.owner.uid, options.owner.gid).catch(() => undefined);
     const kind = stat.isSymbolicLink() ? 'symlink' : stat.isDirectory() ? 'dir' : stat.isFile() ? 'file' : 'other';
     const isProtected = !underProtected && (isProtectedPath(path.relative(workspace, full)) || (name === '.git' && kind !== 'dir'));
     if (isProtected) {
-      const linkTarget = kind === 'symlink' ? await readlink(full).catch(() => undefined) : undefined;
+      const linkTarget = kind === 'symlink' ? await readlink(at).catch(() => undefined) : undefined;
       scan.protectedEntries.set(full, { kind, dev: stat.dev, ino: stat.ino, ...(linkTarget === undefined ? {} : { linkTarget }) });
     }
     if (kind === 'dir' && name === '.git') scan.gitDirs.push(full);
     if (kind === 'dir') {
-      pending.push({ dir: full, underProtected: underProtected || isProtected });
+      pending.push({ dir: full, underProtected: underProtected || isProtected, seen: { dev: stat.dev, ino: stat.ino } });
       wake?.();
     }
   };
 
-  const readDir = async ({ dir, underProtected }: PendingDir): Promise<void> => {
-    const handle = await opendir(dir).catch(() => undefined);
-    if (!handle) return; // Removed meanwhile, or unreadable: nothing of it can be mounted.
-    // The iterator closes the folder when the loop ends or throws.
-    for await (const entry of handle) {
-      if (failure !== undefined) return;
-      options.signal?.throwIfAborted();
-      await visitEntry(dir, entry.name, underProtected);
+  const readDir = async (next: PendingDir): Promise<void> => {
+    // Removed meanwhile, replaced, or unreadable: nothing of it can be mounted or handed over.
+    const pinned = await pin(next);
+    if (!pinned) return;
+    try {
+      const handle = await opendir(pinned.path).catch(() => undefined);
+      if (!handle) return;
+      // The iterator closes the folder when the loop ends or throws.
+      for await (const entry of handle) {
+        if (failure !== undefined) return;
+        options.signal?.throwIfAborted();
+        await visitEntry(next.dir, pinned.path, entry.name, next.underProtected);
+      }
+    } finally {
+      await pinned.close();
     }
   };
 

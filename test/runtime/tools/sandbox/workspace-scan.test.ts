@@ -1,6 +1,7 @@
 // The walk a root worker makes of the workspace before a command: what it finds, and what it costs the
 // rest of the worker (file operations in flight, an entry cap, progress for heartbeats). Real files.
-import { lstatSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chownSync, lstatSync } from 'node:fs';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -63,6 +64,38 @@ describe('scanWorkspace', () => {
 
     for (const entry of ['', 'made-by-root', 'made-by-root/file', 'link-out']) expect(lstatSync(path.join(workspace, entry)).uid).toBe(NOBODY.uid);
     expect(lstatSync(path.join(outside, 'host-file')).uid).toBe(0);
+  });
+
+  // Written first and seen failing: root handed the host file to nobody within 9 walks (37 with the
+  // first streaming walk), because the walk followed a folder swapped for a symlink after it saw it.
+  it('never hands a file outside the workspace to the owner while a command swaps a folder for a symlink', async () => {
+    const outside = await tempDir('scan-host-');
+    await writeFile(path.join(outside, 'target'), 'a host file only root may read');
+    const workspace = await tempDir('scan-ws-');
+    await mkdir(path.join(workspace, 'a'));
+    await writeFile(path.join(workspace, 'a', 'target'), '');
+    for (const entry of ['', 'a', 'a/target']) chownSync(path.join(workspace, entry), NOBODY.uid, NOBODY.gid);
+    // Another run's command on the same workspace, as the sandbox user: `a` flips between its folder and a link out.
+    const swap = [
+      'import os, time',
+      `os.chdir(${JSON.stringify(workspace)})`,
+      'while True:',
+      `  os.rename('a', 'a.d'); os.symlink(${JSON.stringify(outside)}, 'a'); time.sleep(0.0005); os.unlink('a'); os.rename('a.d', 'a'); time.sleep(0.0005)`,
+    ].join('\n');
+    const swapper = spawn('/usr/bin/setpriv', [`--reuid=${NOBODY.uid}`, `--regid=${NOBODY.gid}`, '--clear-groups', '/usr/bin/python3', '-c', swap], { stdio: 'ignore' });
+    const ended = new Promise((resolve) => swapper.once('exit', (code, signal) => resolve(signal ?? code)));
+    let walks = 0;
+    try {
+      for (const deadline = Date.now() + 5_000; Date.now() < deadline && lstatSync(path.join(outside, 'target')).uid === 0; walks += 1) {
+        await scanWorkspace(workspace, { hidden: [], owner: NOBODY });
+      }
+    } finally {
+      swapper.kill('SIGKILL');
+    }
+    expect(lstatSync(path.join(outside, 'target')).uid, `after ${walks} walks`).toBe(0);
+    // The swapper ran all along (a python3 that failed to start would make this pass for nothing).
+    expect(await ended).toBe('SIGKILL');
+    expect(walks).toBeGreaterThan(20);
   });
 
   // Written first and seen failing: the walk it replaces queued an lstat for every entry at once.
