@@ -5,7 +5,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ProcessStartError } from '../../../../src/contract/errors';
 import { createProcessRunner, type ProcessRunner } from '../../../../src/runtime/tools/sandbox/process-runner';
+import { runProcess } from '../../../../src/runtime/tools/sandbox/run-process';
 import { resolveSandboxMode } from '../../../../src/runtime/tools/sandbox/sandbox-mode';
 import { DEFAULT_TOOL_PATH } from '../../../../src/runtime/tools/sandbox/tool-environment';
 import { removeTempDirs, tempDir } from '../tool-test-context';
@@ -87,5 +89,20 @@ describe('/proc inside the sandbox', () => {
       }
       expect(environ).toContain('TOOL_ALLOWED=allowed-value');
     }
+  });
+
+  // The options travel NUL-separated: one holding a NUL would end early and start an option of its own.
+  it('refuses an option holding a NUL byte rather than let it smuggle in another option', async () => {
+    const launch = runProcess({
+      argv: ['/usr/bin/true'],
+      argsOnFd3: ['--setenv', 'X', 'value\0--bind\0/\0/host'],
+      cwd: workspace,
+      env: {},
+      timeoutMs: 5_000,
+      signal: new AbortController().signal,
+      outputLimit: 100,
+    });
+    await expect(launch).rejects.toBeInstanceOf(ProcessStartError);
+    await expect(launch).rejects.toThrow('an argument holds a NUL byte');
   });
 });
