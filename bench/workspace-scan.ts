@@ -18,7 +18,7 @@
 // For "before", run this file against an earlier src/ (see bench/results/workspace-scan.md).
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { startRun } from '../src/client/start-run';
@@ -209,6 +209,7 @@ async function partTwo(env: BenchEnv, workspace: string): Promise<string> {
   } finally {
     await connection.close();
     await model.close();
+    rmSync(path.dirname(bundlePath), { recursive: true, force: true });
   }
   return [
     `## Part 2: a real worker on a ${E2E_SIZE}-folder workspace`,
@@ -238,7 +239,9 @@ async function run(): Promise<void> {
     }
   }
   const args = process.argv.slice(2).join(' ');
-  report(NAME, `npm run bench:scan${args ? ` -- ${args}` : ''}`, sections.join('\n\n'));
+  // Timings on a shared machine mean little without how busy it was.
+  const load = `Load average (1, 5, 15 min) at the end: ${loadavg().map((l) => l.toFixed(1)).join(', ')} on ${cpus().length} cores.`;
+  report(NAME, `npm run bench:scan${args ? ` -- ${args}` : ''}`, [load, ...sections].join('\n\n'));
 }
 
 run().catch((error) => {

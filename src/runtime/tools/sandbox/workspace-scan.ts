@@ -1,5 +1,5 @@
 import { constants, existsSync } from 'node:fs';
-import { lchown, lstat, open, opendir, readlink } from 'node:fs/promises';
+import { lchown, lstat, open, opendir, readdir, readlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import { isProtectedPath } from '../protected-paths';
 import { WorkspaceTooLargeError } from './errors';
@@ -39,9 +39,17 @@ export interface ScanOptions {
  * How many folders are read at once, each with one file operation in flight at a time. libuv runs
  * file operations on a pool of 4 threads shared by the whole worker: a walk that queued one lstat
  * per entry at once (as this one did, with Promise.all) held hundreds of thousands of requests, and
- * their promises, in front of every other run's file operations.
+ * their promises, in front of every other run's file operations. With four, another run's read waits
+ * behind one of the walk's operations at most.
  */
-export const SCAN_CONCURRENCY = 2;
+export const SCAN_CONCURRENCY = 4;
+
+/**
+ * A folder whose listing takes at most this many bytes on disk (its size) is read in one call; a
+ * larger one (a folder of thousands of entries) is streamed a batch at a time, so no listing of
+ * a huge folder is ever held whole.
+ */
+const SMALL_FOLDER_BYTES = 64 * 1024;
 
 /** AGENT_SCAN_MAX_ENTRIES unless set: a walk this long takes a second or two on an idle machine. */
 export const DEFAULT_SCAN_MAX_ENTRIES = 100_000;
@@ -69,7 +77,7 @@ let fdFolderExists: boolean | undefined;
  * entries through the open descriptor (/proc/self/fd/N/name), so a root worker never follows a
  * link a command made into a lchown of a host file. Undefined when it is gone or not the same.
  */
-async function pin({ dir, seen }: PendingDir): Promise<{ path: string; close(): Promise<void> } | undefined> {
+async function pin({ dir, seen }: PendingDir): Promise<{ path: string; size: number; close(): Promise<void> } | undefined> {
   fdFolderExists ??= existsSync(FD_FOLDER);
   // The workspace itself is the caller's symlink-resolved path; every folder below is the walk's own find.
   const flags = constants.O_RDONLY | constants.O_DIRECTORY | (seen ? constants.O_NOFOLLOW : 0);
@@ -80,14 +88,25 @@ async function pin({ dir, seen }: PendingDir): Promise<{ path: string; close(): 
     await handle.close();
     return undefined;
   }
-  return { path: fdFolderExists ? path.join(FD_FOLDER, String(handle.fd)) : dir, close: () => handle.close() };
+  return { path: fdFolderExists ? path.join(FD_FOLDER, String(handle.fd)) : dir, size: stat.size, close: () => handle.close() };
+}
+
+/** The names in a pinned folder: a small one in one read, a large one (or one whose size says nothing) streamed. */
+async function* namesIn(folder: { path: string; size: number }): AsyncGenerator<string> {
+  if (folder.size > 0 && folder.size <= SMALL_FOLDER_BYTES) {
+    yield* (await readdir(folder.path).catch(() => []));
+    return;
+  }
+  const handle = await opendir(folder.path, { bufferSize: 128 }).catch(() => undefined);
+  // The iterator closes the folder when the loop ends or throws.
+  for await (const entry of handle ?? []) yield entry.name;
 }
 
 /**
  * Walks the workspace once, without following symlinks: finds the protected paths and `.git`
  * folders the sandbox must mount read-only, and hands what the worker (root) left behind to the
- * sandbox user. It streams: folders are read with `opendir` a batch at a time by SCAN_CONCURRENCY
- * walkers, so its memory is the folders still to read, not every entry, and it yields to the event
+ * sandbox user. It streams: SCAN_CONCURRENCY walkers read folders (a large one a batch at a time),
+ * so its memory is the folders still to read, not every entry, and it yields to the event
  * loop every PROGRESS_EVERY entries. Its time still grows with the workspace: `maxEntries` bounds it.
  */
 export async function scanWorkspace(workspace: string, options: ScanOptions): Promise<WorkspaceScan> {
@@ -133,13 +152,10 @@ export async function scanWorkspace(workspace: string, options: ScanOptions): Pr
     const pinned = await pin(next);
     if (!pinned) return;
     try {
-      const handle = await opendir(pinned.path).catch(() => undefined);
-      if (!handle) return;
-      // The iterator closes the folder when the loop ends or throws.
-      for await (const entry of handle) {
+      for await (const name of namesIn(pinned)) {
         if (failure !== undefined) return;
         options.signal?.throwIfAborted();
-        await visitEntry(next.dir, pinned.path, entry.name, next.underProtected);
+        await visitEntry(next.dir, pinned.path, name, next.underProtected);
       }
     } finally {
       await pinned.close();

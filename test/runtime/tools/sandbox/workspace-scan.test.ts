@@ -1,7 +1,7 @@
 // The walk a root worker makes of the workspace before a command: what it finds, and what it costs the
 // rest of the worker (file operations in flight, an entry cap, progress for heartbeats). Real files.
 import { spawn } from 'node:child_process';
-import { chownSync, lstatSync } from 'node:fs';
+import { chownSync, lstatSync, statSync } from 'node:fs';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -100,7 +100,11 @@ describe('scanWorkspace', () => {
 
   // Written first and seen failing: the walk it replaces queued an lstat for every entry at once.
   it(`keeps at most ${SCAN_CONCURRENCY} file operations in flight, however wide the workspace`, async () => {
-    const workspace = await wideWorkspace(20, 200);
+    const workspace = await wideWorkspace(10, 100);
+    // One folder too large to list in one read (long names take room): it is streamed a batch at a time.
+    const big = path.join(workspace, 'f0');
+    for (let i = 0; i < 2_000; i += 1) await writeFile(path.join(big, `an-entry-with-a-rather-long-name-${i}`), '');
+    expect(statSync(big).size).toBeGreaterThan(64 * 1024);
     // Requests of others (the test runner's own) are counted too: take them as they stand before.
     let baseline = 0;
     for (let i = 0; i < 20; i += 1) {
@@ -118,7 +122,7 @@ describe('scanWorkspace', () => {
     const scan = await scanWorkspace(workspace, { hidden: [], owner: NOBODY });
     walking = false;
     await sampler;
-    expect(scan.entries).toBe(20 * 201);
+    expect(scan.entries).toBe(10 * 101 + 2_000);
     expect(most).toBeGreaterThan(0);
     expect(most - baseline).toBeLessThanOrEqual(SCAN_CONCURRENCY);
   });
