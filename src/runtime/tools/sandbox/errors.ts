@@ -45,3 +45,22 @@ export class WorkspaceTooLargeError extends SandboxEnforcementError {
     );
   }
 }
+
+/**
+ * The walk before or after a command could not read a folder of the workspace (not one that is
+ * merely gone): it cannot tell which protected paths lie there, so the call fails rather than run,
+ * or report, unchecked. A command made a folder unreadable to a worker that is not root, say.
+ */
+export class WorkspaceUnreadableError extends SandboxEnforcementError {
+  override readonly name = 'WorkspaceUnreadableError';
+  constructor(
+    readonly folder: string,
+    readonly code: string,
+  ) {
+    super(
+      `The worker could not read the folder ${folder} in the workspace (${code}), so it cannot check it for protected paths ` +
+        '(.git/config, .envrc, ...). A command a rule let write does not run, and one that ran has its result withheld, until ' +
+        'the folder is readable to the worker again: make it readable (chmod), or ask a person to approve the call.',
+    );
+  }
+}

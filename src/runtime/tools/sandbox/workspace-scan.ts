@@ -2,7 +2,7 @@ import { constants, existsSync } from 'node:fs';
 import { lchown, lstat, open, opendir, readdir, readlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import { isProtectedPath } from '../protected-paths';
-import { WorkspaceTooLargeError } from './errors';
+import { WorkspaceTooLargeError, WorkspaceUnreadableError } from './errors';
 
 /** One protected path found in the workspace (the topmost: a protected folder's contents are not listed). */
 export interface ProtectedEntry {
@@ -33,6 +33,8 @@ export interface ScanOptions {
   onProgress?: ((entries: number) => void) | undefined;
   /** Stops the walk (it rejects with the signal's reason) when the call is cancelled. */
   signal?: AbortSignal | undefined;
+  /** How many folders may wait to be read (default SCAN_MAX_PENDING); tests lower it to reach the depth-first reads. */
+  maxPending?: number;
 }
 
 /**
@@ -50,6 +52,15 @@ export const SCAN_CONCURRENCY = 4;
  * a huge folder is ever held whole.
  */
 const SMALL_FOLDER_BYTES = 64 * 1024;
+
+/**
+ * The most folders the walk keeps waiting to be read. Past it (one folder holding a great many
+ * folders), a walker reads a folder it finds at once, depth first, instead of remembering it.
+ */
+export const SCAN_MAX_PENDING = 10_000;
+
+/** Errors that mean a folder is gone or was replaced since it was listed: nothing of it is left to check. */
+const GONE = new Set(['ENOENT', 'ENOTDIR', 'ELOOP']);
 
 /** AGENT_SCAN_MAX_ENTRIES unless set: a walk this long takes a second or two on an idle machine. */
 export const DEFAULT_SCAN_MAX_ENTRIES = 100_000;
@@ -77,11 +88,14 @@ let fdFolderExists: boolean | undefined;
  * entries through the open descriptor (/proc/self/fd/N/name), so a root worker never follows a
  * link a command made into a lchown of a host file. Undefined when it is gone or not the same.
  */
-async function pin({ dir, seen }: PendingDir): Promise<{ path: string; size: number; close(): Promise<void> } | undefined> {
+async function pin(workspace: string, { dir, seen }: PendingDir): Promise<{ path: string; size: number; close(): Promise<void> } | undefined> {
   fdFolderExists ??= existsSync(FD_FOLDER);
   // The workspace itself is the caller's symlink-resolved path; every folder below is the walk's own find.
   const flags = constants.O_RDONLY | constants.O_DIRECTORY | (seen ? constants.O_NOFOLLOW : 0);
-  const handle = await open(dir, flags).catch(() => undefined);
+  const handle = await open(dir, flags).catch((error: NodeJS.ErrnoException) => {
+    if (GONE.has(error.code ?? '')) return undefined;
+    throw unreadable(workspace, dir, error);
+  });
   if (!handle) return undefined;
   const stat = await handle.stat().catch(() => undefined);
   if (!stat || (seen && (stat.dev !== seen.dev || stat.ino !== seen.ino))) {
@@ -91,15 +105,22 @@ async function pin({ dir, seen }: PendingDir): Promise<{ path: string; size: num
   return { path: fdFolderExists ? path.join(FD_FOLDER, String(handle.fd)) : dir, size: stat.size, close: () => handle.close() };
 }
 
+/** Unreadable is not gone: a folder the walk cannot look into could hold a protected path. */
+function unreadable(workspace: string, dir: string, error: NodeJS.ErrnoException): WorkspaceUnreadableError {
+  return new WorkspaceUnreadableError(path.relative(workspace, dir) || '.', error.code ?? error.message);
+}
+
 /** The names in a pinned folder: a small one in one read, a large one (or one whose size says nothing) streamed. */
-async function* namesIn(folder: { path: string; size: number }): AsyncGenerator<string> {
+async function* namesIn(workspace: string, dir: string, folder: { path: string; size: number }): AsyncGenerator<string> {
+  const failed = (error: NodeJS.ErrnoException) => {
+    throw unreadable(workspace, dir, error);
+  };
   if (folder.size > 0 && folder.size <= SMALL_FOLDER_BYTES) {
-    yield* (await readdir(folder.path).catch(() => []));
+    yield* await readdir(folder.path).catch(failed);
     return;
   }
-  const handle = await opendir(folder.path, { bufferSize: 128 }).catch(() => undefined);
   // The iterator closes the folder when the loop ends or throws.
-  for await (const entry of handle ?? []) yield entry.name;
+  for await (const entry of await opendir(folder.path, { bufferSize: 128 }).catch(failed)) yield entry.name;
 }
 
 /**
@@ -142,17 +163,19 @@ export async function scanWorkspace(workspace: string, options: ScanOptions): Pr
     }
     if (kind === 'dir' && name === '.git') scan.gitDirs.push(full);
     if (kind === 'dir') {
-      pending.push({ dir: full, underProtected: underProtected || isProtected, seen: { dev: stat.dev, ino: stat.ino } });
+      const folder = { dir: full, underProtected: underProtected || isProtected, seen: { dev: stat.dev, ino: stat.ino } };
+      if (pending.length >= (options.maxPending ?? SCAN_MAX_PENDING)) return readDir(folder);
+      pending.push(folder);
       wake?.();
     }
   };
 
   const readDir = async (next: PendingDir): Promise<void> => {
     // Removed meanwhile, replaced, or unreadable: nothing of it can be mounted or handed over.
-    const pinned = await pin(next);
+    const pinned = await pin(workspace, next);
     if (!pinned) return;
     try {
-      for await (const name of namesIn(pinned)) {
+      for await (const name of namesIn(workspace, next.dir, pinned)) {
         if (failure !== undefined) return;
         options.signal?.throwIfAborted();
         await visitEntry(next.dir, pinned.path, name, next.underProtected);

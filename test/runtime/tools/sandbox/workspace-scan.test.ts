@@ -1,12 +1,12 @@
 // The walk a root worker makes of the workspace before a command: what it finds, and what it costs the
 // rest of the worker (file operations in flight, an entry cap, progress for heartbeats). Real files.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chownSync, lstatSync, statSync } from 'node:fs';
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WorkspaceTooLargeError } from '../../../../src/runtime/tools/sandbox/errors';
-import { PROGRESS_EVERY, SCAN_CONCURRENCY, scanWorkspace } from '../../../../src/runtime/tools/sandbox/workspace-scan';
+import { PROGRESS_EVERY, SCAN_CONCURRENCY, SCAN_MAX_PENDING, scanWorkspace } from '../../../../src/runtime/tools/sandbox/workspace-scan';
 import { removeTempDirs, tempDir } from '../tool-test-context';
 
 const NOBODY = { uid: 65534, gid: 65534 };
@@ -152,5 +152,40 @@ describe('scanWorkspace', () => {
     const abort = new AbortController();
     const scan = scanWorkspace(workspace, { hidden: [], signal: abort.signal, onProgress: () => abort.abort(new Error('cancelled by the test')) });
     await expect(scan).rejects.toThrow('cancelled by the test');
+  });
+
+  it(`walks a folder of more folders than it keeps waiting (${SCAN_MAX_PENDING} in a worker), reading the rest depth first`, async () => {
+    const workspace = await tempDir('scan-ws-');
+    const many = path.join(workspace, 'many');
+    await mkdir(many);
+    for (let i = 0; i < 300; i += 1) await mkdir(path.join(many, `d${i}`));
+    // Folders read at once, past the limit, are walked all the same: protected paths deep in them are found.
+    const planted = [7, 150, 299].map((i) => path.join(many, `d${i}`, 'nested', '.git', 'config'));
+    for (const config of planted) {
+      await mkdir(path.dirname(config), { recursive: true });
+      await writeFile(config, '');
+    }
+    const scan = await scanWorkspace(workspace, { hidden: [], maxPending: 10 });
+    expect(scan.entries).toBe(1 + 300 + 3 * 3);
+    expect([...scan.protectedEntries.keys()].sort()).toEqual(planted.sort());
+    expect(scan.gitDirs).toEqual(planted.map((config) => path.dirname(config)).sort());
+  });
+
+  // Seen failing against the walk before it (written after the fix): it skipped a folder it could not read, and what lay in it.
+  it('fails, rather than skip it, when a worker that is not root cannot read a folder', async () => {
+    const workspace = await tempDir('scan-ws-');
+    await mkdir(path.join(workspace, 'locked', '.git'), { recursive: true });
+    await writeFile(path.join(workspace, 'locked', '.git', 'config'), '[core]\n\tfsmonitor = planted\n');
+    for (const entry of ['', 'locked', 'locked/.git', 'locked/.git/config']) chownSync(path.join(workspace, entry), NOBODY.uid, NOBODY.gid);
+    // A command as the worker's own user made it unreadable, to hide what it planted there.
+    await chmod(path.join(workspace, 'locked'), 0o000);
+    const walk = spawnSync('/usr/bin/setpriv', [`--reuid=${NOBODY.uid}`, `--regid=${NOBODY.gid}`, '--clear-groups', process.execPath, '--import', 'tsx', path.join(__dirname, 'scan-as-worker.ts'), workspace], {
+      cwd: path.resolve(__dirname, '../../../..'),
+      encoding: 'utf8',
+    });
+    expect(walk.status, walk.stderr).toBe(0);
+    const outcome = JSON.parse(walk.stdout) as { name?: string; message?: string };
+    expect(outcome.name).toBe('WorkspaceUnreadableError');
+    expect(outcome.message).toMatch(/^The worker could not read the folder locked in the workspace \(EACCES\), so it cannot check it for protected paths/);
   });
 });
