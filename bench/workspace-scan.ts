@@ -41,12 +41,19 @@ const NOBODY = '65534:65534';
 /** The entry cap this release ships with (AGENT_SCAN_MAX_ENTRIES). */
 const DEFAULT_CAP = 100_000;
 
-/** A workspace of `count` empty folders in one folder (`mkdir d{1..N}`), owned by nobody, plus hello.txt. */
-function buildWorkspace(count: number): string {
+/**
+ * A workspace owned by nobody, with hello.txt and, in `many`, either `count` empty folders
+ * (`mkdir d{1..N}`: the issue's shape, the walk's worst) or `count / 11` folders of 10 files each
+ * (`tree`: about as many entries, in the shape of a project).
+ */
+function buildWorkspace(count: number, shape: 'flat' | 'tree' = 'flat'): string {
   const root = mkdtempSync(path.join(tmpdir(), 'bench-scan-'));
   const many = path.join(root, 'many');
   mkdirSync(many);
-  for (let i = 0; i < count; i += 1) mkdirSync(path.join(many, `d${i}`));
+  for (let i = 0; i < (shape === 'flat' ? count : Math.round(count / 11)); i += 1) {
+    mkdirSync(path.join(many, `d${i}`));
+    if (shape === 'tree') for (let f = 0; f < 10; f += 1) writeFileSync(path.join(many, `d${i}`, `file-${f}.ts`), '');
+  }
   writeFileSync(path.join(root, 'hello.txt'), 'hello from the workspace\n');
   execFileSync('chown', ['-R', NOBODY, root]);
   return root;
@@ -68,26 +75,29 @@ async function scanOnce(workspace: string, cap: number): Promise<ScanSample> {
 
 async function partOne(): Promise<string> {
   const rows: (string | number)[][] = [];
-  for (const size of SIZES) {
-    const workspace = buildWorkspace(size);
-    try {
-      // The walk itself (no cap), then with the cap a worker has by default.
-      const caps = size > DEFAULT_CAP ? [Number.POSITIVE_INFINITY, DEFAULT_CAP] : [Number.POSITIVE_INFINITY];
-      for (const cap of caps) {
-        const s = await scanOnce(workspace, cap);
-        rows.push([size, cap === Number.POSITIVE_INFINITY ? 'none' : cap, ms(s.ms, 0), mib(s.baselineRss, 0), mib(s.peakRss, 0), ms(s.loopDelayMaxMs, 0), `${ms(s.statP50Ms, 1)} / ${ms(s.statMaxMs, 0)}`, s.outcome]);
-        console.log(rows.at(-1)!.join(' | '));
+  for (const shape of ['flat', 'tree'] as const) {
+    for (const size of SIZES) {
+      const workspace = buildWorkspace(size, shape);
+      try {
+        // The walk itself (no cap), then with the cap a worker has by default.
+        const caps = size > DEFAULT_CAP ? [Number.POSITIVE_INFINITY, DEFAULT_CAP] : [Number.POSITIVE_INFINITY];
+        for (const cap of caps) {
+          const s = await scanOnce(workspace, cap);
+          const label = shape === 'flat' ? `${size} folders` : `${Math.round(size / 11)} folders × 10 files`;
+          rows.push([label, cap === Number.POSITIVE_INFINITY ? 'none' : cap, ms(s.ms, 0), ms(s.cpuMs, 0), mib(s.baselineRss, 0), mib(s.peakRss, 0), ms(s.loopDelayMaxMs, 0), `${ms(s.statP50Ms, 1)} / ${ms(s.statMaxMs, 0)}`, s.outcome]);
+          console.log(rows.at(-1)!.join(' | '));
+        }
+      } finally {
+        rmSync(workspace, { recursive: true, force: true });
       }
-    } finally {
-      rmSync(workspace, { recursive: true, force: true });
     }
   }
   return [
     '## Part 1: the scan alone',
     '',
-    `A folder of N empty folders owned by nobody, walked as a root worker does before a command (owner nobody). One child process per row; "peak RSS" is its VmHWM.`,
+    'Workspaces owned by nobody, walked as a root worker does before a command (owner nobody): N empty folders in one folder (the issue\'s shape), or N/11 folders of 10 files. One child process per row; "peak RSS" is its VmHWM, "CPU" its user and system time (main thread and file threads).',
     '',
-    table(['folders', 'cap', 'scan ms', 'RSS before MiB', 'peak RSS MiB', 'timer late, max ms', 'fs.stat p50 / max ms', 'outcome'], rows),
+    table(['workspace', 'cap', 'scan ms', 'CPU ms', 'RSS before MiB', 'peak RSS MiB', 'timer late, max ms', 'fs.stat p50 / max ms', 'outcome'], rows),
   ].join('\n');
 }
 
@@ -196,7 +206,8 @@ async function partTwo(env: BenchEnv, workspace: string): Promise<string> {
       const answer = (toolOutputs.get(task) ?? '(no answer)').replace(/\s+/g, ' ').slice(0, 400);
       answers.push(`- ${scenario.label}: ${answer}`);
       rows.push([
-        scenario.label,
+        // A `|` in a cell would end it.
+        scenario.label.replace(/\|/g, '\\|'),
         ms(scanMs / 1000, 1),
         mib(before.rss, 0),
         mib(peak.peakRss, 0),

@@ -10,6 +10,8 @@ import { scanWorkspace } from '../../src/runtime/tools/sandbox/workspace-scan';
 
 export interface ScanSample {
   ms: number;
+  /** CPU time of the whole process (its main thread and libuv's file threads), user and system. */
+  cpuMs: number;
   baselineRss: number;
   peakRss: number;
   outcome: string;
@@ -42,6 +44,7 @@ async function run(): Promise<void> {
   })();
   delay.enable();
   const started = performance.now();
+  const cpu = process.cpuUsage();
   let outcome: string;
   try {
     // The options this release knows; the scan of an earlier release ignores maxEntries.
@@ -51,12 +54,14 @@ async function run(): Promise<void> {
     outcome = `refused: ${(error as Error).message.split('.')[0]}`;
   }
   const ms = performance.now() - started;
+  const used = process.cpuUsage(cpu);
   walking = false;
   delay.disable();
   await probe;
   const sorted = [...statTimes].sort((a, b) => a - b);
   const sample: ScanSample = {
     ms,
+    cpuMs: (used.user + used.system) / 1000,
     baselineRss,
     peakRss: peakRss(),
     outcome,
