@@ -64,3 +64,8 @@ export class WorkspaceUnreadableError extends SandboxEnforcementError {
     );
   }
 }
+
+/** The variables tool processes may see (AGENT_TOOL_ENV) name one that loads code. Raised at worker start. */
+export class ToolEnvironmentError extends Error {
+  override readonly name = 'ToolEnvironmentError';
+}

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readdir, realpath, rm, symlink } from 'node:fs/promises';
+import { realpath, rm, symlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { dropTo } from './bwrap-args';
@@ -63,22 +63,20 @@ export async function scanBeforeCommand(spec: CommandScan): Promise<WorkspaceSca
  * replaced. The command and everything it started are gone by now, so nothing of it can use them.
  * This walk has no cap: whatever the command made, every protected path in it must be found. It is
  * not cancelled with the call either, for the same reason. Returns the removed paths, relative to the
- * workspace, leaving out the empty folders bwrap itself made as mount points (`mountPoints`: a missing
- * `.git/info` covered by an empty read-only tmpfs), which are removed without a word.
+ * workspace.
  */
 export async function undoProtectedChanges(
   workspace: string,
   hidden: readonly string[],
   before: WorkspaceScan,
   user: SandboxUser | undefined,
-  options: { mountPoints?: readonly string[]; onProgress?: ((entries: number) => void) | undefined } = {},
+  options: { onProgress?: ((entries: number) => void) | undefined } = {},
 ): Promise<string[]> {
   const after = await scanWorkspace(workspace, { hidden, onProgress: options.onProgress });
   const { added, removedLinks } = protectedChanges(before, after);
   const removed: string[] = [];
   for (const full of added) {
-    const ownMountPoint = options.mountPoints?.includes(full) && (await readdir(full).catch(() => ['?'])).length === 0;
-    if ((await removeInside(full, user)) && !ownMountPoint) removed.push(path.relative(workspace, full));
+    if (await removeInside(full, user)) removed.push(path.relative(workspace, full));
   }
   for (const [full, target] of removedLinks) {
     if (await removeInside(full, user)) await symlink(target, full).catch(() => undefined);

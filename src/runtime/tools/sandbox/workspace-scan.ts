@@ -1,7 +1,7 @@
 import { constants, existsSync } from 'node:fs';
 import { lchown, lstat, open, opendir, readdir, readlink } from 'node:fs/promises';
 import * as path from 'node:path';
-import { isProtectedPath } from '../protected-paths';
+import { isProtectedPath } from '../../../core/approvals/protected-paths';
 import { WorkspaceTooLargeError, WorkspaceUnreadableError } from './errors';
 
 /** One protected path found in the workspace (the topmost: a protected folder's contents are not listed). */
