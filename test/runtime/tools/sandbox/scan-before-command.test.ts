@@ -81,11 +81,13 @@ describe('the walk before a command (bwrap, root worker)', () => {
   });
 
   // Seen failing: the folder bwrap made to mount an empty .git/info was reported as the command's.
-  it('removes the mount points bwrap made for missing .git folders without blaming the command', async () => {
+  it('leaves nothing of its own in a .git folder for the sweep to blame on the command', async () => {
     const workspace = await project(0);
     await rm(path.join(workspace, '.git', 'info'), { recursive: true });
-    const result = await shell(workspace, 'ls -d .git/info && touch .git/info/exclude || echo refused', RULE_WRITES);
-    expect(result).toMatchObject({ success: true, output: 'exit code 0\n.git/info\ntouch: cannot touch \'.git/info/exclude\': Read-only file system\nrefused\n' });
+    const result = await shell(workspace, '[ -e .git/info ] || mkdir .git/info || echo refused', RULE_WRITES);
+    // .git is bound read-only whole; the call succeeds (nothing was removed after it, nothing blamed).
+    expect(result.success, result.output).toBe(true);
+    expect(result.output).toMatch(/^exit code 0\nmkdir: cannot create directory .\.git\/info.: Read-only file system\nrefused\n$/);
     expect(existsSync(path.join(workspace, '.git', 'info'))).toBe(false);
   });
 
