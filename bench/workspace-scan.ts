@@ -203,7 +203,7 @@ async function partTwo(env: BenchEnv, workspace: string): Promise<string> {
       const after = await sample();
       child.send({ type: 'stop' } satisfies ParentMessage);
       await new Promise((resolve) => child.once('exit', resolve));
-      const answer = (toolOutputs.get(task) ?? '(no answer)').replace(/\s+/g, ' ').slice(0, 400);
+      const answer = (toolOutputs.get(task) ?? '(no answer)').replace(/\s+/g, ' ').trim().slice(0, 400);
       answers.push(`- ${scenario.label}: ${answer}`);
       rows.push([
         // A `|` in a cell would end it.
