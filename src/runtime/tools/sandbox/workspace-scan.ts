@@ -16,7 +16,7 @@ export interface ProtectedEntry {
 export interface WorkspaceScan {
   /** Absolute path to entry, for every topmost protected path (and every `.git` that is a file). */
   protectedEntries: Map<string, ProtectedEntry>;
-  /** Every folder named `.git`: pinned in place, its hooks and info folders made read-only. */
+  /** Every folder named `.git` (each is also a protected entry: protection-mounts.ts binds it read-only whole). */
   gitDirs: string[];
   /** How many entries the walk saw (the workspace itself and hidden folders not counted). */
   entries: number;
