@@ -1,8 +1,9 @@
-import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, condition, isCancellation, ParentClosePolicy, startChild } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, condition, isCancellation, ParentClosePolicy, startChild, TimeoutFailure } from '@temporalio/workflow';
 import type { PreferenceRule } from '../core/approvals/preference-rules';
 import { FailureType } from '../contract/errors';
 import { localTools, model, onceTools, setup, summarizer, tools } from './activity-stubs';
 import type { RunEvent } from '../core/machine/run-events';
+import type { OutcomeUnknownReason } from '../core/machine/on-tool';
 import { approvalOf, callSummary, permissionOf } from '../core/machine/call-records';
 import type { NextStep, ToolRun } from '../core/machine/next-step';
 import { ResolvedAgentSchema } from '../contract/resolved-agent';
@@ -119,10 +120,22 @@ export async function runToolStep(state: RunState, call: ToolRun, endsRun: boole
     if (isCancellation(error) || !(error instanceof ActivityFailure)) throw error;
     const cause = error.cause?.message ?? error.message;
     const durationMs = Date.now() - started;
-    if (call.lane === 'once') return { type: 'tool_outcome_unknown', callId: call.id, cause, durationMs };
+    if (call.lane === 'once') return { type: 'tool_outcome_unknown', callId: call.id, cause, durationMs, reason: outcomeUnknownReason(error, tool.timeoutSeconds) };
     const result = { success: false, shouldContinue: true, output: `${call.name} could not finish (${cause}). Try a different approach.` };
     return { type: 'tool_finished', callId: call.id, result, durationMs };
   }
+}
+
+/**
+ * Why an activity ended without an answer. Only a missed heartbeat says the worker stopped: a worker
+ * that dies (or hangs) stops heartbeating, while one that is alive heartbeats through the whole call,
+ * however slow (the workspace walk before a command included). A call past its start-to-close timeout
+ * timed out; anything else failed in the worker.
+ */
+function outcomeUnknownReason(error: ActivityFailure, limitSeconds: number | undefined): OutcomeUnknownReason {
+  if (!(error.cause instanceof TimeoutFailure)) return { kind: 'failed' };
+  if (error.cause.timeoutType === 'HEARTBEAT') return { kind: 'worker_stopped' };
+  return limitSeconds === undefined ? { kind: 'timed_out' } : { kind: 'timed_out', limitSeconds };
 }
 
 /** A quick call as a local activity; undefined when it failed, so the caller runs it as an ordinary activity. */

@@ -7,9 +7,29 @@ import { withEditNote } from './on-edit';
 /** The "outcome unknown" wording is a contract: clients and tests look for this prefix. */
 export const OUTCOME_UNKNOWN_PREFIX = 'outcome unknown';
 
-export function outcomeUnknownText(tool: string, cause: string): string {
+/**
+ * Why a call ended without an answer, as far as the workflow can tell: its worker stopped heartbeating
+ * (it died, or hung), it ran past its time limit, it failed in the worker before it could report, or
+ * the run itself stopped while it ran (a resumed run). Absent means the worker stopped, as it always did.
+ */
+export type OutcomeUnknownReason = { kind: 'worker_stopped' } | { kind: 'timed_out'; limitSeconds?: number } | { kind: 'failed' } | { kind: 'run_stopped' };
+
+function whatHappened(reason: OutcomeUnknownReason): string {
+  switch (reason.kind) {
+    case 'worker_stopped':
+      return 'the worker running this call stopped';
+    case 'timed_out':
+      return `the call timed out (it ran longer than its limit${reason.limitSeconds === undefined ? '' : ` of ${reason.limitSeconds} s`})`;
+    case 'failed':
+      return 'the call failed before it could report back';
+    case 'run_stopped':
+      return 'the run stopped while this call ran';
+  }
+}
+
+export function outcomeUnknownText(tool: string, cause: string, reason: OutcomeUnknownReason = { kind: 'worker_stopped' }): string {
   return (
-    `${OUTCOME_UNKNOWN_PREFIX}: the worker running this call stopped; it may or may not have taken effect; check before retrying. ` +
+    `${OUTCOME_UNKNOWN_PREFIX}: ${whatHappened(reason)}; it may or may not have taken effect; check before retrying. ` +
     `(${tool} is not safe to run twice, so it was not run again; cause: ${cause})`
   );
 }
@@ -55,10 +75,10 @@ function endWith(state: RunState, tool: string, result: ToolResult): void {
 }
 
 /** A call that must not run twice stopped without an answer: the model is told, and it is recorded. */
-export function onToolOutcomeUnknown(state: RunState, callId: string, cause: string, durationMs: number, ctx: TransitionContext): void {
+export function onToolOutcomeUnknown(state: RunState, callId: string, cause: string, durationMs: number, ctx: TransitionContext, reason?: OutcomeUnknownReason): void {
   const call = callOf(state, callId);
   if (!call || call.result) return;
-  call.result = toBlock(callId, errorResult(outcomeUnknownText(call.name, cause)));
+  call.result = toBlock(callId, errorResult(outcomeUnknownText(call.name, cause, reason)));
   markStarted(call, false);
   recordCall(state, { iteration: state.turn!.iteration, callId, tool: call.name, input: call.input, outcome: 'unknown', durationMs });
   ctx.emit(
@@ -79,6 +99,6 @@ export function onResumed(state: RunState, from: string, ctx: TransitionContext)
   state.compacting = false;
   for (const call of state.turn?.calls.filter((c) => isStarted(c) && !c.result) ?? []) {
     if (state.agent.tools[call.name]?.idempotent) markStarted(call, false);
-    else onToolOutcomeUnknown(state, call.id, `the run ${from} stopped while it ran`, 0, ctx);
+    else onToolOutcomeUnknown(state, call.id, `the run ${from} stopped while it ran`, 0, ctx, { kind: 'run_stopped' });
   }
 }

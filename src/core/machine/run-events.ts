@@ -6,6 +6,7 @@ import type { OutputCheck } from '../../contract/output-check';
 import type { ToolResult } from '../../contract/tool-result';
 import type { GuardrailResult, HandlerVerdict } from './on-guardrails';
 import type { ChildOutcome } from './on-team';
+import type { OutcomeUnknownReason } from './on-tool';
 import type { ChildWaiting } from '../../contract/run-records';
 import type { ResolvedAgent } from '../../contract/resolved-agent';
 import type { PermissionMode } from '../../contract/permission-mode';
@@ -59,7 +60,7 @@ export type RunEvent =
       legacy?: boolean;
     }
   /** A call that must not run twice stopped without an answer: it may or may not have taken effect. */
-  | { type: 'tool_outcome_unknown'; callId: string; cause: string; durationMs: number }
+  | { type: 'tool_outcome_unknown'; callId: string; cause: string; durationMs: number; reason?: OutcomeUnknownReason }
   | {
       type: 'decision';
       decision: ApprovalDecision;

@@ -56,7 +56,7 @@ function apply(state: RunState, event: RunEvent, ctx: TransitionContext): void {
     case 'tool_finished':
       return onToolFinished(state, event.callId, event.result, event.durationMs, ctx, event.legacy);
     case 'tool_outcome_unknown':
-      return onToolOutcomeUnknown(state, event.callId, event.cause, event.durationMs, ctx);
+      return onToolOutcomeUnknown(state, event.callId, event.cause, event.durationMs, ctx, event.reason);
     case 'decision':
       return onDecision(state, event.decision, event.via, event.verified, ctx, event.toolWide, event.legacy, event.analysis);
     case 'decisions':

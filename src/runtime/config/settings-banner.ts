@@ -63,6 +63,7 @@ export function describeWorkerSettings(settings: WorkerSettings, served?: Served
     show('AGENT_SANDBOX_USER', sandbox.user),
     show('AGENT_TOOL_ENV', sandbox.toolEnv.join(',')),
     show('AGENT_COMMAND_CGROUPS', sandbox.commandCgroups === 'off' ? 'off (limits.totalMemoryBytes, totalProcesses and cpuCores are not enforced; only the rlimits hold)' : 'auto'),
+    show('AGENT_SCAN_MAX_ENTRIES', sandbox.scanMaxEntries),
     show('AGENT_CONVERSATION_STORE', settings.conversationStore),
     show('AGENT_APPROVERS_FILE', settings.approversFile),
     show('AGENT_AUDIT_LOG', served ? auditLine(audit.log, served.auditLog) : (audit.log ?? 'off')),

@@ -7,6 +7,7 @@ import { temporalSettings, type TemporalSettings } from './worker-config';
 import { collect } from './collect-problems';
 import { PROVIDER_SETTING_VARIABLES, ProviderSettingsShape } from './provider-settings';
 import { DurableAgentError } from '../../contract/durable-agent-error';
+import { DEFAULT_SCAN_MAX_ENTRIES } from '../tools/sandbox/workspace-scan';
 
 /**
  * The worker's settings, parsed from the environment once, when the worker starts (`createAgentWorker`
@@ -53,6 +54,10 @@ export const WorkerSettingsSchema = z.object({
     commandCgroups: z.string().optional()
       .transform((v) => v?.trim().toLowerCase() || undefined)
       .pipe(z.enum(['auto', 'off'], { error: 'must be auto or off (or unset: auto)' }).default('auto')),
+    /** AGENT_SCAN_MAX_ENTRIES: the most workspace entries walked before a command that may write (protected-sweep.ts). */
+    scanMaxEntries: z.string().trim().optional()
+      .refine((v) => !v || (/^\d+$/.test(v) && Number(v) > 0), `must be a whole number above 0 (the default is ${DEFAULT_SCAN_MAX_ENTRIES})`)
+      .transform((v) => (v ? Number(v) : DEFAULT_SCAN_MAX_ENTRIES)),
   }),
   conversationStore: z.string().trim().optional().transform((v) => v || 'memory'),
   approversFile: optionalText,
@@ -100,6 +105,7 @@ export const SETTING_VARIABLES: Record<string, string> = {
   'sandbox.user': 'AGENT_SANDBOX_USER',
   'sandbox.toolEnv': 'AGENT_TOOL_ENV',
   'sandbox.commandCgroups': 'AGENT_COMMAND_CGROUPS',
+  'sandbox.scanMaxEntries': 'AGENT_SCAN_MAX_ENTRIES',
   conversationStore: 'AGENT_CONVERSATION_STORE',
   approversFile: 'AGENT_APPROVERS_FILE',
 };

@@ -22,5 +22,5 @@ export function toolProcessRunner({ sandbox }: WorkerSettings): ProcessRunner {
   // Allowed variables come from the worker's own process environment, where a deployment puts them.
   // Raw on purpose: besides AGENT_TOOL_ENV's names, each agent's `env` list (configuration file) may
   // name any variable, so no typed field can hold them all.
-  return createProcessRunner({ mode, envAllowList: sandbox.toolEnv, sourceEnv: process.env, sandboxUser: sandbox.user, cgroups: cgroups.host ?? null });
+  return createProcessRunner({ mode, envAllowList: sandbox.toolEnv, sourceEnv: process.env, sandboxUser: sandbox.user, cgroups: cgroups.host ?? null, scanMaxEntries: sandbox.scanMaxEntries });
 }

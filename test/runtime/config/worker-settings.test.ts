@@ -63,6 +63,16 @@ describe('parseWorkerSettings', () => {
     }
   });
 
+  it('reads AGENT_SCAN_MAX_ENTRIES as a whole number above 0 (default 100000), shows it in the banner, and refuses anything else by name', () => {
+    expect(parseWorkerSettings(base).sandbox.scanMaxEntries).toBe(100_000);
+    const raised = parseWorkerSettings({ ...base, AGENT_SCAN_MAX_ENTRIES: ' 1000000 ' });
+    expect(raised.sandbox.scanMaxEntries).toBe(1_000_000);
+    expect(describeWorkerSettings(raised)).toContain('AGENT_SCAN_MAX_ENTRIES: 1000000');
+    for (const bad of ['0', '-5', '1e6', 'lots', '2.5']) {
+      expect(() => parseWorkerSettings({ ...base, AGENT_SCAN_MAX_ENTRIES: bad })).toThrow(`AGENT_SCAN_MAX_ENTRIES="${bad}" must be a whole number above 0 (the default is 100000).`);
+    }
+  });
+
   it('refuses a malformed encryption key with the codec\'s own message', () => {
     expect(() => parseWorkerSettings({ ...base, AGENT_ENCRYPTION_KEY: 'nokey' })).toThrow(/AGENT_ENCRYPTION_KEY/);
   });

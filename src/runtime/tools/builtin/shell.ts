@@ -53,6 +53,8 @@ export const shellTool = defineTool({
         timeoutMs,
         signal: context.signal,
         outputLimit: OUTPUT_LIMIT,
+        // The walk of a large workspace before and after the command reports its progress here.
+        heartbeat: context.heartbeat,
       });
       return describeResult(result, timeoutMs);
     } catch (error) {

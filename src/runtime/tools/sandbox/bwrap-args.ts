@@ -54,11 +54,21 @@ const EMPTY_TMPFS_BYTES = 4096;
  * workspace), and the read-only remounts come last.
  */
 export function bwrapArgs(spec: BwrapCommand): string[] {
+  const { options, command } = bwrapInvocation(spec);
+  return [...options, '--', ...command];
+}
+
+/**
+ * bwrapArgs in its two parts: bwrap's options, and the command that follows `--`. The process
+ * runner hands the options to bwrap through a pipe (`--args 3`), so that /proc/1/cmdline inside the
+ * sandbox shows no host path, variable or mount; only the command must stay on bwrap's argv.
+ */
+export function bwrapInvocation(spec: BwrapCommand): { options: string[]; command: string[] } {
   const workspace = path.resolve(spec.workspace);
   const writable = spec.writable ?? true;
   const hidden = hiddenInside(workspace, spec.hiddenPaths);
   const protection = writable ? spec.protection : undefined;
-  const args = [
+  const options = [
     // New pid, ipc, uts, cgroup and network namespaces: the command sees no host process, and
     // without --share-net not even the host's loopback (where the Temporal frontend listens). Root
     // gets no user namespace, so that setpriv can switch to a real unprivileged host user.
@@ -97,11 +107,8 @@ export function bwrapArgs(spec: BwrapCommand): string[] {
     // The sandbox's own root is a tmpfs holding the mount points; read-only, nothing lands beside them.
     '--remount-ro', '/',
     '--chdir', spec.chdir ?? workspace,
-    '--',
-    ...(spec.runAs ? dropTo(spec.runAs) : []),
-    ...spec.shell,
   ];
-  return args;
+  return { options, command: [...(spec.runAs ? dropTo(spec.runAs) : []), ...spec.shell] };
 }
 
 /** `--dir` for every folder above the given mount points, made 0755 (an existing one is left as it is). */

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { z } from 'zod';
 import type { ToolPermission } from '../../../contract/tool-permission';
-import { bwrapArgs, dropTo } from './bwrap-args';
+import { bwrapInvocation, dropTo } from './bwrap-args';
 import { describeCgroupHits, enterCgroupArgv } from './cgroups/cgroup-launch';
 import type { CgroupHits, CgroupHost, CommandCgroup } from './cgroups/command-cgroup';
 import { cgroupsOfThisWorker } from './cgroups/detect-cgroups';
@@ -11,7 +11,7 @@ import { SandboxEnforcementError, ToolEnvironmentError } from './errors';
 import { findExecutable } from './find-executable';
 import { shellLauncher } from './liveness-gate';
 import { protectionMounts } from './protection-mounts';
-import { undoProtectedChanges } from './protected-sweep';
+import { scanBeforeCommand, undoProtectedChanges } from './protected-sweep';
 import { runProcess } from './run-process';
 import type { SandboxMode } from './sandbox-mode';
 import { resolveSandboxUser, type SandboxUser } from './sandbox-user';
@@ -20,7 +20,7 @@ import { toolEnvironment } from './tool-environment';
 import { createCallHome, removeCallHome } from './call-home';
 import { codeLoadingRefusal, isCodeLoadingVariable } from '../../../contract/code-loading-variables';
 import { networkGranted } from '../../../contract/tool-permission';
-import { scanWorkspace, type WorkspaceScan } from './workspace-scan';
+import { DEFAULT_SCAN_MAX_ENTRIES, type WorkspaceScan } from './workspace-scan';
 
 const EnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name');
 
@@ -50,6 +50,8 @@ export const ProcessRunSpecSchema = z.object({
   signal: z.instanceof(AbortSignal),
   /** What the caller will show; output is collected up to twice this, so it can say how much it cut. */
   outputLimit: z.number().int().positive(),
+  /** The activity's heartbeat, sent while the workspace is walked before and after the command. */
+  heartbeat: z.custom<(details?: unknown) => void>((v) => typeof v === 'function', 'must be a function').optional(),
 });
 export type ProcessRunSpec = z.input<typeof ProcessRunSpecSchema>;
 
@@ -94,6 +96,8 @@ export interface ProcessRunnerConfig {
    * AGENT_COMMAND_CGROUPS asks for (worker-setup/tool-process-runner.ts), and logs it.
    */
   cgroups?: CgroupHost | null;
+  /** AGENT_SCAN_MAX_ENTRIES: how many workspace entries are walked before a command (protected-sweep.ts). */
+  scanMaxEntries?: number;
 }
 
 /**
@@ -119,20 +123,22 @@ export function createProcessRunner(config: ProcessRunnerConfig): ProcessRunner 
   const bash = findExecutable('bash', '/usr/bin:/bin');
   const cgroups = bash === undefined ? undefined : config.cgroups === undefined ? cgroupsOfThisWorker().host : (config.cgroups ?? undefined);
 
-  const argvFor = (spec: RunSpec, env: Record<string, string>, home: string, scan: WorkspaceScan | undefined): string[] => {
+  /**
+   * The launcher's argv. bwrap gets its options through fd 3 (`--args 3`): its argv is what the
+   * sandbox's PID 1 shows in /proc/1/cmdline, and the options name host paths, mounts and variables.
+   */
+  const launchFor = (spec: RunSpec, env: Record<string, string>, home: string, scan: WorkspaceScan | undefined): { argv: string[]; argsOnFd3?: string[] } => {
     const launched = shell(spec.command, ulimitCommands(spec.limits));
     if (mode.mode === 'bwrap') {
       const { workspace, hiddenPaths, permission, limits } = spec;
       // The run's setting is the ceiling; the permission is the grant (see ToolPermission).
       const network = spec.network && networkGranted(permission);
       const protection = scan && protects(permission) ? protectionMounts(scan) : undefined;
-      return [
-        mode.bwrapPath,
-        ...bwrapArgs({ shell: launched, workspace, env, home, network, hiddenPaths, system, writable: permission.writes, protection, tmpBytes: limits.tmpBytes, runAs: user }),
-      ];
+      const { options, command } = bwrapInvocation({ shell: launched, workspace, env, home, network, hiddenPaths, system, writable: permission.writes, protection, tmpBytes: limits.tmpBytes, runAs: user });
+      return { argv: [mode.bwrapPath, '--args', '3', '--', ...command], argsOnFd3: options };
     }
     const prefix = childGuard?.kind === 'pid-namespace' ? childGuard.prefix : [];
-    return [...prefix, ...(user ? dropTo(user) : []), ...launched];
+    return { argv: [...prefix, ...(user ? dropTo(user) : []), ...launched] };
   };
 
   return {
@@ -144,7 +150,17 @@ export function createProcessRunner(config: ProcessRunnerConfig): ProcessRunner 
       const spec = ProcessRunSpecSchema.parse(raw);
       if (mode.mode === 'none' && spec.permission.by !== 'person') throw unenforceable(mode.reason);
       const guarded = mode.mode === 'bwrap' && protects(spec.permission);
-      const scan = guarded || user ? await scanWorkspace(spec.workspace, { hidden: spec.hiddenPaths, owner: user }) : undefined;
+      const onProgress = spec.heartbeat && ((entries: number) => spec.heartbeat!({ workspaceEntriesWalked: entries }));
+      const scan = await scanBeforeCommand({
+        workspace: spec.workspace,
+        hidden: spec.hiddenPaths,
+        user,
+        guarded,
+        writes: spec.permission.writes,
+        maxEntries: config.scanMaxEntries ?? DEFAULT_SCAN_MAX_ENTRIES,
+        onProgress,
+        signal: spec.signal,
+      });
       const home = await createCallHome(user && { uid: user.uid, gid: user.gid });
       let cgroup: CommandCgroup | undefined;
       let hits: CgroupHits | undefined;
@@ -152,12 +168,15 @@ export function createProcessRunner(config: ProcessRunnerConfig): ProcessRunner 
       try {
         const seen = spec.permission.by === 'person';
         const env = toolEnvironment({ home, workspace: spec.workspace, allow: [...envAllowList, ...spec.extraEnvAllow], source: config.sourceEnv, seen });
-        const argv = argvFor(spec, env, home, scan);
+        const { argv, argsOnFd3 } = launchFor(spec, env, home, scan);
         cgroup = cgroups ? await cgroups.create(spec.limits) : undefined;
         outcome = await runProcess({
           argv: cgroup && bash ? enterCgroupArgv(bash, cgroup.procsFiles, argv) : argv,
+          ...(argsOnFd3 ? { argsOnFd3 } : {}),
           cwd: spec.workspace,
-          env,
+          // bwrap sets the command's environment itself (--clearenv, --setenv), so its own, which
+          // /proc/1/environ shows, stays empty.
+          env: mode.mode === 'bwrap' ? {} : env,
           timeoutMs: spec.timeoutMs,
           signal: spec.signal,
           outputLimit: spec.outputLimit,
@@ -167,7 +186,7 @@ export function createProcessRunner(config: ProcessRunnerConfig): ProcessRunner 
         await removeCgroup(cgroup);
         await removeCallHome(home, user);
       }
-      const removedProtectedPaths = guarded && scan ? await undoProtectedChanges(spec.workspace, spec.hiddenPaths, scan, user) : [];
+      const removedProtectedPaths = guarded && scan ? await undoProtectedChanges(spec.workspace, spec.hiddenPaths, scan, user, { onProgress }) : [];
       const limitHit = outcome.aborted ? undefined : describeLimits(outcome, spec.limits, hits);
       return { ...outcome, sandboxed: mode.mode === 'bwrap', removedProtectedPaths, ...(limitHit ? { limitHit } : {}) };
     },

@@ -1,9 +1,15 @@
 import { spawn } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import { ProcessStartError } from '../../../contract/errors';
 
 export interface ProcessLaunch {
   /** Program and arguments; the program is an absolute path, so the clean PATH cannot redirect it. */
   argv: readonly string[];
+  /**
+   * More arguments, written NUL-separated to the program's fd 3 instead of its argv (bwrap's
+   * `--args 3`), so that they do not show in /proc/<pid>/cmdline, which the sandbox's own processes can read.
+   */
+  argsOnFd3?: readonly string[];
   cwd: string;
   /** The complete environment; nothing of the worker's is inherited. */
   env: Record<string, string>;
@@ -37,14 +43,22 @@ export function runProcess(launch: ProcessLaunch): Promise<ProcessOutcome> {
   }
   return new Promise((resolve, reject) => {
     const [program, ...args] = launch.argv;
+    const fd3 = launch.argsOnFd3;
+    if (fd3?.some((arg) => arg.includes('\0'))) return reject(new ProcessStartError(`Could not start ${program}: an argument holds a NUL byte.`));
     const child = spawn(program!, args, {
       cwd: launch.cwd,
       env: launch.env,
       detached: true,
       // stdin is the liveness channel of liveness-gate.ts: held open, never written, closed at the end.
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdio: fd3 ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
     });
     child.stdin.on('error', () => undefined);
+    const argsPipe = child.stdio[3] as Writable | null | undefined;
+    if (fd3 && argsPipe) {
+      // A program that exits before it read them closes the pipe; its exit status says what happened.
+      argsPipe.on('error', () => undefined);
+      argsPipe.end(fd3.map((arg) => `${arg}\0`).join(''));
+    }
     let output = '';
     const collect = (chunk: string) => {
       if (output.length < launch.outputLimit * 2) output += chunk;
