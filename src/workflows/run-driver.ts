@@ -166,7 +166,9 @@ export class RunDriver {
     // and its lines go back to the front of the queue: the run's end writes them (run-loop.ts endRun).
     const written = this.flushing
       .catch(() => undefined)
-      .then(() => audit.recordAudit(entries))
+      .then(async () => {
+        await audit.recordAudit(entries);
+      })
       .catch((error: unknown) => {
         this.unaudited = [...entries, ...this.unaudited];
         throw error;
