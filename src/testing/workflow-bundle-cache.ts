@@ -22,9 +22,14 @@ async function stampOf(file: string): Promise<FileStamp> {
   }
 }
 
-/** The files a bundle came from: its source map's sources and the package.json of each package among them. */
-function inputsOf(bundle: WorkflowBundle & { sourceMap?: string }): string[] {
-  const sources = (JSON.parse(bundle.sourceMap ?? '{"sources":[]}') as { sources: string[] }).sources.filter((source) => path.isAbsolute(source));
+/**
+ * The files a bundle came from: the sources of its inline source map (Temporal's bundler writes one,
+ * with absolute paths, at the end of the code) and the package.json of each package among them.
+ */
+function inputsOf(code: string): string[] {
+  const inline = /\/\/# sourceMappingURL=data:application\/json;[^,]*base64,([A-Za-z0-9+/=]+)\s*$/.exec(code);
+  const map = inline ? (JSON.parse(Buffer.from(inline[1]!, 'base64').toString('utf8')) as { sources?: string[] }) : {};
+  const sources = (map.sources ?? []).filter((source) => path.isAbsolute(source));
   const manifests = new Set<string>([require.resolve('@temporalio/worker/package.json')]);
   for (const source of sources) {
     const at = source.lastIndexOf(`${path.sep}node_modules${path.sep}`);
@@ -57,7 +62,10 @@ export async function cachedWorkflowBundle(env: NodeJS.ProcessEnv = process.env)
     // No usable entry: bundle below.
   }
   const bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') });
-  const stamps = await Promise.all(inputsOf(bundle).map(stampOf));
+  const inputs = inputsOf(bundle.code);
+  // Without its sources a bundle could not be told stale: it is used once, not stored.
+  if (!inputs.some((file) => file.startsWith(path.dirname(path.dirname(WORKFLOWS_PATH))))) return { code: bundle.code };
+  const stamps = await Promise.all(inputs.map(stampOf));
   await mkdir(folder, { recursive: true });
   const suffix = `.${process.pid}.${Date.now()}.tmp`;
   // The code first: an entry is only read through its stamps, written last.
