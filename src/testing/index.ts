@@ -52,7 +52,7 @@ export type { ParsedWorkerSettings, WorkerSettings, WorkerSettingsSchema } from 
 export type { ConversationStore, StoredConversation } from '../runtime/conversation/conversation-store-types';
 export type { ApprovalHandlerFunction, ApprovalHandlerVerdict, ApprovalRequest, GuardrailFunction, GuardrailSubject, GuardrailVerdict } from '../runtime/guardrails/guardrail-types';
 export type { LifecycleHandler } from '../runtime/lifecycle/lifecycle-handler';
-export type { McpConnection, McpToolInfo } from '../runtime/mcp/mcp-connection';
+export type { McpCallToolResult, McpConnection, McpToolInfo } from '../runtime/mcp/mcp-connection';
 export type { McpPool } from '../runtime/mcp/mcp-pool';
 export type { McpHost } from '../runtime/mcp/mcp-sandbox';
 export type { McpServerConfig, McpServerConfigSchema, McpServersConfig, McpServersSchema } from '../runtime/mcp/mcp-server-config';
