@@ -128,6 +128,33 @@ describe('the packed tarball, installed into a fresh TypeScript project', () => 
     expect(ours).toEqual([]);
   });
 
+  it('compiles a fresh ESM and a fresh CommonJS project strictly without skipLibCheck, with only Temporal\'s own `ms` types missing', async () => {
+    const tsc = path.join(project, 'node_modules', 'typescript', 'bin', 'tsc');
+    const code = [
+      "import { createAgentWorker, defineAgent, defineTool, ToolResult } from 'durable-agent';",
+      "import { AgentClient } from 'durable-agent/client';",
+      "import { startAgentTestEnvironment } from 'durable-agent/testing';",
+      'export { createAgentWorker, defineAgent, defineTool, ToolResult, AgentClient, startAgentTestEnvironment };',
+    ].join('\n');
+    for (const [kind, type, module] of [['esm', 'module', 'NodeNext'], ['cjs', 'commonjs', 'Node16']] as const) {
+      const dir = path.join(project, `strict-${kind}`);
+      await mkdir(dir, { recursive: true });
+      await writeFile(path.join(dir, 'package.json'), JSON.stringify({ type }));
+      const compilerOptions = { target: 'ES2022', module, moduleResolution: module, lib: ['ES2022'], types: ['node'], strict: true, skipLibCheck: false, noEmit: true };
+      await writeFile(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts'] }));
+      await writeFile(path.join(dir, 'index.ts'), code);
+      const output = await run(process.execPath, [tsc, '-p', dir], { cwd: project }).then(
+        (ran) => ran.stdout,
+        (error: Error) => error.message,
+      );
+      const files = [...new Set(output.split('\n').map((line) => /^(\S+?)\(\d+,\d+\): error/.exec(line)?.[1]).filter(Boolean))];
+      // @temporalio/common's time.d.ts imports the `ms` package's types, which it does not depend on
+      // (`npm i -D @types/ms` fixes it; Temporal's samples set skipLibCheck instead).
+      expect({ kind, files: files.filter((file) => file !== 'node_modules/@temporalio/common/lib/time.d.ts') }).toEqual({ kind, files: [] });
+      expect(output.split('\n').filter((line) => / error TS/.test(line) && !line.includes("'ms'"))).toEqual([]);
+    }
+  });
+
   it("runs the project's own tool, and ends a run when its tool returns ToolResult.complete", async () => {
     const lookup = uniqueId('lookup');
     const report = uniqueId('report');
