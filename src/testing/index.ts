@@ -1,16 +1,14 @@
 /**
  * `durable-agent/testing`: test your own tools and agents the way durable-agent tests its own. A
  * scripted model (a fake Messages API on loopback that plays the turns you give it and records every
- * request), a Temporal dev server started with the `temporal` CLI, and `startAgentTestEnvironment`,
- * which starts both and a worker with your agents and tools. Runs are real workflows; approvals are
- * awaited and decided with the typed client's run handle.
+ * request), a Temporal dev server started with the `temporal` CLI (found, or installed once into a
+ * per-user cache), and `startAgentTestEnvironment`, which starts both and a worker with your agents
+ * and tools. Runs are real workflows; approvals are awaited and decided with the typed client's run
+ * handle. See docs/guides/testing.md.
  */
 export { startAgentTestEnvironment, type AgentTestEnvironment, type AgentTestEnvironmentOptions } from './agent-test-environment';
-export {
-  startFakeAnthropic as startScriptedModel,
-  type FakeAnthropic as ScriptedModel,
-  type FakeAnthropicOptions as ScriptedModelOptions,
-} from './scripted-model';
+export { startFakeAnthropic as startScriptedModel, type ScriptedModel, type FakeAnthropicOptions as ScriptedModelOptions } from './scripted-model';
+export type { ToolInputs, ControlToolInputs } from './tool-inputs';
 export {
   reply,
   text,
@@ -34,7 +32,7 @@ export {
   type MessagesBody,
 } from './scripted-steps';
 export { startDevServer, freePort, DevServerStartError, type DevServer, type DevServerOptions, type SearchAttributeType } from './temporal-dev-server';
-export { findTemporalCli, TemporalCliNotFoundError } from './find-temporal-cli';
+export { findTemporalCli, ensureTemporalCli, TemporalCliNotFoundError } from './find-temporal-cli';
 export type { CacheUsage } from './prompt-cache-simulator';
 // An environment carries a client, a worker and their options, and their signatures name much of the
 // public API in turn: those types are re-exported here, type-only, from where the client and root
@@ -48,12 +46,13 @@ export type { ResolvedTool, ResolvedToolSchema } from '../contract/resolved-agen
 export type { ShellAnalysis, ShellAnalysisSchema } from '../contract/shell-analysis';
 export type { ToolPermission } from '../contract/tool-permission';
 export type { ToolResult, ToolResultSchema } from '../contract/tool-result';
+export type { AttemptCompletionSchema, DelegationSchema, HandoffSchema, QuestionSchema, TaskCompletedSchema, TaskListSchema } from '../contract/control-tools';
 export type { AgentRegistry, ModelToolSpec } from '../runtime/agents/agent-registry';
 export type { ParsedWorkerSettings, WorkerSettings, WorkerSettingsSchema } from '../runtime/config/worker-settings';
 export type { ConversationStore, StoredConversation } from '../runtime/conversation/conversation-store-types';
 export type { ApprovalHandlerFunction, ApprovalHandlerVerdict, ApprovalRequest, GuardrailFunction, GuardrailSubject, GuardrailVerdict } from '../runtime/guardrails/guardrail-types';
 export type { LifecycleHandler } from '../runtime/lifecycle/lifecycle-handler';
-export type { McpConnection, McpToolInfo } from '../runtime/mcp/mcp-connection';
+export type { McpCallToolResult, McpConnection, McpToolInfo } from '../runtime/mcp/mcp-connection';
 export type { McpPool } from '../runtime/mcp/mcp-pool';
 export type { McpHost } from '../runtime/mcp/mcp-sandbox';
 export type { McpServerConfig, McpServerConfigSchema, McpServersConfig, McpServersSchema } from '../runtime/mcp/mcp-server-config';

@@ -56,7 +56,31 @@ function firstUserText(body: MessagesBody): string {
   return first.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
 }
 
-export type FakeAnthropic = Awaited<ReturnType<typeof startFakeAnthropic>>;
+/**
+ * The scripted model: a fake Messages API on loopback that answers each task with the replies
+ * scripted for it, and records every request.
+ */
+export interface ScriptedModel {
+  /** Where it listens (the worker's ANTHROPIC_BASE_URL). */
+  baseUrl: string;
+  /** Every Messages request, in arrival order. */
+  requests: FakeRequest[];
+  countTokensRequests: MessagesBody[];
+  /** Requests the scripts could not answer; a test should usually end with this empty. */
+  errors: string[];
+  /** When false, count_tokens answers 404, as for a model or gateway that lacks it. */
+  countTokensEnabled: boolean;
+  /** Scripts the replies to every task whose first user message contains `match`, in order. */
+  script(match: string, steps: Step[]): void;
+  /** The requests the script `match` answered. */
+  requestsFor(match: string): FakeRequest[];
+  /** Forgets scripts and records, so one server can serve several tests. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+/** The name this project's own tests know the scripted model by. */
+export type FakeAnthropic = ScriptedModel;
 
 export interface FakeAnthropicOptions {
   countTokens?: boolean;
@@ -70,21 +94,18 @@ export interface FakeAnthropicOptions {
   promptCache?: boolean | { minTokens?: number };
 }
 
-export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}) {
+export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promise<ScriptedModel> {
   const scripts: Script[] = [];
   let served = 0;
   const cache = opts.promptCache ? new PromptCacheSimulator(opts.promptCache === true ? {} : opts.promptCache) : undefined;
   // Thinking and server tool blocks sent, to refuse a request that brings them back changed (as the API does).
   const ledger = new ThinkingLedger();
 
-  const fake = {
+  const fake: ScriptedModel = {
     baseUrl: '',
-    /** Every Messages request, in arrival order. */
-    requests: [] as FakeRequest[],
-    countTokensRequests: [] as MessagesBody[],
-    /** Requests the scripts could not answer; a test should usually end with this empty. */
-    errors: [] as string[],
-    /** When false, count_tokens answers 404, as for a model or gateway that lacks it. */
+    requests: [],
+    countTokensRequests: [],
+    errors: [],
     countTokensEnabled: opts.countTokens ?? true,
     script(match: string, steps: Step[]): void {
       // Two scripts for one task would make the answer depend on registration order: refuse early.
@@ -94,7 +115,6 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}) {
     requestsFor(match: string): FakeRequest[] {
       return fake.requests.filter((r) => r.match === match);
     },
-    /** Forgets scripts and records, so one server can serve several tests. */
     reset(): void {
       scripts.length = 0;
       fake.requests.length = 0;

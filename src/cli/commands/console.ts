@@ -5,7 +5,7 @@ import { stringFlag } from '../../client/approval-helpers';
 import { UsageError } from '../../client/errors';
 import { hashPassword } from '../../console/auth/password-hash';
 import { consoleOptionsFrom } from '../../console/console-options';
-import { startConsole } from '../../console/start-console';
+import { loadAndStartConsole } from '../../console/load-console';
 
 function portFlag(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -48,7 +48,7 @@ export const consoleCommand: Command = {
       uiBaseUrl: stringFlag(ctx, 'ui-url'),
       filter: stringFlag(ctx, 'filter'),
     }, ctx.clientSettings.console);
-    const running = await startConsole(options, { client: await ctx.client() });
+    const running = await loadAndStartConsole(options, { client: await ctx.client() });
     ctx.out(`Approval console: ${running.url}`);
     ctx.out(`Start token (logs in as ${running.localUser}): ${running.token}`);
     if (running.users > 0) ctx.out(`Users file: ${options.usersFile} (${running.users} user(s))`);

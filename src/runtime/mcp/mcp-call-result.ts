@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ToolContentPartSchema, ToolResult, type ToolContentPart } from '../../contract/tool-result';
+import type { McpCallToolResult } from './mcp-connection';
 
 type ContentBlock = CallToolResult['content'][number];
 
@@ -42,7 +43,9 @@ function blockText(block: ContentBlock): string {
  * server sent no text that already carries it. A result the server flagged `isError` is an error
  * result the model can act on.
  */
-export function toToolResult(result: CallToolResult): ToolResult {
+export function toToolResult(called: McpCallToolResult): ToolResult {
+  // The SDK's callTool parsed the answer with the spec's schema, so its blocks have the spec's types.
+  const result = called as CallToolResult;
   const blocks = result.content ?? [];
   const parts: ToolContentPart[] = [];
   const lines: string[] = [];

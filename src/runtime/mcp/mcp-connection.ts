@@ -1,14 +1,47 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+// The MCP SDK is an optional peer dependency: its types only are imported here, and its code is
+// required when a worker with MCP servers connects (see mcpSdk), so a worker without any runs without it.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type * as StdioModule from '@modelcontextprotocol/sdk/client/stdio.js';
+import type * as HttpModule from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type * as ClientModule from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expandEnvRecord } from '../config/expand-env';
+import { requireOptional } from '../optional-dependency';
 import { planStdioLaunch, type McpHost, type StdioLaunch } from './mcp-sandbox';
 import { isStdioServer, type McpServerConfig } from './mcp-server-config';
 
-/** A tool as the server lists it. */
-export type McpToolInfo = Pick<McpTool, 'name' | 'description' | 'title' | 'inputSchema' | 'annotations'>;
+/** What needs the MCP SDK, as the error that asks to install it names it. */
+export const MCP_FEATURE = 'MCP servers (mcpServers in the agent config)';
+
+/** The SDK's client and transports, loaded on first use. */
+function mcpSdk() {
+  return {
+    ...requireOptional<typeof ClientModule>('@modelcontextprotocol/sdk/client/index.js', MCP_FEATURE),
+    ...requireOptional<typeof StdioModule>('@modelcontextprotocol/sdk/client/stdio.js', MCP_FEATURE),
+    ...requireOptional<typeof HttpModule>('@modelcontextprotocol/sdk/client/streamableHttp.js', MCP_FEATURE),
+  };
+}
+
+/**
+ * A tool as the server lists it (the MCP spec's fields the worker reads). Declared here, not taken
+ * from the SDK, so the package's public types compile in a project without the SDK installed.
+ */
+export interface McpToolInfo {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: { type: 'object'; properties?: Record<string, object>; required?: string[]; [key: string]: unknown };
+  annotations?: { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+}
+
+/** What a tool call returned (the MCP spec's `CallToolResult`): content blocks, structured content, whether it failed. */
+export interface McpCallToolResult {
+  content: { type: string; [key: string]: unknown }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  [key: string]: unknown;
+}
 
 /** The server no longer offers a tool the worker registered at start. */
 export class McpToolGoneError extends Error {
@@ -30,7 +63,7 @@ export class McpConnection {
   private toolList: McpToolInfo[] = [];
   private stderrTail = '';
   private launch: StdioLaunch | undefined;
-  private stdio: StdioClientTransport | undefined;
+  private stdio: StdioModule.StdioClientTransport | undefined;
   /** How many times a connection was made; 1 after start, more after reconnects. */
   connects = 0;
 
@@ -70,8 +103,13 @@ export class McpConnection {
     return isStdioServer(this.config) ? [this.config.command, ...this.config.args].join(' ') : this.config.url;
   }
 
-  /** Connects if not connected (one attempt at a time) and returns the live client. */
-  ensureConnected(timeoutMs: number): Promise<Client> {
+  /** Connects if not connected (one attempt at a time). */
+  async ensureConnected(timeoutMs: number): Promise<void> {
+    await this.liveClient(timeoutMs);
+  }
+
+  /** The live client, connecting first if not connected (one attempt at a time). */
+  private liveClient(timeoutMs: number): Promise<Client> {
     if (this.client) return Promise.resolve(this.client);
     this.connecting ??= this.open(timeoutMs).finally(() => (this.connecting = undefined));
     return this.connecting;
@@ -81,9 +119,9 @@ export class McpConnection {
    * Calls one tool. A tool the server no longer lists throws `McpToolGoneError`; a dropped connection
    * rejects the call (the caller reports it) and the next call reconnects.
    */
-  async callTool(name: string, args: Record<string, unknown>, options: { signal?: AbortSignal } = {}): Promise<CallToolResult> {
+  async callTool(name: string, args: Record<string, unknown>, options: { signal?: AbortSignal } = {}): Promise<McpCallToolResult> {
     const timeout = this.config.timeoutSeconds * 1000;
-    const client = await this.ensureConnected(Math.min(timeout, 30_000));
+    const client = await this.liveClient(Math.min(timeout, 30_000));
     if (!this.toolList.some((t) => t.name === name)) {
       const offered = this.toolList.map((t) => t.name).join(', ') || 'none';
       throw new McpToolGoneError(`MCP server "${this.server}" no longer offers the tool "${name}" (it offers: ${offered}).`);
@@ -98,6 +136,7 @@ export class McpConnection {
   }
 
   private async open(timeoutMs: number): Promise<Client> {
+    const { Client } = mcpSdk();
     const client = new Client(CLIENT_INFO, {
       capabilities: {},
       // A server may change its tools while the worker runs; calls to a tool it dropped are reported to the model.
@@ -120,6 +159,7 @@ export class McpConnection {
   }
 
   private transport(): Transport {
+    const { getDefaultEnvironment, StdioClientTransport, StreamableHTTPClientTransport } = mcpSdk();
     const where = `mcpServers.${this.server}`;
     if (isStdioServer(this.config)) {
       // Planned once: the sandbox's folders and program are checked when the worker starts.

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { McpServerStartError } from '../../contract/errors';
-import { McpConnection } from './mcp-connection';
+import { requireInstalled } from '../optional-dependency';
+import { MCP_FEATURE, McpConnection } from './mcp-connection';
 import { prepareMcpHost, unsandboxedWarnings, type McpHost } from './mcp-sandbox';
 import type { McpServersConfig } from './mcp-server-config';
 
@@ -30,6 +31,8 @@ export class McpPool {
    * is named in a warning before anything starts.
    */
   static async start(servers: McpServersConfig, env: NodeJS.ProcessEnv, host: McpHost, warn: (message: string) => void = console.warn): Promise<McpPool> {
+    // The SDK is an optional peer dependency: say so before anything starts.
+    if (Object.keys(servers).length > 0) requireInstalled(MCP_FEATURE, ['@modelcontextprotocol/sdk']);
     for (const warning of unsandboxedWarnings(servers, host.mode)) warn(warning);
     const sandboxed = Object.values(servers).filter((config) => 'command' in config && config.sandbox !== false);
     if (sandboxed.length > 0) {

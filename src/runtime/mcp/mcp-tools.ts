@@ -1,10 +1,11 @@
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { McpError as SdkMcpError } from '@modelcontextprotocol/sdk/types.js';
 import { defineJsonSchemaTool } from '../tools/json-schema-tool';
 import type { Tool } from '../tools/tool-definition';
 import { ToolResult } from '../../contract/tool-result';
 import type { ToolScope } from '../../contract/tool-scope';
 import { toToolResult } from './mcp-call-result';
-import { McpToolGoneError, type McpConnection, type McpToolInfo } from './mcp-connection';
+import { MCP_FEATURE, McpToolGoneError, type McpConnection, type McpToolInfo } from './mcp-connection';
+import { requireOptional } from '../optional-dependency';
 import type { McpPool } from './mcp-pool';
 
 /** The name a server's tool has among the agent's tools; the prefix keeps servers apart. */
@@ -42,6 +43,8 @@ function isContained(connection: McpConnection): boolean {
 function callFailure(connection: McpConnection, error: unknown): ToolResult {
   if (error instanceof McpToolGoneError) return ToolResult.error(`${error.message} Use another tool or explain what you cannot do.`);
   const message = error instanceof Error ? error.message : String(error);
+  // The SDK is loaded already: a call only fails after the connection loaded it.
+  const { McpError } = requireOptional<{ McpError: typeof SdkMcpError }>('@modelcontextprotocol/sdk/types.js', MCP_FEATURE);
   if (error instanceof McpError && error.code !== -32000 && error.code !== -32001) {
     return ToolResult.error(`MCP server "${connection.server}" refused the call: ${message}`);
   }

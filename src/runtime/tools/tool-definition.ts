@@ -42,8 +42,9 @@ export interface ToolContext {
   fileOwner?: { uid: number; gid: number };
 }
 
-export interface ToolSpec<S extends z.ZodObject> {
-  name: string;
+/** `N`, the tool's name as a literal type, lets `durable-agent/testing` type scripted calls by name. */
+export interface ToolSpec<S extends z.ZodObject, N extends string = string> {
+  name: N;
   description: string;
   scope: ToolScope;
   inputSchema: S;
@@ -77,7 +78,7 @@ export interface ToolSpec<S extends z.ZodObject> {
 }
 
 /** A tool after its definition was checked: the JSON Schema the model sees is derived once, here. */
-export interface Tool<S extends z.ZodObject = z.ZodObject> extends ToolSpec<S> {
+export interface Tool<S extends z.ZodObject = z.ZodObject, N extends string = string> extends ToolSpec<S, N> {
   jsonSchema: Record<string, unknown>;
 }
 
@@ -88,7 +89,7 @@ export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
  * Builds a tool from a zod object schema. A bad definition throws here, when the worker builds its
  * registry, not at the first model call that would otherwise be rejected by the API.
  */
-export function defineTool<S extends z.ZodObject>(spec: ToolSpec<S>): Tool<S> {
+export function defineTool<S extends z.ZodObject, N extends string = string>(spec: ToolSpec<S, N>): Tool<S, N> {
   if (!TOOL_NAME.test(spec.name)) {
     throw new ToolDefinitionError(`Tool name "${spec.name}" must match ${TOOL_NAME} (the Messages API's rule).`);
   }

@@ -7,14 +7,14 @@ import * as net from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { McpPool } from '../../../src/runtime/mcp/mcp-pool';
+import type { McpCallToolResult } from '../../../src/runtime/mcp/mcp-connection';
 import { McpServersSchema } from '../../../src/runtime/mcp/mcp-server-config';
 import { sandboxedHost, unsandboxedHost } from './support/mcp-test-host';
 import { FILESYSTEM_SERVER, probeServer } from './support/server-entries';
 
 const servers = (raw: unknown) => McpServersSchema.parse(raw);
-const textOf = (result: CallToolResult) => result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+const textOf = (result: McpCallToolResult) => result.content.map((c) => (c.type === 'text' ? String(c.text) : '')).join('\n');
 const SECRET = 'the outside secret';
 
 describe('a stdio MCP server in the sandbox', () => {

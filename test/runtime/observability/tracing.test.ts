@@ -5,7 +5,7 @@ import { bundleWorkflowCode, DefaultLogger, type WorkflowBundle } from '@tempora
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AgentDefinitionInput } from '../../../src/contract/agent-definition';
 import { startRun } from '../../../src/client/start-run';
-import { startTracing, TRACING_WORKFLOW_MODULES } from '../../../src/runtime/observability/tracing';
+import { startTracing, tracingWorkflowModules } from '../../../src/runtime/observability/tracing-provider';
 import { WORKFLOWS_PATH } from '../../../src/runtime/worker-setup/create-agent-worker';
 import { withAgentWorker } from '../../support/agent-run-harness';
 import { startFakeAnthropic, reply, toolCall, type FakeAnthropic } from '../../support/fake-anthropic';
@@ -24,7 +24,7 @@ describe('tracing', () => {
   beforeAll(async () => {
     [fake, workflowBundle] = await Promise.all([
       startFakeAnthropic(),
-      bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: TRACING_WORKFLOW_MODULES, logger: new DefaultLogger('WARN') }),
+      bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: tracingWorkflowModules(), logger: new DefaultLogger('WARN') }),
     ]);
     return () => fake.close();
   });

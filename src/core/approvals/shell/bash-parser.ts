@@ -1,4 +1,7 @@
-import { Language, Parser, type Node, type Tree } from 'web-tree-sitter';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
+import type { Node, Parser, Tree } from 'web-tree-sitter';
 
 export type { Node as SyntaxNode };
 
@@ -14,14 +17,26 @@ let loading: Promise<Parser> | undefined;
  */
 export function loadBashParser(): Promise<Parser> {
   loading ??= (async () => {
+    // Required here, not imported at the top, so that a worker that never reads a shell command never loads it.
+    const { Parser, Language } = createRequire(__filename)('web-tree-sitter') as typeof import('web-tree-sitter');
     await Parser.init();
-    const language = await Language.load(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'));
+    const language = await Language.load(bashGrammar());
     return new Parser().setLanguage(language);
   })().catch((error: unknown) => {
     loading = undefined;
     throw error;
   });
   return loading;
+}
+
+/**
+ * The Bash grammar's WebAssembly: beside this file in the built package (scripts/build.js copies it
+ * there, so the package need not depend on tree-sitter-bash, 20 MB of C sources and native builds
+ * around this 1.3 MB file), else tree-sitter-bash's own in a checkout.
+ */
+function bashGrammar(): string {
+  const beside = path.join(__dirname, 'tree-sitter-bash.wasm');
+  return existsSync(beside) ? beside : require.resolve('tree-sitter-bash/tree-sitter-bash.wasm');
 }
 
 /**
