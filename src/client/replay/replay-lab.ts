@@ -1,0 +1,71 @@
+import type { Client } from '@temporalio/client';
+import type { AgentDefinitionInput } from '../../contract/agent-definition';
+import type { TemporalSettings } from '../../runtime/config/worker-config';
+import type { WorkerSettings } from '../../runtime/config/worker-settings';
+import type { ApprovalHandlerFunction, GuardrailFunction } from '../../runtime/guardrails/guardrail-types';
+import type { Tool } from '../../runtime/tools/tool-definition';
+import type { StoredConversationLookup } from './recorded-conversation';
+import type { RecordedRun } from './recorded-run';
+import { loadRecordedRun } from './recorded-source';
+import type { ReplayReport } from './replay-report';
+import { replayRecordedRunIn, type ReplayOptions } from './replay-run';
+import { startShadowWorker } from './shadow-worker';
+
+export interface ReplayLabOptions extends ReplayOptions {
+  client: Client;
+  temporal: Pick<TemporalSettings, 'address' | 'namespace' | 'connection' | 'dataConverter'>;
+  /** The worker settings the recorded runs were made with (model tiers, limits, sandbox, provider, workspace). */
+  settings: WorkerSettings;
+  /** The agents to replay with: a configuration file's (`--agent-file`), and/or definitions and tools in code. */
+  agentConfig?: string;
+  agents?: AgentDefinitionInput[];
+  tools?: Tool[];
+  guardrails?: Record<string, GuardrailFunction>;
+  approvalHandlers?: Record<string, ApprovalHandlerFunction>;
+  /** Where the prompt parts a history does not carry are looked up (a shared conversation store, an export's bodies). */
+  lookup?: StoredConversationLookup;
+}
+
+/** A replay lab: one shadow worker, serving as many replays as it is asked for (one at a time or several at once). */
+export interface ReplayLab {
+  /** Reads the run from the server and replays it. */
+  replay(workflowId: string): Promise<ReplayReport>;
+  /** Replays a run already read (an export file's). */
+  replayRecorded(recorded: RecordedRun): Promise<ReplayReport>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a replay lab: checks and loads the agents to replay with and starts the shadow worker, so a
+ * bad agent file is refused before any run is read. Close it when done: it stops the worker and its
+ * MCP servers.
+ */
+export async function openReplayLab(options: ReplayLabOptions): Promise<ReplayLab> {
+  const worker = await startShadowWorker({
+    client: options.client,
+    temporal: options.temporal,
+    settings: options.settings,
+    ...(options.agentConfig ? { agentConfig: options.agentConfig } : {}),
+    ...(options.agents ? { agents: options.agents } : {}),
+    ...(options.tools ? { tools: options.tools } : {}),
+    ...(options.guardrails ? { guardrails: options.guardrails } : {}),
+    ...(options.approvalHandlers ? { approvalHandlers: options.approvalHandlers } : {}),
+    liveModel: options.liveModel === true,
+  });
+  const replayOptions: ReplayOptions = {
+    prices: options.prices,
+    ...(options.liveModel ? { liveModel: true } : {}),
+    ...(options.decide ? { decide: options.decide } : {}),
+    ...(options.model ? { model: options.model } : {}),
+    ...(options.effort ? { effort: options.effort } : {}),
+    ...(options.sourceWorkspace ? { sourceWorkspace: options.sourceWorkspace } : {}),
+    ...(options.pollMs ? { pollMs: options.pollMs } : {}),
+    ...(options.storeDescription ? { storeDescription: options.storeDescription } : {}),
+  };
+  const replayRecorded = (recorded: RecordedRun) => replayRecordedRunIn(options.client, worker, recorded, replayOptions);
+  return {
+    replayRecorded,
+    replay: async (workflowId) => replayRecorded(await loadRecordedRun(options.client, workflowId, options.lookup)),
+    close: () => worker.close(),
+  };
+}
