@@ -51,6 +51,7 @@ export async function openReplayLab(options: ReplayLabOptions): Promise<ReplayLa
     ...(options.guardrails ? { guardrails: options.guardrails } : {}),
     ...(options.approvalHandlers ? { approvalHandlers: options.approvalHandlers } : {}),
     liveModel: options.liveModel === true,
+    ...(options.sourceWorkspace ? { sourceWorkspace: options.sourceWorkspace } : {}),
   });
   const replayOptions: ReplayOptions = {
     prices: options.prices,

@@ -68,6 +68,7 @@ async function drive(handle: WorkflowHandle, session: ShadowSession, approvals: 
     const next = await Promise.race([ended, stopped.then(() => 'stopped' as const), tick]);
     if (next === 'stopped') return ended;
     if (next !== 'tick') return next;
+    // A run that has not answered its first workflow task yet has no handlers: asked again next tick.
     const status = await queryStatus(handle, 10_000).catch(() => undefined);
     if (!status) continue;
     const own = status.pendingApprovals.filter((p: PendingApproval) => p.workflowId === handle.workflowId && !decided.has(p.callId));

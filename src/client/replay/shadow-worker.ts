@@ -20,6 +20,7 @@ import { toolProcessRunner } from '../../runtime/worker-setup/tool-process-runne
 import { replayLabBundle } from './replay-bundle';
 import { ReplayAgentsError } from './replay-errors';
 import { createShadowActivities } from './shadow-activities';
+import { mcpServersForShadow } from './shadow-mcp';
 import type { ShadowSession } from './shadow-session';
 
 export interface ShadowWorkerOptions {
@@ -36,6 +37,8 @@ export interface ShadowWorkerOptions {
   approvalHandlers?: Record<string, ApprovalHandlerFunction>;
   /** Open the real model clients, for shadows that ask the live model once they diverge. */
   liveModel?: boolean;
+  /** The original worker's workspace root: MCP servers whose arguments name it get the shadow's folder instead. */
+  sourceWorkspace?: string;
 }
 
 /** An in-process worker on a task queue of its own that runs shadows, and only shadows. */
@@ -61,7 +64,14 @@ export async function startShadowWorker(options: ShadowWorkerOptions): Promise<S
   const { settings } = options;
   const root = await mkdtemp(path.join(tmpdir(), 'replay-lab-'));
   const processes = toolProcessRunner(settings);
-  const loaded = await loadWorkerAgents({ agents: options.agents, tools: options.tools, configFile: options.agentConfig, env: settings.env, mcpHost: mcpHostFor(processes, root) }).catch(async (error: Error) => {
+  const loaded = await loadWorkerAgents({
+    agents: options.agents,
+    tools: options.tools,
+    configFile: options.agentConfig,
+    env: settings.env,
+    mcpHost: mcpHostFor(processes, root),
+    mcpServers: (servers) => mcpServersForShadow(servers, options.sourceWorkspace, root),
+  }).catch(async (error: Error) => {
     await rm(root, { recursive: true, force: true });
     throw new ReplayAgentsError(`The agents to replay with could not be loaded, so nothing was replayed: ${error.message}`);
   });
