@@ -4,12 +4,12 @@ import type { TemporalSettings } from '../../runtime/config/worker-config';
 import type { WorkerSettings } from '../../runtime/config/worker-settings';
 import type { ApprovalHandlerFunction, GuardrailFunction } from '../../runtime/guardrails/guardrail-types';
 import type { Tool } from '../../runtime/tools/tool-definition';
-import type { StoredConversationLookup } from './recorded-conversation';
 import type { RecordedRun } from './recorded-run';
 import { loadRecordedRun } from './recorded-source';
 import type { ReplayReport } from './replay-report';
 import { replayRecordedRunIn, type ReplayOptions } from './replay-run';
 import { startShadowWorker } from './shadow-worker';
+import type { StoredBodies } from './stored-bodies';
 
 export interface ReplayLabOptions extends ReplayOptions {
   client: Client;
@@ -22,16 +22,14 @@ export interface ReplayLabOptions extends ReplayOptions {
   tools?: Tool[];
   guardrails?: Record<string, GuardrailFunction>;
   approvalHandlers?: Record<string, ApprovalHandlerFunction>;
-  /** Where the prompt parts a history does not carry are looked up (a shared conversation store, an export's bodies). */
-  lookup?: StoredConversationLookup;
 }
 
 /** A replay lab: one shadow worker, serving as many replays as it is asked for (one at a time or several at once). */
 export interface ReplayLab {
   /** Reads the run from the server and replays it. */
   replay(workflowId: string): Promise<ReplayReport>;
-  /** Replays a run already read (an export file's). */
-  replayRecorded(recorded: RecordedRun): Promise<ReplayReport>;
+  /** Replays a run already read (an export file's, with the bodies the file carries). */
+  replayRecorded(recorded: RecordedRun, bodies?: StoredBodies): Promise<ReplayReport>;
   close(): Promise<void>;
 }
 
@@ -61,12 +59,12 @@ export async function openReplayLab(options: ReplayLabOptions): Promise<ReplayLa
     ...(options.effort ? { effort: options.effort } : {}),
     ...(options.sourceWorkspace ? { sourceWorkspace: options.sourceWorkspace } : {}),
     ...(options.pollMs ? { pollMs: options.pollMs } : {}),
-    ...(options.storeDescription ? { storeDescription: options.storeDescription } : {}),
+    ...(options.bodies ? { bodies: options.bodies } : {}),
   };
-  const replayRecorded = (recorded: RecordedRun) => replayRecordedRunIn(options.client, worker, recorded, replayOptions);
+  const replayRecorded = (recorded: RecordedRun, bodies?: StoredBodies) => replayRecordedRunIn(options.client, worker, recorded, bodies ? { ...replayOptions, bodies } : replayOptions);
   return {
     replayRecorded,
-    replay: async (workflowId) => replayRecorded(await loadRecordedRun(options.client, workflowId, options.lookup)),
+    replay: async (workflowId) => replayRecorded(await loadRecordedRun(options.client, workflowId, options.bodies && ((prefix) => options.bodies!.conversation(prefix)))),
     close: () => worker.close(),
   };
 }

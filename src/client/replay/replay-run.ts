@@ -9,6 +9,8 @@ import { startRun } from '../start-run';
 import type { RecordedRun } from './recorded-run';
 import { assertPriced, costOf, recordedUsage } from './replay-cost';
 import { StoredBodiesMissingError } from './replay-errors';
+import { callsWithAttachments, type StoredBodies } from './stored-bodies';
+import { attachmentKey } from '../../runtime/conversation/tool-attachments';
 import { recordedCompletion, sameCompletion, shadowCompletion, type ReplayReport } from './replay-report';
 import { answerShadowQuestion, decideShadowCall, recordedApprovals, recordedDecisionPayloads, type ApprovalView } from './shadow-decisions';
 import { ShadowSession, type ShadowOptions } from './shadow-session';
@@ -22,8 +24,8 @@ export interface ReplayOptions extends ShadowOptions {
   sourceWorkspace?: string;
   /** How often the driver reads the shadow's status for approvals and questions. */
   pollMs?: number;
-  /** Where a missing stored conversation part was looked for, for the error that names it. */
-  storeDescription?: string;
+  /** Where what the history lacks is looked up (a reachable conversation store, an export's bodies). */
+  bodies?: StoredBodies;
 }
 
 /** A shadow's workflow id: its own namespace of ids, so nothing of the original's can be addressed by it. */
@@ -39,11 +41,12 @@ export function shadowInput(input: AgentRunInput, options: ShadowOptions): Agent
 
 /** Refuses a replay that could not be honest, before anything starts: missing stored parts, unpriced models. */
 export function preflight(recorded: RecordedRun, worker: Pick<ShadowWorker, 'registry' | 'modelTiers'>, options: ReplayOptions): void {
+  const where = options.bodies?.description ?? 'no conversation store (agentctl reaches a store only through AGENT_CONVERSATION_STORE=dir:... or postgres://...; a worker\'s memory store is its own)';
   const missing = recorded.modelCalls.filter((call) => call.missing);
   if (missing.length > 0) {
     const first = missing[0]!.missing!;
     throw new StoredBodiesMissingError(
-      `Run ${recorded.workflowId} cannot be replayed: the prompt of its model request ${missing[0]!.index + 1} (iteration ${missing[0]!.iteration}) starts from ${first.baseCount} message(s) its history does not carry, kept in a conversation store under key ${first.key} (tag ${first.tag ?? 'none'}). They were looked for in ${options.storeDescription ?? 'no conversation store'} and are gone (a closed run's stored conversation is deleted with it). ${missing.length} request(s) lack their stored part.`,
+      `Run ${recorded.workflowId} cannot be replayed: the prompt of its model request ${missing[0]!.index + 1} (iteration ${missing[0]!.iteration}) starts from ${first.baseCount} message(s) its history does not carry, kept in a conversation store under key ${first.key} (tag ${first.tag ?? 'none'}). They were looked for in ${where} and are gone (a closed run's stored conversation is deleted with it). ${missing.length} request(s) lack their stored part.`,
     );
   }
   if (!options.prices) return;
@@ -52,6 +55,24 @@ export function preflight(recorded: RecordedRun, worker: Pick<ShadowWorker, 'reg
     const agent = worker.registry.agents.get(recorded.input.agent);
     if (agent) assertPriced([modelIdFor(agent, worker.modelTiers, options.model ?? recorded.input.model)], options.prices, 'the live model the shadow would ask');
   }
+}
+
+/**
+ * The images and documents the recorded run's tools returned, kept where the shadow's model activity
+ * looks for them: a live model must see what the recorded one saw. Only a live replay needs them (the
+ * record's requests are compared by the lines that name them), and one that cannot have them refuses.
+ */
+async function giveAttachments(recorded: RecordedRun, worker: ShadowWorker, shadowId: string, bodies: StoredBodies | undefined): Promise<void> {
+  const missing: string[] = [];
+  for (const callId of callsWithAttachments(recorded)) {
+    const stored = await bodies?.attachments(recorded.workflowId, callId);
+    if (stored) await worker.conversations.save(attachmentKey(shadowId, callId), stored, shadowId);
+    else missing.push(callId);
+  }
+  if (missing.length === 0) return;
+  throw new StoredBodiesMissingError(
+    `Run ${recorded.workflowId} cannot be replayed with --live-model: the images or documents its tool call(s) ${missing.join(', ')} returned are kept only in a conversation store (key attachments:${recorded.workflowId}:<call id>), and were looked for in ${bodies?.description ?? 'no conversation store'} and are gone (a closed run's are deleted with its conversation). Replay it without --live-model, or export it while the store still has them.`,
+  );
 }
 
 /** Decides and answers what the shadow waits for, until it ends or the replay stops it. */
@@ -99,6 +120,7 @@ export async function replayRecordedRunIn(client: Client, worker: ShadowWorker, 
   let copy: Promise<string> | undefined;
   const session = new ShadowSession(recorded, shadowId, { ...options, decide: options.decide ?? 'stop' }, () => (copy ??= copyWorkspaceForShadow({ root: options.sourceWorkspace, mode, originalId: recorded.workflowId, shadowId })));
   const approvals: ApprovalView[] = [];
+  if (options.liveModel) await giveAttachments(recorded, worker, shadowId, options.bodies);
   worker.follow(session);
   let outcome: RunOutcome;
   try {

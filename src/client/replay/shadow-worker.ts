@@ -10,6 +10,7 @@ import { validateTeam } from '../../runtime/agents/validate-team';
 import type { TemporalSettings } from '../../runtime/config/worker-config';
 import type { WorkerSettings } from '../../runtime/config/worker-settings';
 import { MemoryConversationStore } from '../../runtime/conversation/conversation-store';
+import type { ConversationStore } from '../../runtime/conversation/conversation-store-types';
 import type { ApprovalHandlerFunction, GuardrailFunction } from '../../runtime/guardrails/guardrail-types';
 import { mcpHostFor } from '../../runtime/mcp/mcp-sandbox';
 import { openModelClients, type ModelClients } from '../../runtime/model/providers/open-model-clients';
@@ -45,6 +46,8 @@ export interface ShadowWorkerOptions {
 export interface ShadowWorker {
   taskQueue: string;
   registry: AgentRegistry;
+  /** The shadows' conversation store (in memory, this process's own). */
+  conversations: ConversationStore;
   /** The model id of each tier, from the settings (what an agent without its own model asks for). */
   modelTiers: WorkerSettings['model']['tiers'];
   /** Starts serving a shadow's activities (before its run starts) and stops (after it ended). */
@@ -89,10 +92,11 @@ export async function startShadowWorker(options: ShadowWorkerOptions): Promise<S
     const live: ModelClients | undefined = options.liveModel ? await openModelClients(settings.model, [...loaded.registry.agents.values()].map((a) => a.provider)) : undefined;
     const sessions = new Map<string, ShadowSession>();
     const taskQueue = `replay-lab-${Math.random().toString(36).slice(2, 10)}`;
+    const conversations = new MemoryConversationStore(100_000);
     const deps = {
       registry: loaded.registry,
       workspaceRoot: root,
-      conversations: new MemoryConversationStore(100_000),
+      conversations,
       anthropic: live ?? (() => ({ messages: {} }) as never),
       settings,
       temporal: () => options.client,
@@ -127,6 +131,7 @@ export async function startShadowWorker(options: ShadowWorkerOptions): Promise<S
       taskQueue,
       registry: loaded.registry,
       modelTiers: settings.model.tiers,
+      conversations,
       follow: (session) => void sessions.set(session.shadowId, session),
       unfollow: (shadowId) => void sessions.delete(shadowId),
       close: closeAll,
