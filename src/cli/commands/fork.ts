@@ -6,7 +6,7 @@ import { stringFlag } from '../../client/approval-helpers';
 import { UsageError } from '../../client/errors';
 
 /** Reading the run replays its history in this process; Temporal's INFO lines (the bundler's) would drown the answer. */
-export function quietReplayLogs(): void {
+function quietReplayLogs(): void {
   try {
     Runtime.install({ logger: new DefaultLogger('WARN') });
   } catch {

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { DefaultLogger, makeTelemetryFilterString, Runtime, type LogEntry } from '@temporalio/worker';
 import type { CliContext, Command } from '../../client/cli-context';
 import { stringFlag } from '../../client/approval-helpers';
 import { UsageError } from '../../client/errors';
@@ -6,8 +7,26 @@ import { cliBodies, openCliLab, replaySettings, type ReplayFlags } from '../../c
 import { exportRecordedRun, parseRecordedRunFile, recordedRunFromFile } from '../../client/replay/recorded-run-file';
 import { renderBulkSummary, replayMany } from '../../client/replay/replay-bulk';
 import { renderReport } from '../../client/replay/replay-report';
+import { REPLAY_STOPPED } from '../../client/replay/shadow-model-client';
 import { effortFlag } from './run';
-import { quietReplayLogs } from './fork';
+
+/**
+ * The replay reads histories and runs a worker in this process; Temporal's INFO lines would drown the
+ * report, and so would the warnings of a shadow's model call the replay stopped on purpose (and the
+ * core's note that the terminated run no longer takes that call's completion). Other warnings show.
+ */
+function quietShadowLogs(): void {
+  const stoppedOnPurpose = (entry: LogEntry) => (entry.meta?.error as { type?: string } | undefined)?.type === REPLAY_STOPPED;
+  const logger = new DefaultLogger('WARN', (entry) => {
+    const error = entry.meta?.error as Error | undefined;
+    if (!stoppedOnPurpose(entry)) process.stderr.write(`${entry.level} ${entry.message}${error?.message ? `: ${error.message}` : ''}\n`);
+  });
+  try {
+    Runtime.install({ logger, telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'ERROR', other: 'ERROR' }) } } });
+  } catch {
+    // A runtime exists already in this process: keep it.
+  }
+}
 
 /** Exit code when a replayed run diverged from its record (0: none did; 1: an error; 2: a usage error). */
 export const DIVERGED_EXIT_CODE = 3;
@@ -73,7 +92,7 @@ export const replayCommand: Command = {
     const file = stringFlag(ctx, 'file');
     const forms = [workflowId, exported, query, file].filter((v) => v !== undefined);
     if (forms.length !== 1 || extra.length > 0) throw new UsageError('replay needs exactly one of: a workflow id, --query "...", --export <workflowId> or --file run.json');
-    quietReplayLogs();
+    quietShadowLogs();
     if (exported) return exportRun(ctx, exported);
     const flags = replayFlags(ctx);
     const limit = wholeNumber(ctx, 'limit', 20);

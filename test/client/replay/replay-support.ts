@@ -2,7 +2,8 @@
 // Messages API as the model (the same settings the recording worker had), and canary files.
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { decideApprovalUpdate, statusQuery } from '../../../src/contract/agent-run-api';
 import { openReplayLab, type ReplayLab, type ReplayLabOptions } from '../../../src/client/replay/replay-lab';
 import { parseWorkerSettings } from '../../../src/runtime/config/worker-settings';
 import { loadModelPrices } from '../../../src/runtime/model/model-prices';
@@ -22,4 +23,22 @@ export function openTestLab(client: Client, fake: Pick<FakeAnthropic, 'baseUrl'>
 export async function fingerprint(file: string): Promise<string> {
   const [content, info] = await Promise.all([readFile(file), stat(file)]);
   return `${createHash('sha256').update(content).digest('hex')}@${info.mtimeMs}`;
+}
+
+/**
+ * Approves every call the run parks on (as `ana`, with a reason, so the replay has something to copy)
+ * until it ends; returns how many were approved.
+ */
+export async function approveUntilDone(handle: WorkflowHandle): Promise<number> {
+  let approved = 0;
+  const ended = handle.result().then(() => true, () => true);
+  for (;;) {
+    const next = await Promise.race([ended, new Promise<false>((resolve) => setTimeout(() => resolve(false), 100))]);
+    if (next) return approved;
+    const status = await handle.query(statusQuery).catch(() => undefined);
+    for (const pending of status?.pendingApprovals ?? []) {
+      const outcome = await handle.executeUpdate(decideApprovalUpdate, { args: [{ callId: pending.callId, decision: 'approve', approver: 'ana', reason: 'looks right' }] }).catch(() => undefined);
+      if (outcome?.applied) approved += 1;
+    }
+  }
 }
