@@ -31,6 +31,8 @@ export interface RecordedToolCall {
   input: unknown;
   iteration?: number;
   result: ToolResult;
+  /** Who let it run (the policy, a person, a handler), as the tool activity was told. */
+  approval?: { decision: string; via?: string; approver?: string };
 }
 
 /** Another activity the run called (preferences, guardrails, judges, summaries...), answered. */
@@ -110,7 +112,8 @@ export async function assembleRecordedRun(workflowId: string, links: ReplayedLin
       else if (entry.kind === 'activity' && entry.activity === 'runTool') {
         const input = asRecord(entry.input);
         const callId = String(input.callId);
-        run.toolCalls.set(callId, { callId, tool: String(input.tool), input: input.input, ...(typeof input.iteration === 'number' ? { iteration: input.iteration } : {}), result: entry.result as ToolResult });
+        const approval = input.approval as RecordedToolCall['approval'];
+        run.toolCalls.set(callId, { callId, tool: String(input.tool), input: input.input, ...(typeof input.iteration === 'number' ? { iteration: input.iteration } : {}), result: entry.result as ToolResult, ...(approval ? { approval } : {}) });
       } else if (entry.kind === 'activity' && entry.activity === 'summarizeConversation') {
         const input = asRecord(entry.input);
         const prompt = await conversation.prompt(input.conversation as ConversationRef);

@@ -135,7 +135,7 @@ export async function replayRecordedRunIn(client: Client, worker: ShadowWorker, 
 
 function buildReport(recorded: RecordedRun, session: ShadowSession, outcome: RunOutcome, approvals: ApprovalView[], options: ReplayOptions): ReplayReport {
   const completion = { recorded: recordedCompletion(recorded), shadow: shadowCompletion(outcome, session) };
-  if (!session.diverged && !sameCompletion(completion.recorded, completion.shadow)) {
+  if (!session.divergence && !sameCompletion(completion.recorded, completion.shadow)) {
     session.diverge({ iteration: completion.shadow.iterations ?? session.iteration, kind: 'completion', what: 'the shadow ended otherwise than the recorded run', recorded: completion.recorded, shadow: completion.shadow });
   }
   const notes: string[] = [];

@@ -68,9 +68,10 @@ export function createShadowActivities(deps: ActivityDeps, sessions: ShadowSessi
       const index = session.summaryIndex(activityId());
       const recorded = session.recorded.summaries[index];
       const messages = (await materialize(deps.conversations, input.conversation as ConversationRef)).slice(input.from, input.to);
-      if (!session.diverged && recorded && canonicalJson(recorded.messages) === canonicalJson(messages)) return recorded.result as Awaited<ReturnType<Activities['summarizeConversation']>>;
+      if (!session.leftRecord && recorded && canonicalJson(recorded.messages) === canonicalJson(messages)) return recorded.result as Awaited<ReturnType<Activities['summarizeConversation']>>;
       const iteration = session.iteration;
-      if (!session.diverged) {
+      if (!session.leftRecord) {
+        session.leftRecord = true;
         const what = recorded ? `the shadow compacts other turns (messages ${input.from + 1}-${input.to}) than the recorded run` : 'the shadow compacts its conversation where the recorded run did not';
         session.diverge({ iteration, kind: 'model_request', what, recorded: recorded ? { messages: recorded.messages.length } : null, shadow: { from: input.from, to: input.to } });
       }

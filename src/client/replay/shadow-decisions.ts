@@ -48,16 +48,17 @@ function recordedRequest(recorded: RecordedRun, callId: string) {
   return undefined;
 }
 
-/** How the recorded run decided a call, if it recorded a decision on it. */
-function recordedVerdict(recorded: RecordedRun, callId: string) {
-  for (const event of recorded.events) if (event.name === 'approvalDecided' && event.data.callId === callId) return event.data;
-  return undefined;
+/** How the recorded run decided a call: a decision it announced, else who let the call run (its policy, most often). */
+function recordedVerdict(recorded: RecordedRun, callId: string): { decision: string; via: string } | undefined {
+  for (const event of recorded.events) if (event.name === 'approvalDecided' && event.data.callId === callId) return { decision: event.data.decision, via: event.data.via };
+  const approval = recorded.toolCalls.get(callId)?.approval;
+  return approval ? { decision: approval.decision, via: approval.via ?? 'policy' } : undefined;
 }
 
 /** Whether the recorded run is parked on this very call: the shadow reached the end of the record. */
 export function parkedOnIt(recorded: RecordedRun, callId: string): boolean {
   if (recorded.ending !== 'parked' || !recordedRequest(recorded, callId)) return false;
-  return recordedVerdict(recorded, callId) === undefined;
+  return !recorded.events.some((event) => event.name === 'approvalDecided' && event.data.callId === callId);
 }
 
 /**

@@ -90,13 +90,14 @@ function differenceOf(call: ShadowCall, recorded: RecordedModelCall | undefined,
 export function shadowModelClient(call: ShadowCall): ModelClient {
   const { session } = call;
   const answer = (params: Anthropic.MessageCreateParams): Anthropic.Message | 'live' => {
-    if (!session.diverged) {
+    if (!session.leftRecord) {
       const recorded = session.recorded.modelCalls[call.index];
       const found = differenceOf(call, recorded, params);
       if (!found) {
         session.modelCalls.replayed += 1;
         return apiMessage(recorded!);
       }
+      session.leftRecord = true;
       session.diverge({ iteration: call.iteration, kind: found.kind, ...found.difference });
     }
     if (call.live) return 'live';

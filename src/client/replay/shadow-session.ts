@@ -77,10 +77,13 @@ export class ShadowSession {
     this.stopped = new Promise((resolve) => (this.resolveStopped = resolve));
   }
 
-  /** Whether the shadow left the record: from then on only the live model (or nothing) answers. */
-  get diverged(): boolean {
-    return this.divergence !== undefined;
-  }
+  /**
+   * The shadow's model requests left the record: one differed from the recorded request, so from then
+   * on only the live model (or nothing) answers, and tool calls are no longer the recorded ones. A
+   * divergence that changes no request (a call let run by the policy instead of a person) keeps the
+   * shadow on the record.
+   */
+  leftRecord = false;
 
   /** Keeps the first divergence; later ones follow from it. */
   diverge(divergence: Divergence): void {

@@ -33,9 +33,20 @@ function stub(session: ShadowSession, tool: Tool | undefined, name: string, args
   return ToolResult.error(`Not run: this is a replay-lab shadow of run ${session.recorded.workflowId}, and ${name} is not run here because ${why}. It would run ${callText(name, args)}.`);
 }
 
+/** Who decided, as far as the comparison goes: a person (by signal or update alike), the policy, a handler. */
+const decider = (via: string | undefined) => (via === 'signal' || via === 'update' ? 'person' : (via ?? 'policy'));
+
+/** A call the recorded run let run one way (say, a person approved it) and the shadow another (its policy now allows it) is a decision divergence. */
+function checkDecision(session: ShadowSession, recorded: RecordedToolCall, approval: { decision: string; via?: string } | undefined, iteration: number): void {
+  const before = recorded.approval ?? { decision: 'policy_allow', via: 'policy' };
+  const now = approval ?? { decision: 'policy_allow', via: 'policy' };
+  if (before.decision === now.decision && decider(before.via) === decider(now.via)) return;
+  session.diverge({ iteration, kind: 'decision', what: `call ${recorded.callId} (${recorded.tool}) was let run by ${decider(before.via)} (${before.decision}) in the recorded run, by ${decider(now.via)} (${now.decision}) in the shadow`, recorded: before, shadow: now });
+}
+
 /**
  * A shadow's tool activity. Nothing with side effects ever runs: a call the recorded run made at the
- * same point (same call id, tool and arguments, before the shadow left the record) gets the recorded
+ * same point (same call id, tool and arguments, while the shadow's requests are the recorded ones) gets the recorded
  * result, so the conversation stays the recorded one; any other gets a stub that says what would have
  * run. Both are listed in `wouldRun`. A read-scoped call gets the recorded result where one matches,
  * and otherwise runs against the throwaway copy of the workspace, with a read-only permission.
@@ -47,11 +58,12 @@ export function createShadowRunTool(deps: ActivityDeps, sessionOf: () => ShadowS
     const iteration = input.iteration ?? 0;
     const tool = deps.registry.tools.get(input.tool);
     const byId = session.recorded.toolCalls.get(input.callId);
-    const atSamePoint = !session.diverged && same(byId, input.tool, input.input);
-    if (!session.diverged && !atSamePoint) {
+    const atSamePoint = !session.leftRecord && same(byId, input.tool, input.input);
+    if (!session.leftRecord && !atSamePoint) {
       const what = byId ? `call ${input.callId} has other arguments than the recorded one` : `the recorded run did not run call ${input.callId} (${input.tool})`;
       session.diverge({ iteration, kind: 'tool_call', what, recorded: byId ? { tool: byId.tool, arguments: byId.input } : null, shadow: { tool: input.tool, arguments: input.input } });
     }
+    if (atSamePoint) checkDecision(session, byId!, input.approval, iteration);
     const answered = (answer: ToolAnswer, result: ToolResult) => {
       session.toolCalls.set(input.callId, { tool: input.tool, iteration, answer });
       return result;
@@ -61,7 +73,7 @@ export function createShadowRunTool(deps: ActivityDeps, sessionOf: () => ShadowS
       if (tool !== undefined && tool.scope !== 'read') session.wouldRun.push({ iteration, callId: input.callId, tool: input.tool, arguments: input.input, call: callText(input.tool, input.input), recorded: atSamePoint });
       return atSamePoint ? answered('recorded', byId!.result) : answered('stubbed', stub(session, tool, input.tool, input.input));
     }
-    const recorded = atSamePoint ? byId : session.diverged ? sameCallAnywhere(session, input.tool, input.input) : undefined;
+    const recorded = atSamePoint ? byId : session.leftRecord ? sameCallAnywhere(session, input.tool, input.input) : undefined;
     if (recorded) return answered('recorded', recorded.result);
     const workspaceRoot = await session.workspace();
     const run = createRunTool({ ...deps, workspaceRoot, audit: undefined });
