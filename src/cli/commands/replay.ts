@@ -6,6 +6,7 @@ import { UsageError } from '../../client/errors';
 import { cliBodies, openCliLab, replaySettings, type ReplayFlags } from '../../client/replay/cli-lab';
 import { exportRecordedRun, parseRecordedRunFile, recordedRunFromFile } from '../../client/replay/recorded-run-file';
 import { renderBulkSummary, replayMany } from '../../client/replay/replay-bulk';
+import { recordedEnding } from '../../client/replay/recorded-source';
 import { renderReport } from '../../client/replay/replay-report';
 import { REPLAY_STOPPED } from '../../client/replay/shadow-model-client';
 import { effortFlag } from './run';
@@ -98,6 +99,8 @@ export const replayCommand: Command = {
     const limit = wholeNumber(ctx, 'limit', 20);
     const concurrency = wholeNumber(ctx, 'concurrency', 4);
     const client = await ctx.client();
+    // An unknown or still-working run is refused before the shadow worker starts (which takes seconds).
+    if (workflowId) await recordedEnding(client, workflowId);
     const { lab, close } = await openCliLab(client, ctx.settings, process.env, ctx.clientSettings.console.modelPricesFile, flags);
     try {
       if (query) {

@@ -30,7 +30,7 @@ export interface BulkReplayReport {
 }
 
 /** The agentRun runs the query names, newest first, without shadows (memo `replayOf`), at most `limit`. */
-async function listRuns(client: Client, query: string, limit: number): Promise<string[]> {
+export async function listRuns(client: Client, query: string, limit: number): Promise<string[]> {
   const ids: string[] = [];
   for await (const info of client.workflow.list({ query })) {
     if (info.type !== AGENT_RUN_WORKFLOW_TYPE || info.memo?.replayOf !== undefined || ids.includes(info.workflowId)) continue;
