@@ -7,7 +7,7 @@ import type { ReplayReport } from '../client/replay/replay-report';
 import type { DecideFlag } from '../client/replay/shadow-session';
 import { parseWorkerSettings } from '../runtime/config/worker-settings';
 import type { ApprovalHandlerFunction, GuardrailFunction } from '../runtime/guardrails/guardrail-types';
-import { fullPrice, loadModelPrices, type ModelPriceInput } from '../runtime/model/model-prices';
+import { fullPrice, loadModelPrices } from '../runtime/model/model-prices';
 import type { Tool } from '../runtime/tools/tool-definition';
 import { startDevServer, type DevServer } from './temporal-dev-server';
 
@@ -33,8 +33,8 @@ export interface ReplayRecordedRunOptions {
   address?: string;
   /** Worker settings as the recording worker had them (AGENT_MODEL_* tiers, limits...); default `process.env`. */
   env?: NodeJS.ProcessEnv;
-  /** Prices over the built-in estimates (USD per million tokens), or `false` for a report without cost. */
-  prices?: Record<string, ModelPriceInput> | false;
+  /** Prices over the built-in estimates (USD per million tokens, as in AGENT_MODEL_PRICES_FILE), or `false` for a report without cost. */
+  prices?: Record<string, { input: number; output: number; cacheWrite?: number; cacheRead?: number }> | false;
   /** A folder the shadow's read-only calls may read a copy of (default: none, an empty copy). */
   workspace?: string;
 }
@@ -87,7 +87,7 @@ export async function replayRecordedRun(options: ReplayRecordedRunOptions): Prom
   }
 }
 
-function withPrices(extra: Record<string, ModelPriceInput> | undefined) {
+function withPrices(extra: Exclude<ReplayRecordedRunOptions['prices'], false>) {
   const prices = new Map(loadModelPrices(undefined));
   for (const [model, price] of Object.entries(extra ?? {})) prices.set(model, fullPrice(price));
   return prices;

@@ -7,9 +7,11 @@ import type { RecordedRun } from './recorded-run';
 export interface CompletionView {
   /** completed, max_iterations, guardrail_tripped, failed, cancelled, terminated, timed_out, parked, or stopped (a shadow the replay stopped). */
   outcome: string;
-  /** The agent's own word: complete_task's status and summary. */
+  /** The agent's own word: its completion's status... */
   status?: string;
+  /** ...and summary. */
   summary?: string;
+  /** The iterations it took. */
   iterations?: number;
   /** Why it failed or was stopped. */
   reason?: string;

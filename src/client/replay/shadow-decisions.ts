@@ -8,9 +8,12 @@ import type { ShadowSession } from './shadow-session';
 
 /** A decision as the report lists it: which call, what was decided, and (for the shadow) where the answer came from. */
 export interface ApprovalView {
+  /** The call decided, and its tool. */
   callId: string;
   tool: string;
+  /** approve, reject, approve_always, reject_always, timed_out, handler_allow... (the audit's words). */
   decision: string;
+  /** Who decided, and why, as they said. */
   approver?: string;
   reason?: string;
   /** The shadow's: replayed from the recorded decision, or taken from `--decide`. */

@@ -16,14 +16,19 @@ export interface ShadowOptions {
   effort?: Effort;
 }
 
+/** Where a shadow first left its recorded run: a model request, a tool call, a decision on a call, or how the run ended. */
 export type DivergenceKind = 'model_request' | 'tool_call' | 'decision' | 'completion';
 
+/** The first place a shadow left its recorded run. */
 export interface Divergence {
+  /** The iteration it happened in (a model request's, or the turn of the call). */
   iteration: number;
   kind: DivergenceKind;
   /** In words: what differs. */
   what: string;
+  /** The recorded run's side of what differs (null when it has none: a call it never made). */
   recorded: unknown;
+  /** The shadow's side. */
   shadow: unknown;
 }
 
