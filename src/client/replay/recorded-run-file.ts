@@ -16,7 +16,7 @@ export const RECORDED_RUN_FORMAT = 'durable-agent.recorded-run';
  * every link's history, its payloads decoded (so a test needs no keys), and the bodies the history
  * does not carry. Version 1.
  */
-const RecordedRunFileSchema = z.object({
+export const RecordedRunFileSchema = z.object({
   format: z.literal(RECORDED_RUN_FORMAT),
   version: z.literal(1),
   workflowId: z.string().min(1),
