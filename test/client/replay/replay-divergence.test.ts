@@ -99,7 +99,7 @@ describe('a shadow that leaves the recorded run', () => {
     });
   });
 
-  it('diverges at the decision when the rules ask a person where the recorded run\'s policy allowed', async () => {
+  it("diverges at the decision when the rules ask a person where the recorded run's policy allowed", async () => {
     const task = uniqueId('replay-rules');
     script(task);
     await record(task, async ({ workflowId, client }) => {
