@@ -1,5 +1,6 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { AgentRunInput } from '../../contract/run-input';
+import { userMessageSignal } from '../../contract/agent-run-api';
 import type { PendingApproval } from '../../contract/run-status';
 import type { ModelPrices } from '../../runtime/model/model-prices';
 import { modelIdFor } from '../../runtime/model/model-request';
@@ -13,6 +14,7 @@ import { callsWithAttachments, type StoredBodies } from './stored-bodies';
 import { attachmentKey } from '../../runtime/conversation/tool-attachments';
 import { recordedCompletion, sameCompletion, shadowCompletion, type ReplayReport } from './replay-report';
 import { answerShadowQuestion, decideShadowCall, recordedApprovals, recordedDecisionPayloads, type ApprovalView } from './shadow-decisions';
+import { continueIdleThread, steeringPlan } from './shadow-messages';
 import { ShadowSession, type ShadowOptions } from './shadow-session';
 import type { ShadowWorker } from './shadow-worker';
 import { copyWorkspaceForShadow, removeShadowWorkspace } from './shadow-workspace';
@@ -82,6 +84,7 @@ async function drive(handle: WorkflowHandle, session: ShadowSession, approvals: 
     await handle.terminate(`replay lab: ${reason}`).catch(() => undefined);
   });
   const decided = new Set<string>();
+  const followedUp = new Set<number>();
   let answered = 0;
   const decisions = recordedDecisionPayloads(session.recorded);
   for (;;) {
@@ -104,6 +107,7 @@ async function drive(handle: WorkflowHandle, session: ShadowSession, approvals: 
       decided.add(`question:${question.callId}`);
       if (await answerShadowQuestion(handle, session, question, answered)) answered += 1;
     }
+    if (!session.stopReason) await continueIdleThread(handle, session, status, followedUp);
   }
 }
 
@@ -118,13 +122,16 @@ export async function replayRecordedRunIn(client: Client, worker: ShadowWorker, 
   const shadowId = shadowIdOf(recorded.workflowId);
   const mode = (recorded.activities.find((a) => a.activity === 'resolveAgent')?.result as { workspace?: 'shared' | 'per-run' } | undefined)?.workspace ?? 'shared';
   let copy: Promise<string> | undefined;
-  const session = new ShadowSession(recorded, shadowId, { ...options, decide: options.decide ?? 'stop' }, () => (copy ??= copyWorkspaceForShadow({ root: options.sourceWorkspace, mode, originalId: recorded.workflowId, shadowId })));
+  const copyOnce = () => (copy ??= copyWorkspaceForShadow({ root: options.sourceWorkspace, mode, originalId: recorded.workflowId, shadowId }));
+  const session = new ShadowSession(recorded, shadowId, { ...options, decide: options.decide ?? 'stop' }, copyOnce, steeringPlan(recorded).before);
   const approvals: ApprovalView[] = [];
   if (options.liveModel) await giveAttachments(recorded, worker, shadowId, options.bodies);
   worker.follow(session);
   let outcome: RunOutcome;
   try {
     const handle = await startRun(client, shadowInput(recorded.input, options), { taskQueue: worker.taskQueue, workflowId: shadowId, memo: { replayOf: recorded.workflowId } });
+    // A message the recorded run's first request carried arrived before it: sent at once.
+    for (const message of session.steering.get(0) ?? []) await handle.signal(userMessageSignal, message);
     outcome = await drive(handle, session, approvals, options.pollMs ?? 250);
   } finally {
     worker.unfollow(shadowId);
@@ -140,8 +147,8 @@ function buildReport(recorded: RecordedRun, session: ShadowSession, outcome: Run
   }
   const notes: string[] = [];
   if (recorded.modelCalls.some((call) => !call.request)) notes.push('The recorded run predates request fingerprints: its model requests were compared by their messages only, not by model, parameters, system prompt or tools.');
-  const steering = recorded.messages.filter((m) => m.name === 'userMessage' || m.name === 'sendMessage').length;
-  if (steering > 0 && !recorded.input.followUps) notes.push(`The recorded run got ${steering} message(s) from people while it worked; a shadow does not send them, so it diverges at the request that carried the first.`);
+  const { undelivered } = steeringPlan(recorded);
+  if (undelivered > 0) notes.push(`The recorded run got ${undelivered} message(s) from people it never gave the model (it ended first); the shadow was not sent them.`);
   return {
     workflowId: recorded.workflowId,
     shadowWorkflowId: session.shadowId,

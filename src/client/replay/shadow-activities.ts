@@ -2,6 +2,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { canonicalJson } from '../../core/approvals/canonical-json';
 import type { ConversationRef } from '../../contract/conversation-ref';
+import { userMessageSignal } from '../../contract/agent-run-api';
 import { createActivities, type Activities, type ActivityDeps } from '../../runtime/activities';
 import { createCallModel, type CallModelInput } from '../../runtime/activities/call-model';
 import { materialize } from '../../runtime/activities/conversation-sync';
@@ -60,7 +61,11 @@ export function createShadowActivities(deps: ActivityDeps, sessions: ShadowSessi
       const index = session.modelCallIndex(activityId());
       const messages = await materialize(deps.conversations, input.conversation as ConversationRef);
       const client = shadowModelClient({ session, index, iteration: input.iteration, messages, ...liveFor(input.agent) });
-      return createCallModel({ ...deps, anthropic: () => client })(input);
+      const result = await createCallModel({ ...deps, anthropic: () => client })(input);
+      // People's messages the next recorded request carried reach the run now, while this call runs, so
+      // the run gives them to its next request as it did when it was recorded (shadow-messages.ts).
+      for (const message of session.steering.get(index + 1) ?? []) await deps.temporal().workflow.getHandle(session.shadowId).signal(userMessageSignal, message);
+      return result;
     },
     async summarizeConversation(input) {
       const session = sessionOf();

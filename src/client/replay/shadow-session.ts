@@ -1,6 +1,7 @@
 import type { LifecycleEvent } from '../../contract/lifecycle-event';
 import type { Effort } from '../../contract/model-options';
 import type { TokenUsage } from '../../contract/messages';
+import type { FollowUp } from '../../contract/approval-decision';
 import type { RecordedRun } from './recorded-run';
 
 /** What the replay does when the shadow needs a decision the recorded run has none for. */
@@ -78,6 +79,8 @@ export class ShadowSession {
     readonly options: Required<Pick<ShadowOptions, 'decide'>> & ShadowOptions,
     /** A throwaway copy of the original's workspace, made on first use (only read-only calls that match nothing need it). */
     readonly workspace: () => Promise<string>,
+    /** The recorded run's messages from people, by the index of the model request that first carried them (shadow-messages.ts). */
+    readonly steering: ReadonlyMap<number, FollowUp[]> = new Map(),
   ) {
     this.stopped = new Promise((resolve) => (this.resolveStopped = resolve));
   }
