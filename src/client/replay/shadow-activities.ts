@@ -33,7 +33,8 @@ export function createShadowActivities(deps: ActivityDeps, sessions: ShadowSessi
     if (!session) throw ApplicationFailure.nonRetryable(`Run ${workflowId} is not a shadow this replay lab follows (runs of sub-agents are not replayed); nothing was run.`, 'ReplayStopped');
     return session;
   };
-  const activityId = () => Context.current().info.activityId;
+  /** An activity call's key: its id is only unique within one link of a run (continue-as-new starts again). */
+  const activityId = () => `${Context.current().info.workflowExecution?.runId ?? ''}/${Context.current().info.activityId}`;
   /** The recorded answers of one kind of activity, in order, for the ones compared by input. */
   const recordedAnswer = (session: ShadowSession, activity: string, input: unknown): { result: unknown } | undefined => {
     const wanted = canonicalJson(input);

@@ -9,6 +9,7 @@ import { exportRecordedRun } from '../../../src/client/replay/recorded-run-file'
 import { assembleRecordedRun } from '../../../src/client/replay/recorded-run';
 import { ModelNotPricedError, StoredBodiesMissingError } from '../../../src/client/replay/replay-errors';
 import { preflight } from '../../../src/client/replay/replay-run';
+import { chainOf } from '../../../src/client/fork-point';
 import { builtinAgents } from '../../../src/runtime/agents/builtin-agents';
 import { defineTool, type Tool } from '../../../src/runtime/tools/tool-definition';
 import { waitForApprovals, waitForPhase, withAgentWorker } from '../../support/agent-run-harness';
@@ -41,6 +42,26 @@ describe('what a replay takes', () => {
       }
       expect((await run.fetchHistory()).events?.length).toBe(events);
       expect((await waitForPhase(run, 'waiting_approval')).pendingApprovals).toHaveLength(1);
+    });
+  });
+
+  it('replays a run across its continue-as-new links', async () => {
+    const task = uniqueId('replay-chain');
+    fake.script(task, [...Array.from({ length: 8 }, (_, i) => reply(toolCall('list_files', { path: `dir-${i}` }))), complete('chain done')]);
+    await withAgentWorker(bed.harness(), async ({ start, client }) => {
+      const run = await start({ agent: 'general', task, historyBudget: { maxEvents: 50 } });
+      await run.result();
+      const links = (await chainOf(client, run.workflowId)).length;
+      expect(links).toBeGreaterThan(1);
+      const lab = await openTestLab(client, fake);
+      try {
+        const report = await lab.replay(run.workflowId);
+        expect(report.firstDivergence).toBeNull();
+        expect(report.modelCalls).toEqual({ recorded: 9, replayed: 9, live: 0 });
+        expect(report.completion.shadow).toMatchObject({ outcome: 'completed', summary: 'chain done' });
+      } finally {
+        await lab.close();
+      }
     });
   });
 
