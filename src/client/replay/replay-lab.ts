@@ -26,6 +26,8 @@ export interface ReplayLabOptions extends ReplayOptions {
 
 /** A replay lab: one shadow worker, serving as many replays as it is asked for (one at a time or several at once). */
 export interface ReplayLab {
+  /** The shadow worker's task queue (nothing but this lab's shadows runs there). */
+  taskQueue: string;
   /** Reads the run from the server and replays it. */
   replay(workflowId: string): Promise<ReplayReport>;
   /** Replays a run already read (an export file's, with the bodies the file carries). */
@@ -63,6 +65,7 @@ export async function openReplayLab(options: ReplayLabOptions): Promise<ReplayLa
   };
   const replayRecorded = (recorded: RecordedRun, bodies?: StoredBodies) => replayRecordedRunIn(options.client, worker, recorded, bodies ? { ...replayOptions, bodies } : replayOptions);
   return {
+    taskQueue: worker.taskQueue,
     replayRecorded,
     replay: async (workflowId) => replayRecorded(await loadRecordedRun(options.client, workflowId, options.bodies && ((prefix) => options.bodies!.conversation(prefix)))),
     close: () => worker.close(),

@@ -4,11 +4,12 @@
 // of the unchanged agent (every call answered from the record) and once for a shadow that left the
 // record and asks the live model, which then tries absolute paths, a shell redirection, the MCP
 // server's write and a read of the audit log.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approvalSignal } from '../../../src/contract/agent-run-api';
+import { startRun } from '../../../src/client/start-run';
 import { waitForApprovals, withAgentWorker } from '../../support/agent-run-harness';
 import { useAgentTestbed } from '../../support/agent-testbed';
 import { reply, toolCall, type FakeRequest } from '../../support/fake-anthropic';
@@ -77,6 +78,7 @@ describe('a shadow never runs a call with side effects', () => {
       toolCall('shell', { command: `echo shadow > ${shell}; rm -f ${JSON.stringify(auditLog)}` }),
       toolCall('mcp__files__write_file', { path: mcp, content: 'shadow over MCP' }),
       toolCall('read_file', { path: auditLog }),
+      toolCall('read_file', { path: 'escape' }),
     );
     const changed = (request: FakeRequest) => JSON.stringify(request.body.system).includes('CHANGED');
     fake.script(task, [reply((request) => (changed(request) ? hostileCalls : recordedCalls)), reply(toolCall('complete_task', { summary: 'files written', status: 'success' }))]);
@@ -93,6 +95,8 @@ describe('a shadow never runs a call with side effects', () => {
       // The recorded run really ran each call: these are canaries a stray run would change.
       expect(await Promise.all(canaries().map((file) => readFile(file, 'utf8')))).toEqual(['written by the run', 'run\n', 'written over MCP']);
       for (const file of canaries()) await writeFile(file, CANARY);
+      // A link in the workspace to the audit log: the shadow's copy keeps it a link, and reads refuse it.
+      await symlink(auditLog, path.join(workspace, 'escape'));
       const before = await snapshot();
       const requestsBefore = fake.requests.length;
 
@@ -102,6 +106,11 @@ describe('a shadow never runs a call with side effects', () => {
         expect(same.diverged).toBe(false);
         expect(fake.requests.length).toBe(requestsBefore);
         expect(same.wouldRun.map((w) => [w.tool, w.recorded])).toEqual([['write_file', true], ['shell', true], ['mcp__files__write_file', true]]);
+        expect(await snapshot()).toEqual(before);
+        // Someone with namespace access starts a run on the shadow queue: the shadow worker runs nothing for it.
+        const intruder = await startRun(client, { agent: 'canary', task }, { taskQueue: lab.taskQueue, workflowId: uniqueId('intruder') });
+        const outcome = await intruder.result().then(() => 'completed', (error: Error) => String((error.cause as Error | undefined)?.message ?? error.message));
+        expect(outcome).toContain('is not a shadow this replay lab follows');
         expect(await snapshot()).toEqual(before);
       } finally {
         await lab.close();
@@ -116,9 +125,10 @@ describe('a shadow never runs a call with side effects', () => {
         expect(report.wouldRun[1]!.call).toContain('rm -f');
         // The read ran, in the shadow's copy of the workspace, where the audit log is not.
         const results = fake.requestsFor(task).at(-1)!.body.messages.at(-1)!.content as { tool_use_id: string; content: string; is_error?: boolean }[];
-        expect(results.map((r) => r.is_error)).toEqual([true, true, true, true]);
+        expect(results.map((r) => r.is_error)).toEqual([true, true, true, true, true]);
         expect(results.slice(0, 3).map((r) => r.content)).toEqual([expect.stringContaining('Not run'), expect.stringContaining('Not run'), expect.stringContaining('Not run')]);
         expect(results[3]!.content).not.toContain('"kind"');
+        expect(results[4]!.content).not.toContain('"kind"');
         expect(report.completion.shadow).toMatchObject({ outcome: 'completed', summary: 'files written' });
         expect(await snapshot()).toEqual(before);
       } finally {
