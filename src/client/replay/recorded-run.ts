@@ -53,6 +53,8 @@ export interface RecordedRun {
   /** The first link's input: what the run was started with. */
   input: AgentRunInput;
   modelCalls: RecordedModelCall[];
+  /** How the model call after the last answered one failed, when that failure ended the run (a request the API refused). */
+  finalModelFailure?: { message: string; type?: string };
   /** Tool calls by call id (the successful attempt when there were several). */
   toolCalls: Map<string, RecordedToolCall>;
   activities: RecordedActivity[];
@@ -108,7 +110,10 @@ export async function assembleRecordedRun(workflowId: string, links: ReplayedLin
       if (entry.kind === 'start') run.input ??= entry.input as AgentRunInput;
       else if (entry.kind === 'result') run.result = entry.result as AgentRunResult;
       else if (entry.kind === 'message') run.messages.push({ name: entry.name, payload: entry.payload });
-      else if (entry.kind === 'activity' && entry.activity === 'callModel') run.modelCalls.push(await modelCallOf(entry, run.modelCalls.length, conversation));
+      else if (entry.kind === 'activity' && entry.activity === 'callModel') {
+        run.modelCalls.push(await modelCallOf(entry, run.modelCalls.length, conversation));
+        run.finalModelFailure = undefined;
+      } else if (entry.kind === 'activity_failed' && entry.activity === 'callModel') run.finalModelFailure = entry.failure;
       else if (entry.kind === 'activity' && entry.activity === 'runTool') {
         const input = asRecord(entry.input);
         const callId = String(input.callId);
@@ -122,5 +127,7 @@ export async function assembleRecordedRun(workflowId: string, links: ReplayedLin
       } else if (entry.kind === 'activity') run.activities.push({ activity: entry.activity, input: entry.input, result: entry.result });
     }
   }
+  // Only a failure that ended the run counts; the others (a store miss, an outage waited out) were asked again.
+  if (ending !== 'failed') run.finalModelFailure = undefined;
   return run;
 }

@@ -61,7 +61,8 @@ export function shadowCompletion(outcome: RunOutcome, session: ShadowSession): C
     const { status, completion, iterations } = outcome.result;
     return { outcome: status, ...(completion ? { status: completion.status, summary: completion.summary } : {}), iterations };
   }
-  if (session.atRecordEnd) return { outcome: 'parked', reason: session.stopReason ?? 'the shadow reached the point where the recorded run waits' };
+  // The recorded run was parked, cancelled or terminated from outside there: the shadow ends as it did.
+  if (session.atRecordEnd) return { outcome: session.recorded.ending, reason: session.stopReason ?? 'the shadow reached the end of the record' };
   if (session.stopReason !== undefined) return { outcome: 'stopped', reason: session.stopReason };
   return { outcome: outcome.kind, ...(outcome.kind === 'failed' ? { reason: outcome.message } : outcome.kind === 'terminated' && outcome.reason ? { reason: outcome.reason } : {}) };
 }

@@ -147,6 +147,8 @@ function buildReport(recorded: RecordedRun, session: ShadowSession, outcome: Run
   }
   const notes: string[] = [];
   if (recorded.modelCalls.some((call) => !call.request)) notes.push('The recorded run predates request fingerprints: its model requests were compared by their messages only, not by model, parameters, system prompt or tools.');
+  const unpriced = options.prices ? [...new Set(session.liveUsage.map((u) => u.model))].filter((model) => !options.prices!.has(model)) : [];
+  if (unpriced.length > 0) notes.push(`Live calls to ${unpriced.join(', ')} (a judge's, a summary's) have no price and are not in the shadow's cost.`);
   const { undelivered } = steeringPlan(recorded);
   if (undelivered > 0) notes.push(`The recorded run got ${undelivered} message(s) from people it never gave the model (it ended first); the shadow was not sent them.`);
   return {

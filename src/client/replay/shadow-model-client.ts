@@ -68,6 +68,26 @@ export interface ShadowCall {
   unrecorded?: { kind: DivergenceKind; what: string };
 }
 
+/** Endings that come from outside the run (a person parked it, cancelled or terminated it): the record just ends there. */
+const CUT_SHORT = new Set(['parked', 'cancelled', 'terminated', 'timed_out']);
+
+/**
+ * A request past the last recorded one that is not a divergence: the recorded run ended there for a
+ * reason the shadow cannot meet (it was stopped from outside: the record simply ends), or its next
+ * model call failed and ended it (the shadow's fails the same way).
+ */
+function pastTheRecord(call: ShadowCall): ApplicationFailure | undefined {
+  const { recorded } = call.session;
+  if (call.unrecorded || call.index !== recorded.modelCalls.length) return undefined;
+  if (CUT_SHORT.has(recorded.ending)) {
+    call.session.atRecordEnd = true;
+    call.session.stop(`the shadow reached the end of the record: the recorded run was ${recorded.ending} before its model request ${call.index + 1}`);
+    return stoppedFailure(call.session);
+  }
+  const failed = recorded.finalModelFailure;
+  return failed ? ApplicationFailure.create({ type: failed.type ?? 'ModelRequestRejected', nonRetryable: true, message: failed.message }) : undefined;
+}
+
 /** Why the request cannot be answered from the record, or undefined when it equals the recorded one. */
 function differenceOf(call: ShadowCall, recorded: RecordedModelCall | undefined, params: Anthropic.MessageCreateParams): { kind: DivergenceKind; difference: RequestDifference } | undefined {
   if (call.unrecorded) return { kind: call.unrecorded.kind, difference: { what: call.unrecorded.what, recorded: null, shadow: { model: params.model } } };
@@ -91,6 +111,8 @@ export function shadowModelClient(call: ShadowCall): ModelClient {
   const { session } = call;
   const answer = (params: Anthropic.MessageCreateParams): Anthropic.Message | 'live' => {
     if (!session.leftRecord) {
+      const ended = pastTheRecord(call);
+      if (ended) throw ended;
       const recorded = session.recorded.modelCalls[call.index];
       const found = differenceOf(call, recorded, params);
       if (!found) {

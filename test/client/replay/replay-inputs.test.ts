@@ -12,9 +12,9 @@ import { preflight } from '../../../src/client/replay/replay-run';
 import { chainOf } from '../../../src/client/fork-point';
 import { builtinAgents } from '../../../src/runtime/agents/builtin-agents';
 import { defineTool, type Tool } from '../../../src/runtime/tools/tool-definition';
-import { waitForApprovals, waitForPhase, withAgentWorker } from '../../support/agent-run-harness';
+import { waitFor, waitForApprovals, waitForPhase, withAgentWorker } from '../../support/agent-run-harness';
 import { useAgentTestbed } from '../../support/agent-testbed';
-import { reply, text, toolCall } from '../../support/fake-anthropic';
+import { fail, reply, text, toolCall } from '../../support/fake-anthropic';
 import { uniqueId } from '../../support/temporal';
 import { openTestLab } from './replay-support';
 
@@ -42,6 +42,33 @@ describe('what a replay takes', () => {
       }
       expect((await run.fetchHistory()).events?.length).toBe(events);
       expect((await waitForPhase(run, 'waiting_approval')).pendingApprovals).toHaveLength(1);
+    });
+  });
+
+  it('ends where the record ends: a run terminated from outside, and one a refused model request failed', async () => {
+    const cut = uniqueId('replay-terminated');
+    const refused = uniqueId('replay-refused');
+    fake.script(cut, [reply(toolCall('list_files', { path: '.' })), reply(text('never sent')).until(new Promise(() => undefined))]);
+    fake.script(refused, [reply(toolCall('list_files', { path: '.' })), fail(400)]);
+    await withAgentWorker(bed.harness(), async ({ start, client }) => {
+      const terminated = await start({ agent: 'general', task: cut });
+      await waitFor(async () => (fake.requestsFor(cut).length === 2 ? true : undefined), 'the second model request');
+      await terminated.terminate('stopped by a person');
+      const failed = await start({ agent: 'general', task: refused });
+      await failed.result().catch(() => undefined);
+      const requests = fake.requests.length;
+      const lab = await openTestLab(client, fake);
+      try {
+        const first = await lab.replay(terminated.workflowId);
+        expect(first.firstDivergence).toBeNull();
+        expect(first.completion).toMatchObject({ recorded: { outcome: 'terminated' }, shadow: { outcome: 'terminated' } });
+        const second = await lab.replay(failed.workflowId);
+        expect(second.firstDivergence).toBeNull();
+        expect(second.completion).toMatchObject({ recorded: { outcome: 'failed' }, shadow: { outcome: 'failed', reason: expect.stringContaining('400') } });
+        expect(fake.requests.length).toBe(requests);
+      } finally {
+        await lab.close();
+      }
     });
   });
 
