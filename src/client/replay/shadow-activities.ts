@@ -10,7 +10,7 @@ import { createCheckGuardrails, createJudgeApprovals } from '../../runtime/activ
 import { createSummarizeConversation } from '../../runtime/activities/summarize-conversation';
 import type { ModelClient } from '../../runtime/model/providers/model-client';
 import type { ModelClients } from '../../runtime/model/providers/open-model-clients';
-import { shadowModelClient, stoppedFailure } from './shadow-model-client';
+import { REPLAY_STOPPED, shadowModelClient, stoppedFailure } from './shadow-model-client';
 import type { ShadowSession } from './shadow-session';
 import { createShadowRunTool } from './shadow-tools';
 
@@ -30,7 +30,7 @@ export function createShadowActivities(deps: ActivityDeps, sessions: ShadowSessi
   const sessionOf = (): ShadowSession => {
     const workflowId = Context.current().info.workflowExecution?.workflowId ?? '';
     const session = sessions.get(workflowId);
-    if (!session) throw ApplicationFailure.nonRetryable(`Run ${workflowId} is not a shadow this replay lab follows (runs of sub-agents are not replayed); nothing was run.`, 'ReplayStopped');
+    if (!session) throw ApplicationFailure.nonRetryable(`Run ${workflowId} is not a shadow this replay lab follows (runs of sub-agents are not replayed); nothing was run.`, REPLAY_STOPPED);
     return session;
   };
   /** An activity call's key: its id is only unique within one link of a run (continue-as-new starts again). */
@@ -41,14 +41,21 @@ export function createShadowActivities(deps: ActivityDeps, sessions: ShadowSessi
     const found = session.recorded.activities.find((a) => a.activity === activity && canonicalJson(a.input) === wanted);
     return found ? { result: found.result } : undefined;
   };
-  /** A judge or guardrail the record has no answer for may ask the model: the live one, or none (the shadow stops). */
   /** The real model of the agent's provider, for `--live-model`. */
   const liveFor = (agent: string): { live?: ModelClient } => (liveClients ? { live: liveClients(deps.registry.agents.get(agent)?.provider) } : {});
+  /** A judge, guardrail or summary the record has no answer for may ask the model: the live one, or none (the shadow stops). */
   const unrecordedClient = (session: ShadowSession, agent: string, what: string, kind: 'decision' | 'model_request' = 'decision'): ModelClient =>
     shadowModelClient({ session, index: -1, iteration: session.iteration, messages: [], unrecorded: { kind, what }, ...liveFor(agent) });
 
+  // Every activity refuses a run that is not one of the shadows; those without an adapter below are
+  // the worker's own as they are (describing agents, checking edits, releasing the shadow's conversation).
+  const guard = (fn: (...args: never[]) => unknown) => async (...args: never[]) => {
+    sessionOf();
+    return fn(...args);
+  };
+  const guarded = Object.fromEntries(Object.entries(own).map(([name, fn]) => [name, guard(fn)])) as unknown as Activities;
   return {
-    ...own,
+    ...guarded,
     async resolveAgent(input) {
       sessionOf();
       // The shadow's decisions come from the replay driver; the original's approvers and keys do not apply.
