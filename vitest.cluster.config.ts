@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 // `npm run test:cluster`: the cluster drill (test/cluster/*.cluster.test.ts). It starts its own
-// PostgreSQL, Temporal server and worker hosts in network namespaces, so it needs root and the Go
-// binaries (built on first use), and no dev server.
+// PostgreSQL, Temporal server nodes and worker hosts in network namespaces, so it needs root and the
+// Go binaries (built on first use), and no dev server. It keeps its figures in
+// .cluster/drill-figures.md and its processes' logs in .cluster/drill-logs/.
 export default defineConfig({
   test: {
     include: ['test/cluster/**/*.cluster.test.ts'],

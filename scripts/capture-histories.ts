@@ -17,16 +17,17 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { createAgentWorker } from '../src/runtime/worker-setup/create-agent-worker';
 import { startFakeAnthropic } from '../test/support/fake-anthropic';
-import { stepTool } from '../test/support/step-script';
+import { gatedStepTool, stepTool } from '../test/support/step-script';
 import { fixtureAgents, fixtureApprovalHandlers, fixtureGuardrails } from './capture-histories/agents';
 import { approvals } from './capture-histories/approvals';
+import { contained } from './capture-histories/contained';
 import { firstRelease } from './capture-histories/first-release';
 import { people } from './capture-histories/people';
 import type { Scenario } from './capture-histories/support';
 import { team } from './capture-histories/team';
 import { startDevServer } from './temporal-dev-server';
 
-const groups = [firstRelease, approvals, team, people];
+const groups = [firstRelease, approvals, team, people, contained];
 
 async function run(): Promise<void> {
   const [outDir, ...only] = process.argv.slice(2);
@@ -46,7 +47,7 @@ async function run(): Promise<void> {
     workspaceRoot: await mkdtemp(path.join(tmpdir(), 'fixture-ws-')),
     env: { ANTHROPIC_API_KEY: 'fixture', ANTHROPIC_BASE_URL: fake.baseUrl },
     agents: fixtureAgents,
-    tools: [stepTool],
+    tools: [stepTool, gatedStepTool],
     guardrails: fixtureGuardrails,
     approvalHandlers: fixtureApprovalHandlers,
   });

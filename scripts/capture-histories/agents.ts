@@ -5,6 +5,8 @@ const base = { modelTier: 'balanced' as const, systemPrompt: 'You produce fixtur
 
 export const fixtureAgents: AgentDefinitionInput[] = [
   { ...base, name: 'fixture', description: 'Captures fixture histories.', tools: ['read_file', 'write_file', 'list_files', 'step'], maxIterations: 30 },
+  // The built-in write tool beside a custom one, for the acceptEdits and protected-path paths (issue 30).
+  { ...base, name: 'fixture-edits', description: 'Writes through the built-in and a custom write tool.', tools: ['write_file', 'gated_step'], maxIterations: 10 },
   // A team: the coordinator delegates to the specialist (a child run) or hands the run over to it.
   { ...base, name: 'coordinator', description: 'Splits work between specialists.', tools: ['read_file', 'list_files'], subAgents: ['specialist'], handoffs: ['specialist'] },
   { ...base, name: 'specialist', description: 'Writes files in the workspace.', modelTier: 'fast', tools: ['read_file', 'write_file', 'list_files'] },

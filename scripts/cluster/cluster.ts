@@ -1,17 +1,20 @@
-// The whole self-hosted topology on one machine: PostgreSQL, the Temporal server on it, the Web UI,
-// and agent workers on simulated hosts. Shared by `npm run cluster` and `npm run test:cluster`.
+// The whole self-hosted topology on one machine: PostgreSQL, the Temporal server on it as two nodes
+// behind one frontend address, the Web UI, and agent workers on simulated hosts. Shared by
+// `npm run cluster` and `npm run test:cluster`.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import * as path from 'node:path';
 import type { ComposeFile } from './compose-file';
 import { readCompose, uiDefaultNamespace, workerEnvironment } from './compose-services';
 import { ensureTemporalBinaries } from './go-binaries';
+import { startFrontendProxy, type FrontendProxy } from './frontend-proxy';
 import { createNetwork, type ClusterNetwork } from './host-network';
 import { preferredPort } from './ports';
 import { startPostgres, type PrivatePostgres } from './postgres';
 import { adminToolsPath, runSetupScript } from './setup-scripts';
+import { describeShards, settleShards } from './shard-owners';
 import { endStaleProcesses, forgetProcesses, rememberProcess } from './stale-processes';
-import { startTemporalServer, type TemporalServer } from './temporal-server';
+import { createTemporalNode, DEFAULT_PORTS, type TemporalNode } from './temporal-server';
 import { startWebUi, type WebUi } from './web-ui';
 import { buildWorker, createWorkerHost, type WorkerHost } from './worker-hosts';
 
@@ -29,6 +32,8 @@ export interface ClusterOptions {
   /** First three octets of the private /24 (default `10.213.0`). */
   subnet?: string;
   hosts?: number;
+  /** Temporal server nodes, each on a host of its own (default 2). */
+  serverNodes?: number;
   /** Start the Web UI (default true). */
   ui?: boolean;
   /** Log files go here (default: inside the run folder, deleted on stop). */
@@ -41,7 +46,10 @@ export interface ClusterOptions {
 }
 
 export interface Cluster {
-  /** The Temporal frontend, on the cluster network (reachable from this machine and from the hosts). */
+  /**
+   * The frontend proxy in front of every node's frontend, on the cluster network (reachable from
+   * this machine and from the hosts): the one address workers and clients are given.
+   */
   temporalAddress: string;
   namespace: string;
   taskQueue: string;
@@ -49,7 +57,11 @@ export interface Cluster {
   conversationStoreUrl: string;
   network: ClusterNetwork;
   postgres: PrivatePostgres;
-  server: TemporalServer;
+  /** The Temporal server's nodes; every one runs all four services. */
+  servers: TemporalNode[];
+  frontend: FrontendProxy;
+  /** The `temporal` database, where the shards' owners and the membership are recorded. */
+  temporalDatabaseUrl: string;
   hosts: WorkerHost[];
   model: ModelEndpoint;
   ui?: WebUi;
@@ -75,13 +87,18 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   };
 
   try {
-    const network = createNetwork({ name, subnet: options.subnet ?? '10.213.0', hosts: options.hosts ?? 3 });
+    const network = createNetwork({ name, subnet: options.subnet ?? '10.213.0', hosts: options.hosts ?? 3, serverHosts: options.serverNodes ?? 2 });
     stops.push(() => network.remove());
     log(`Network: bridge ${network.gateway}, hosts ${network.hosts.map((h) => `${h.hostname}=${h.address}`).join(', ')}`);
 
-    const postgres = await startPostgres({ host: network.gateway, port: await preferredPort(network.gateway, 5432), logDir });
+    const postgres = await startPostgres({
+      host: network.gateway,
+      port: await preferredPort(network.gateway, 5432),
+      logDir,
+      // A restarted PostgreSQL is a new process: noted too, so a killed drill leaves none behind.
+      onStart: (pid) => rememberProcess(name, pid),
+    });
     stops.push(() => postgres.stop());
-    await rememberProcess(name, postgres.process.pid);
     log(`PostgreSQL ${postgres.host}:${postgres.port}`);
 
     const model = await options.model(network.gateway);
@@ -95,13 +112,28 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     });
     log('Schemas set up (docker-compose.yml temporal-schema-setup)');
 
-    const server = await startTemporalServer({ binaries, compose, bindIp: network.gateway, postgres, logDir });
-    stops.push(() => server.stop());
-    await rememberProcess(name, server.process.pid);
-    log(`Temporal server ${server.address}`);
+    // One node at a time: the first creates the cluster's metadata in the database, the others join it.
+    const servers: TemporalNode[] = [];
+    stops.push(() => Promise.all(servers.map((node) => node.stop())).then(() => undefined));
+    for (const host of network.serverHosts) {
+      const node = createTemporalNode(host, { binaries, compose, postgres, logDir });
+      servers.push(node);
+      await node.start();
+      log(`Temporal server node on ${host.hostname} (${node.frontendAddress})`);
+    }
+    const frontend = await startFrontendProxy({
+      host: network.gateway,
+      port: await preferredPort(network.gateway, DEFAULT_PORTS.FRONTEND_GRPC_PORT),
+      frontends: servers.map((node) => node.frontendAddress),
+    });
+    stops.push(() => frontend.close());
+    log(`Frontend proxy ${frontend.address} -> ${servers.map((node) => node.frontendAddress).join(', ')}`);
+    const temporalDatabaseUrl = postgres.url('temporal');
+    const shards = await settleShards(temporalDatabaseUrl, servers.map((node) => node.historyAddress), servers.map((node) => node.process));
+    log(`History shards by node: ${describeShards(shards, (owner) => servers.find((node) => node.historyAddress === owner)?.hostname ?? owner)}`);
     await runSetupScript(compose, 'temporal-create-namespace', {
       toolsDir,
-      overrides: { TEMPORAL_ADDRESS: server.address },
+      overrides: { TEMPORAL_ADDRESS: frontend.address },
       logFile: path.join(logDir, 'create-namespace.log'),
     });
 
@@ -113,7 +145,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       network.hosts.map(async (host) => {
         const hostDir = path.join(runDir, 'hosts', host.hostname);
         await mkdir(hostDir, { recursive: true });
-        const workerEnv = workerEnvironment(compose, { temporalAddress: server.address, postgres, workspace, auditLog: path.join(hostDir, 'audit.log'), modelBaseUrl: model.baseUrl });
+        const workerEnv = workerEnvironment(compose, { temporalAddress: frontend.address, postgres, workspace, auditLog: path.join(hostDir, 'audit.log'), modelBaseUrl: model.baseUrl });
         return createWorkerHost(host, { env: workerEnv, logDir });
       }),
     );
@@ -126,20 +158,22 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 
     let ui: WebUi | undefined;
     if (options.ui ?? true) {
-      ui = await startWebUi({ binary: binaries.ui, temporalAddress: server.address, namespace: uiDefaultNamespace(compose), runDir, logDir });
+      ui = await startWebUi({ binary: binaries.ui, temporalAddress: frontend.address, namespace: uiDefaultNamespace(compose), runDir, logDir });
       stops.push(() => ui!.stop());
       await rememberProcess(name, ui.process.pid);
     }
 
-    const workerEnv = workerEnvironment(compose, { temporalAddress: server.address, postgres, workspace, auditLog: '', modelBaseUrl: model.baseUrl });
+    const workerEnv = workerEnvironment(compose, { temporalAddress: frontend.address, postgres, workspace, auditLog: '', modelBaseUrl: model.baseUrl });
     return {
-      temporalAddress: server.address,
+      temporalAddress: frontend.address,
       namespace: workerEnv.TEMPORAL_NAMESPACE!,
       taskQueue: workerEnv.TEMPORAL_TASK_QUEUE!,
       conversationStoreUrl: workerEnv.AGENT_CONVERSATION_STORE!,
       network,
       postgres,
-      server,
+      servers,
+      frontend,
+      temporalDatabaseUrl,
       hosts,
       model,
       ui,

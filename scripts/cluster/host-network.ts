@@ -1,10 +1,14 @@
 // Simulated hosts on one machine: a network namespace per host, each joined by a veth pair to a
 // bridge in the machine's own namespace. The bridge's address is where the hosts reach PostgreSQL,
-// the Temporal frontend and the model API; a host has no other route (no NAT, no internet).
+// the Temporal frontends (through the frontend proxy) and the model API; a host has no other route
+// (no NAT, no internet). Worker hosts and Temporal server hosts are alike; only their names and
+// addresses differ.
 //
 //   root namespace: <name>-br 10.x.y.1/24 ── <name>-h1 ══ eth0 10.x.y.11/24 (namespace <name>-host1)
 //                                         ├─ <name>-h2 ══ eth0 10.x.y.12/24 (namespace <name>-host2)
-//                                         └─ ...
+//                                         ├─ ...
+//                                         ├─ <name>-t1 ══ eth0 10.x.y.21/24 (namespace <name>-temporal1)
+//                                         └─ <name>-t2 ══ eth0 10.x.y.22/24 (namespace <name>-temporal2)
 import { execFileSync } from 'node:child_process';
 import { ClusterHostError } from './errors';
 
@@ -13,7 +17,10 @@ export interface NetworkOptions {
   name: string;
   /** The first three octets of the private /24, e.g. `10.213.0`. */
   subnet: string;
+  /** Worker hosts (at most 10: their addresses are .11 to .20). */
   hosts: number;
+  /** Hosts for Temporal server nodes (default 0, at most 10: .21 to .30). */
+  serverHosts?: number;
 }
 
 export interface HostAddress {
@@ -27,6 +34,7 @@ export interface ClusterNetwork {
   /** The bridge's address in the root namespace: what the hosts connect to. */
   gateway: string;
   hosts: HostAddress[];
+  serverHosts: HostAddress[];
   /** Kills whatever still runs in the namespaces and deletes them and the bridge. */
   remove(): void;
 }
@@ -63,8 +71,17 @@ export function killNamespace(namespace: string): void {
   }
 }
 
-const namespacesOf = (options: NetworkOptions) =>
-  Array.from({ length: options.hosts }, (_, i) => ({ hostname: `host${i + 1}`, namespace: `${options.name}-host${i + 1}`, veth: `${options.name}-h${i + 1}`, address: `${options.subnet}.${11 + i}` }));
+const hostsOf = (options: NetworkOptions, kind: 'worker' | 'server') => {
+  const [count, hostname, veth, first] = kind === 'worker' ? [options.hosts, 'host', 'h', 11] : [options.serverHosts ?? 0, 'temporal', 't', 21];
+  return Array.from({ length: count }, (_, i) => ({
+    hostname: `${hostname}${i + 1}`,
+    namespace: `${options.name}-${hostname}${i + 1}`,
+    veth: `${options.name}-${veth}${i + 1}`,
+    address: `${options.subnet}.${first + i}`,
+  }));
+};
+const namespacesOf = (options: NetworkOptions) => [...hostsOf(options, 'worker'), ...hostsOf(options, 'server')];
+const addressOnly = ({ hostname, namespace, address }: HostAddress): HostAddress => ({ hostname, namespace, address });
 
 function existingNamespaces(): Set<string> {
   return new Set(ip(['netns', 'list']).split('\n').map((line) => line.split(' ')[0]!).filter(Boolean));
@@ -96,6 +113,9 @@ export function createNetwork(options: NetworkOptions): ClusterNetwork {
     throw new ClusterHostError('The cluster simulates hosts with network namespaces, which needs root. Run it as root (e.g. `sudo -E npm run cluster`).');
   }
   if (!/^\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(options.subnet)) throw new ClusterHostError(`"${options.subnet}" is not the first three octets of a /24, like 10.213.0.`);
+  for (const [what, count] of [['worker hosts', options.hosts], ['server hosts', options.serverHosts ?? 0]] as const) {
+    if (!Number.isInteger(count) || count < 0 || count > 10) throw new ClusterHostError(`${count} ${what}: the network has room for 0 to 10.`);
+  }
   removeNetwork(options);
   const bridge = `${options.name}-br`;
   const gateway = `${options.subnet}.1`;
@@ -117,7 +137,8 @@ export function createNetwork(options: NetworkOptions): ClusterNetwork {
   }
   return {
     gateway,
-    hosts: namespacesOf(options).map(({ hostname, namespace, address }) => ({ hostname, namespace, address })),
+    hosts: hostsOf(options, 'worker').map(addressOnly),
+    serverHosts: hostsOf(options, 'server').map(addressOnly),
     remove: () => removeNetwork(options),
   };
 }

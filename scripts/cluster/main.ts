@@ -27,16 +27,21 @@ function printSummary(cluster: Cluster): void {
   const address = cluster.temporalAddress;
   say('');
   say('The cluster is up.');
-  say(`  Temporal frontend   ${address} (namespace ${cluster.namespace}, task queue ${cluster.taskQueue})`);
+  say(`  Temporal frontend   ${address} (namespace ${cluster.namespace}, task queue ${cluster.taskQueue}), a proxy to every node's frontend`);
+  for (const node of cluster.servers) say(`  ${`Temporal ${node.hostname}`.padEnd(20)}${node.frontendAddress}, netns ${node.namespace} (frontend, history, matching, worker)`);
   if (cluster.ui) say(`  Web UI              ${cluster.ui.url}`);
   say(`  PostgreSQL          ${cluster.postgres.host}:${cluster.postgres.port} (Temporal, visibility, conversations: ${redactUrl(cluster.conversationStoreUrl)})`);
-  for (const host of cluster.hosts) say(`  ${host.hostname.padEnd(20)}${host.address}, namespace ${host.namespace}, log ${path.relative(process.cwd(), host.logFile)}`);
+  for (const host of cluster.hosts) say(`  ${host.hostname.padEnd(20)}${host.address}, netns ${host.namespace}, log ${path.relative(process.cwd(), host.logFile)}`);
   say(`  Logs                ${path.relative(process.cwd(), cluster.logDir)}/`);
   say('');
   say('Start a run:');
   say(`  TEMPORAL_ADDRESS=${address} npm run agentctl -- run general "Look around the workspace and write notes"`);
   say('Kill a host (every process in it, at once):');
   say(`  ip netns pids ${cluster.hosts[0]!.namespace} | xargs kill -9`);
+  if (cluster.servers.length > 1) {
+    say('Kill a Temporal server node (its shards move to the other):');
+    say(`  ip netns pids ${cluster.servers[0]!.namespace} | xargs kill -9`);
+  }
   say('');
   say('Ctrl-C stops everything.');
 }
@@ -56,7 +61,7 @@ async function run(): Promise<void> {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve());
   });
   stopping = true;
-  say('\nStopping: Web UI, workers, Temporal server, PostgreSQL, network...');
+  say('\nStopping: Web UI, workers, frontend proxy, Temporal server nodes, PostgreSQL, network...');
   await cluster.stop();
   say('Stopped.');
 }

@@ -24,6 +24,8 @@ export interface PostgresOptions {
   password?: string;
   /** Where postgres.log goes (default: the temporary folder, deleted on stop). */
   logDir?: string;
+  /** Called with each new server process (the first and every `startAgain`), e.g. to note its pid. */
+  onStart?: (pid: number) => Promise<void> | void;
 }
 
 export interface PrivatePostgres {
@@ -31,10 +33,18 @@ export interface PrivatePostgres {
   port: number;
   user: string;
   password: string;
-  process: ManagedProcess;
+  /** The server's current process (a new one after `startAgain`). */
+  readonly process: ManagedProcess;
   /** A connection URL for `database`, with the password percent-encoded. */
   url(database: string): string;
   createDatabase(name: string): Promise<void>;
+  /**
+   * Shuts the server down in its "fast" mode (open sessions are ended, what was committed is kept),
+   * as an operator's restart or a managed database's maintenance does. The data stays for `startAgain`.
+   */
+  shutDown(): Promise<void>;
+  /** Starts it again on the same address, port and data; resolves once it accepts connections. */
+  startAgain(): Promise<void>;
   /** Stops the server and deletes its folder. */
   stop(): Promise<void>;
 }
@@ -93,24 +103,30 @@ export async function startPostgres(options: PostgresOptions): Promise<PrivatePo
   await appendFile(path.join(dataDir, 'pg_hba.conf'), 'host all all 0.0.0.0/0 scram-sha-256\n');
 
   const logFile = path.join(options.logDir ?? dir, 'postgres.log');
-  const server = startProcess('PostgreSQL', path.join(bin, 'postgres'), ['-D', dataDir, '-h', options.host, '-p', String(port), '-k', dir], {
-    ...account,
-    logFile,
-    stopSignal: 'SIGINT',
-  });
   const url = (database: string) => `postgres://${encodeURIComponent(user)}:${encodeURIComponent(password)}@${options.host}:${port}/${database}`;
-  const stop = async () => {
-    await server.stop();
-    await rm(dir, { recursive: true, force: true });
-  };
-
-  try {
-    await waitUntilReady([server], `PostgreSQL to accept connections on ${options.host}:${port}`, async () => {
+  let server: ManagedProcess | undefined;
+  const launch = async () => {
+    const started = startProcess('PostgreSQL', path.join(bin, 'postgres'), ['-D', dataDir, '-h', options.host, '-p', String(port), '-k', dir], {
+      ...account,
+      logFile,
+      stopSignal: 'SIGINT',
+    });
+    server = started;
+    await options.onStart?.(started.pid);
+    await waitUntilReady([started], `PostgreSQL to accept connections on ${options.host}:${port}`, async () => {
       const client = new Client({ connectionString: url('postgres'), connectionTimeoutMillis: 2_000 });
       await client.connect();
       await client.end();
       return true;
     });
+  };
+  const stop = async () => {
+    await server?.stop();
+    await rm(dir, { recursive: true, force: true });
+  };
+
+  try {
+    await launch();
   } catch (error) {
     await stop();
     throw error;
@@ -121,7 +137,9 @@ export async function startPostgres(options: PostgresOptions): Promise<PrivatePo
     port,
     user,
     password,
-    process: server,
+    get process() {
+      return server!;
+    },
     url,
     async createDatabase(name) {
       const client = new Client({ connectionString: url('postgres') });
@@ -131,6 +149,13 @@ export async function startPostgres(options: PostgresOptions): Promise<PrivatePo
       } finally {
         await client.end();
       }
+    },
+    async shutDown() {
+      await server?.stop();
+    },
+    async startAgain() {
+      if (server?.isRunning()) throw new ClusterStartError(`PostgreSQL on ${options.host}:${port} is already running`);
+      await launch();
     },
     stop,
   };

@@ -72,3 +72,18 @@ export class RunWaitTimeoutError extends Error {
 export class RunNotForkableError extends Error {
   override readonly name = 'RunNotForkableError';
 }
+
+/** A schedule cannot be made as asked: a cron or time zone that does not parse, a bad name or overlap; the message says which and what is expected. */
+export class InvalidScheduleError extends Error {
+  override readonly name = 'InvalidScheduleError';
+}
+
+/** A schedule of that name exists in the namespace; nothing was changed. */
+export class ScheduleExistsError extends Error {
+  override readonly name = 'ScheduleExistsError';
+}
+
+/** No agent schedule has that name (none at all, or one that does not start agent runs); the message says which. */
+export class UnknownScheduleError extends Error {
+  override readonly name = 'UnknownScheduleError';
+}

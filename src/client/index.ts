@@ -1,6 +1,6 @@
 /**
  * `durable-agent/client`: what code that drives runs imports (a service, a script, a test), without
- * the worker: connect, start, follow, decide, reply, resume and await a run, and the contract's
+ * the worker: connect, start, follow, decide, reply, resume and await a run, schedule runs, and the contract's
  * names and payloads those calls carry. Nothing here loads `@temporalio/worker`.
  */
 export { AgentClient, type AgentClientOptions, type StartOptions } from './agent-client';
@@ -17,6 +17,11 @@ export { describeRunIdentity, signDecision, signReply, signFollowUp } from './si
 export { approverKeysDir, createApproverKey, signWithApproverKey, type CreatedApproverKey } from './approver-keys';
 export { listQuery, toListed, type ListedRun } from './list-runs';
 export { fetchAgentCatalog } from './agent-catalog';
+export { startSchedule, describeSchedule, listSchedules, pauseSchedule, unpauseSchedule, deleteSchedule, type AgentScheduleOptions, type CreatedSchedule } from './schedules';
+export { triggerSchedule, type TriggerOptions, type TriggerOutcome } from './schedules-trigger';
+export type { ScheduleScope } from './schedules-lookup';
+export { ScheduleOverlapSchema, type ScheduleOverlap } from './schedules-settings';
+export type { AgentScheduleSummary, AgentScheduleDescription, ScheduleFiring } from './schedules-view';
 export {
   TemporalUnreachableError,
   InvalidRunRequestError,
@@ -28,6 +33,9 @@ export {
   ApproverKeyError,
   RunDidNotCompleteError,
   RunWaitTimeoutError,
+  InvalidScheduleError,
+  ScheduleExistsError,
+  UnknownScheduleError,
 } from './errors';
 export {
   AGENT_RUN_WORKFLOW_TYPE,

@@ -4,13 +4,14 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { InvalidRunRequestError, NoWorkerAnsweredError, RunNotForkableError, RunNotResumableError, TemporalUnreachableError } from '../client/errors';
+import { InvalidRunRequestError, NoWorkerAnsweredError, RunNotForkableError, RunNotResumableError, TemporalUnreachableError, UnknownScheduleError } from '../client/errors';
 import { ConsoleRequestError } from './errors';
 import type { ConsoleDeps, ConsoleEnv } from './http/console-context';
 import { addApiRoutes } from './http/api-routes';
 import { addAssetRoutes } from './http/asset-routes';
 import { addAuthRoutes, addLogoutRoute } from './http/auth-routes';
 import { addEventRoutes } from './http/event-routes';
+import { addScheduleRoutes } from './http/schedule-routes';
 import { appShell, IMPORT_MAP_HASH } from './http/pages';
 import { hostCheck, noStore, requireSession, securityHeaders } from './http/security';
 
@@ -19,6 +20,7 @@ const ERROR_STATUS: [new (...args: never[]) => Error, ContentfulStatusCode][] = 
   [ConsoleRequestError, 400],
   [InvalidRunRequestError, 400],
   [WorkflowNotFoundError, 404],
+  [UnknownScheduleError, 404],
   [RunNotResumableError, 409],
   [RunNotForkableError, 409],
   [TemporalUnreachableError, 503],
@@ -38,6 +40,7 @@ export function createConsoleApp(deps: ConsoleDeps, options: { localUser?: strin
   addLogoutRoute(app, deps);
   addApiRoutes(app, deps);
   addEventRoutes(app, deps);
+  addScheduleRoutes(app, deps);
   app.notFound((c) => c.json({ error: 'Not found' }, 404));
   app.onError((error, c) => {
     const status = ERROR_STATUS.find(([type]) => error instanceof type)?.[1] ?? 500;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { codeLoadingRefusal, isCodeLoadingVariable } from './code-loading-variables';
 import { ToolApprovalSchema } from './approval-rules';
 import { CompletionToolNameSchema } from './control-tools/completion-tools';
 import { ModelTierSchema } from './model-tiers';
@@ -74,7 +75,13 @@ export const AgentDefinitionSchema = z.object({
   /** Lets tool commands reach the network (off by default; a run may also allow it). */
   network: z.boolean().default(false),
   /** Environment variables (names) tool processes of this agent may see, besides PATH, HOME, LANG and TERM. */
-  env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'environment variable names are letters, digits and _')).default([]),
+  env: z
+    .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'environment variable names are letters, digits and _'))
+    .superRefine((names, ctx) => {
+      const refused = names.filter(isCodeLoadingVariable);
+      if (refused.length > 0) ctx.addIssue({ code: 'custom', message: codeLoadingRefusal('env', refused) });
+    })
+    .default([]),
   /**
    * What each of this agent's commands may use: cpuSeconds, memoryBytes, fileSizeBytes, openFiles,
    * processes, tmpBytes, and for the whole command totalMemoryBytes, totalProcesses, cpuCores (see

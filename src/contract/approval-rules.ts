@@ -19,6 +19,9 @@ const objectRuleProblems = (issues: readonly { path: PropertyKey[]; message: str
  *   command's own text as well, so an allow regex cannot approve a chained command either;
  * - `writes` (allow rules only): the calls it lets run may change the workspace. Without it they run
  *   with the workspace read-only, so an allow rule that a hostile command slips past can at worst read.
+ * - `network` (allow rules only): the calls it lets run may use the network, if the run allows it
+ *   (`network` of the run or the agent). Without it they have none, whatever the run says, so a
+ *   hostile command that slips past the rule cannot send what it read anywhere.
  */
 export const ApprovalRuleSchema = z.union([
   z.string().min(1),
@@ -29,6 +32,7 @@ export const ApprovalRuleSchema = z.union([
       argumentsMatch: z.string().min(1).optional(),
       command: z.string().min(1).optional(),
       writes: z.boolean({ error: 'must be true or false (true lets the calls this allow rule lets through change the workspace)' }).optional(),
+      network: z.boolean({ error: 'must be true or false (true lets the calls this allow rule lets through use the network, when the run allows it)' }).optional(),
     })
     .superRefine((rule, ctx) => {
       if (rule.argumentsMatch !== undefined) {
@@ -74,6 +78,9 @@ export const ScopePolicySchema = z.object({
 });
 export type ScopePolicy = z.infer<typeof ScopePolicySchema>;
 
+/** What an allow rule may grant beyond reading: they are refused on rules that ask or reject. */
+const GRANTS = ['writes', 'network'] as const;
+
 /** The run input field `toolApproval`, and an agent's `approval` default, have this shape. */
 export const ToolApprovalSchema = z.object({
   requiresApproval: z.array(ApprovalRuleSchema).optional(),
@@ -81,11 +88,13 @@ export const ToolApprovalSchema = z.object({
   alwaysRejected: z.array(ApprovalRuleSchema).optional(),
   scopes: ScopePolicySchema.optional(),
 }).superRefine((approval, ctx) => {
-  // `writes` grants something; on a rule that asks or rejects it would read as a grant that is never given.
+  // `writes` and `network` grant something; on a rule that asks or rejects they would read as a grant that is never given.
   for (const list of ['requiresApproval', 'alwaysRejected'] as const) {
     approval[list]?.forEach((rule, index) => {
-      if (typeof rule === 'object' && rule.writes !== undefined) {
-        ctx.addIssue({ code: 'custom', path: [list, index, 'writes'], message: `rule for ${rule.tool}: "writes" only applies to alwaysApproved rules; remove it here` });
+      for (const grant of GRANTS) {
+        if (typeof rule === 'object' && rule[grant] !== undefined) {
+          ctx.addIssue({ code: 'custom', path: [list, index, grant], message: `rule for ${rule.tool}: "${grant}" only applies to alwaysApproved rules; remove it here` });
+        }
       }
     });
   }

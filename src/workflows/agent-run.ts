@@ -81,9 +81,9 @@ export async function agentRun(rawInput: AgentRunInput): Promise<AgentRunResult>
 }
 
 async function start(input: ParsedRunInput, features: Features): Promise<RunDriver> {
-  if (input.checkpoint === undefined) return new RunDriver(await newRunState(input), features.auditDecisions);
+  if (input.checkpoint === undefined) return new RunDriver(await newRunState(input), features.auditDecisions, features.containedCalls);
   const { state: checkpoint, stored, facts } = await stateFromCheckpoint(input);
-  const driver = new RunDriver(checkpoint, features.auditDecisions);
+  const driver = new RunDriver(checkpoint, features.auditDecisions, features.containedCalls);
   // First, so that nothing of the ended run (its parent, its id) is told about this one.
   if (input.resumedFrom) {
     const { workflowId, runId } = workflowInfo();

@@ -40,6 +40,8 @@ export class RunDriver {
   constructor(
     public state: RunState,
     private readonly auditing: boolean,
+    /** Patch `contained-calls`: this execution judges calls by issue 30's rules (see TransitionEnv). */
+    private readonly containedCalls = true,
   ) {
     this.publishedPhase = state.phase;
   }
@@ -72,13 +74,13 @@ export class RunDriver {
    */
   peekStep(features: StepFeatures): NextStep {
     const info = workflowInfo();
-    return peekStep(this.state, { now: Date.now(), runId: info.runId, namespace: info.namespace, firstRunId: info.firstExecutionRunId, historyFull: historyIsFull(this.state.input.historyBudget), features });
+    return peekStep(this.state, { now: Date.now(), runId: info.runId, namespace: info.namespace, firstRunId: info.firstExecutionRunId, historyFull: historyIsFull(this.state.input.historyBudget), features, containedCalls: this.containedCalls });
   }
 
   private run(event: RunEvent, options: { publish?: boolean; step?: Pick<TransitionEnv, 'historyFull' | 'features'> }): NextStep[] {
     const before = this.state;
     const info = workflowInfo();
-    const env = { now: Date.now(), runId: info.runId, namespace: info.namespace, firstRunId: info.firstExecutionRunId, ...options.step };
+    const env = { now: Date.now(), runId: info.runId, namespace: info.namespace, firstRunId: info.firstExecutionRunId, containedCalls: this.containedCalls, ...options.step };
     const { state, effects, events } = transition(before, event, env);
     this.state = state;
     if (options.publish !== false) this.publish();

@@ -112,7 +112,7 @@ export async function newRunState(input: ParsedRunInput): Promise<RunState> {
   const resume = input.resume;
   const first: ConversationMessage = { role: 'user', content: resume ? `${input.task}\n\n${renderCarriedContext(resume)}` : input.task };
   return {
-    schemaVersion: 6,
+    schemaVersion: 7,
     workflowId,
     input: {
       agent: agent.name,

@@ -39,12 +39,16 @@ describe('agentctl preferences: the writes flag', () => {
         expect(listed.stdout).toMatch(/#2\s+always read-only\s+shell: ls {2}/);
         expect(listed.stdout).toMatch(/#3\s+always read-only\s+write_file path old\.md {2}/);
 
-        const json = JSON.parse((await agentctl('preferences', person, '--json')).stdout) as { entries: { scope: string; writes: boolean }[] };
-        expect(json.entries.map((e) => [e.scope, e.writes])).toEqual([
-          ['shell: echo hi', true],
-          ['shell: ls', false],
-          ['write_file path old.md', false],
+        const json = JSON.parse((await agentctl('preferences', person, '--json')).stdout) as { entries: { scope: string; writes: boolean; network: boolean }[] };
+        expect(json.entries.map((e) => [e.scope, e.writes, e.network])).toEqual([
+          ['shell: echo hi', true, false],
+          ['shell: ls', false, false],
+          ['write_file path old.md', false, false],
         ]);
+        // A choice given in a run with the network says so.
+        await store.signal(changePreferenceSignal, { tool: 'shell', preference: 'always', match: { kind: 'command', pattern: { pattern: 'git fetch', words: ['git', 'fetch'] } }, by: person, network: true });
+        await waitFor(async () => ((await readPreferences(client, person)).length === 4 ? true : undefined), 'four stored choices', CLI_WAIT_MS);
+        expect((await agentctl('preferences', person)).stdout).toMatch(/#4\s+always read-only\+network\s+shell: git fetch {2}/);
       } finally {
         await store.terminate('test cleanup').catch(() => undefined);
       }

@@ -85,7 +85,7 @@ describe('permission modes', () => {
     });
   });
 
-  it('acceptEdits lets no write past the workspace or into a protected path, however the path is written', async () => {
+  it('acceptEdits lets no write past the workspace or into a protected path, however the path is written: those ask a person', async () => {
     const task = uniqueId('accept-edits-hostile');
     const hook = '[core]\n\tfsmonitor = "touch PWNED"\n';
     fake.script(task, [
@@ -94,13 +94,18 @@ describe('permission modes', () => {
     ]);
     await withAgentWorker(bed.harness(), async ({ start, workspace }) => {
       const handle = await start({ agent: 'general', task, mode: 'acceptEdits' });
+      // The three protected writes park: a protected path needs a person, not a mode (issue 30).
+      const waiting = await parked(handle, 3);
+      expect(waiting.pendingApprovals.map((p) => p.callId)).toEqual(['toolu_0_0', 'toolu_0_1', 'toolu_0_2']);
+      for (const p of waiting.pendingApprovals) {
+        expect(p.reason).toMatch(/protected path/);
+        await handle.signal(approvalSignal, { callId: p.callId, decision: 'reject', approver: 'ann' });
+      }
       expect((await handle.result()).status).toBe('completed');
-      // Nothing parked and nothing was written: a protected path needs a person, not a mode.
       for (const file of ['.git/config', '.git/hooks/pre-commit', '.envrc']) expect(existsSync(path.join(workspace, file)), file).toBe(false);
       expect(existsSync(path.join(workspace, '..', 'escaped.txt'))).toBe(false);
       const results = resultsIn(fake.requestsFor(task)[1]!);
       for (const r of results) expect(r.is_error, r.content).toBe(true);
-      expect(results.map((r) => r.content).join('\n')).toMatch(/protected path/);
     });
   });
 

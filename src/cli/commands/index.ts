@@ -21,6 +21,7 @@ import { agentsCommand } from './agents';
 import { sendCommand } from './send';
 import { closeCommand } from './close';
 import { modeCommand } from './mode';
+import { scheduleCommand } from './schedule';
 
 /** Every agentctl verb. Each lives in its own file; add new ones here. */
 export const commands: Command[] = [
@@ -45,5 +46,6 @@ export const commands: Command[] = [
   sendCommand,
   closeCommand,
   modeCommand,
+  scheduleCommand,
   codecServerCommand,
 ];

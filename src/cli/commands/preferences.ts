@@ -6,8 +6,12 @@ import { readPreferences } from '../../runtime/approvals/read-preferences';
 import { NoSuchPreferenceError, UsageError } from '../../client/errors';
 import { terminalSafe } from '../../client/terminal-safe';
 
-/** An "always" either lets its calls change the workspace or runs them read-only; a "never" runs nothing. */
-const access = (rule: PreferenceRule) => (rule.preference === 'never' ? '' : rule.writes === true ? 'writes' : 'read-only');
+/**
+ * An "always" either lets its calls change the workspace or runs them read-only, and with `+network`
+ * lets them use the network the run allows; a "never" runs nothing.
+ */
+const access = (rule: PreferenceRule) =>
+  rule.preference === 'never' ? '' : `${rule.writes === true ? 'writes' : 'read-only'}${rule.network === true ? '+network' : ''}`;
 
 const render = (user: string, rules: PreferenceRule[]) =>
   rules.length === 0
@@ -16,9 +20,9 @@ const render = (user: string, rules: PreferenceRule[]) =>
         `Remembered approval choices of ${user}:`,
         ...rules.map(
           (r, i) =>
-            `  #${i + 1}  ${r.preference.padEnd(6)} ${access(r).padEnd(9)} ${terminalSafe(describeScope(r))}  ${r.at ?? ''}${r.fromWorkflowId ? `  (from ${r.fromWorkflowId})` : ''}`,
+            `  #${i + 1}  ${r.preference.padEnd(6)} ${access(r).padEnd(rules.some((x) => x.network === true) ? 17 : 9)} ${terminalSafe(describeScope(r))}  ${r.at ?? ''}${r.fromWorkflowId ? `  (from ${r.fromWorkflowId})` : ''}`,
         ),
-        'An "always" marked writes lets the calls it covers change the workspace; read-only ones run with it read-only.',
+        'An "always" marked writes lets the calls it covers change the workspace; read-only ones run with it read-only; +network ones may use the network their run allows.',
         'Revoke one with --revoke #N (or its scope text), or every choice for a tool with --revoke TOOL.',
       ].join('\n');
 
@@ -46,8 +50,8 @@ export const preferencesCommand: Command = {
     const rules = await readPreferences(client, user);
     const what = stringFlag(ctx, 'revoke');
     if (!what) {
-      // `writes` always present in --json, so a script need not know that a missing flag means false.
-      ctx.print({ user, entries: rules.map((r) => ({ ...r, writes: r.writes === true, scope: describeScope(r) })) }, () => render(user, rules));
+      // `writes` and `network` always present in --json, so a script need not know that a missing flag means false.
+      ctx.print({ user, entries: rules.map((r) => ({ ...r, writes: r.writes === true, network: r.network === true, scope: describeScope(r) })) }, () => render(user, rules));
       return 0;
     }
     const revoked = selected(rules, what);

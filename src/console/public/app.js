@@ -7,6 +7,7 @@ import { html } from './html.js';
 import { Inbox } from './inbox.js';
 import { RunList } from './run-list.js';
 import { RunView } from './run-view.js';
+import { ScheduleList } from './schedule-list.js';
 import { StartForm } from './start-form.js';
 
 function useSnapshot() {
@@ -88,7 +89,8 @@ function App() {
       <main>
         ${route.run
           ? html`<${RunView} workflowId=${route.run} />`
-          : html`<${StartForm} /><section aria-label="Runs"><h2>Runs</h2>${snapshot ? html`<${RunList} runs=${snapshot.runs} />` : html`<p class="loading">Loading…</p>`}</section>`}
+          : html`<${StartForm} /><section aria-label="Runs"><h2>Runs</h2>${snapshot ? html`<${RunList} runs=${snapshot.runs} />` : html`<p class="loading">Loading…</p>`}</section>
+              <section aria-label="Schedules"><h2>Schedules</h2><${ScheduleList} /></section>`}
       </main>
     </div>`;
 }

@@ -3,6 +3,7 @@ import { ToolScopeSchema, type ToolScope } from '../../contract/tool-scope';
 import { preferenceMatches, type PreferenceRule } from './preference-rules';
 import type { CommandPattern, ShellAnalysis, SimpleCommand } from '../../contract/shell-analysis';
 import { commandMatches } from './shell/match-command';
+import { protectedWriteOf } from './protected-paths';
 
 /** Read tools run; tools that write or execute ask a person. */
 export const DEFAULT_SCOPE_POLICY: Required<ScopePolicy> = { read: 'allow', write: 'ask', execute: 'ask' };
@@ -14,13 +15,21 @@ export const DEFAULT_SCOPE_POLICY: Required<ScopePolicy> = { read: 'allow', writ
 const SCOPE_REASON_WORD: Record<ScopeAction, string> = { allow: 'allow', ask: 'approve', reject: 'reject' };
 
 /**
- * What the policy decided, and for `allow` whether the call may change the workspace: only when every
- * rule or "always" that let it through grants writes (`"writes": true`); defaults never do.
+ * What the policy decided. For `allow`: whether the call may change the workspace, and whether it may
+ * use the network, each only when every rule or "always" that let it through grants it (`"writes":
+ * true`, `"network": true`); defaults never do. For `ask`: `personOnly` when only a person may decide,
+ * whatever the mode (a write to a protected path): no mode turns it into an allow.
  */
-export type PolicyVerdict = { action: 'allow'; reason: string; writes: boolean } | { action: 'ask' | 'reject'; reason: string };
+export type PolicyVerdict =
+  | { action: 'allow'; reason: string; writes: boolean; network: boolean }
+  | { action: 'ask'; reason: string; personOnly?: boolean }
+  | { action: 'reject'; reason: string };
 
-/** Whether an allow rule grants writes; a bare tool name never does. */
-const grantsWrites = (rule: ApprovalRule): boolean => typeof rule === 'object' && rule.writes === true;
+/** What an allow rule may grant beyond reading. */
+type Grant = 'writes' | 'network';
+
+/** Whether an allow rule grants writes or the network; a bare tool name never does. */
+const grants = (rule: ApprovalRule, grant: Grant): boolean => typeof rule === 'object' && rule[grant] === true;
 
 export { ToolScopeSchema, type ToolScope };
 // The rule schemas are part of the run input and the agent definition, so they live in the contract.
@@ -88,6 +97,12 @@ export interface PolicyInput {
   agent?: ToolApproval;
   preferences?: readonly PreferenceRule[];
   patterns?: Readonly<Record<string, CommandPattern>>;
+  /**
+   * Whether a built-in file tool's write to a protected path asks a person (default true). False only
+   * while a history from before issue 30 replays (patch `contained-calls`), where such writes went on
+   * to the tool, which refused them.
+   */
+  contained?: boolean;
 }
 
 /**
@@ -102,9 +117,10 @@ function evaluateSubject(args: PolicyInput, subject: Subject): PolicyVerdict {
   const { run, agent, preferences = [], patterns } = args;
   const first = (rules: ApprovalRule[] | undefined, mode: 'allow' | 'reject') => rules?.find((r) => ruleMatches(r, subject, mode, patterns));
   const prefer = (preference: 'always' | 'never') => preferences.find((p) => p.preference === preference && preferenceMatches(p, subject));
-  // Any matching rule of the layer that allowed, or any matching "always", may grant writes: each covers the subject.
-  const writes = (rules: ApprovalRule[] | undefined) => rules?.some((r) => grantsWrites(r) && ruleMatches(r, subject, 'allow', patterns)) === true;
-  const alwaysWrites = () => preferences.some((p) => p.preference === 'always' && p.writes === true && preferenceMatches(p, subject));
+  // Any matching rule of the layer that allowed, or any matching "always", may grant writes or the network: each covers the subject.
+  const granted = (rules: ApprovalRule[] | undefined, grant: Grant) => rules?.some((r) => grants(r, grant) && ruleMatches(r, subject, 'allow', patterns)) === true;
+  const grantedBy = (rules: ApprovalRule[] | undefined) => ({ writes: granted(rules, 'writes'), network: granted(rules, 'network') });
+  const alwaysGrants = (grant: Grant) => preferences.some((p) => p.preference === 'always' && p[grant] === true && preferenceMatches(p, subject));
   const what = subject.command ? `"${subject.command.source}": ` : '';
 
   const rejected = first(run?.alwaysRejected, 'reject') ?? first(agent?.alwaysRejected, 'reject');
@@ -114,18 +130,18 @@ function evaluateSubject(args: PolicyInput, subject: Subject): PolicyVerdict {
   const runAsks = first(run?.requiresApproval, 'reject');
   if (runAsks !== undefined) return { action: 'ask', reason: `${what}run rule "${describeRule(runAsks)}" requires approval` };
   const runAllows = first(run?.alwaysApproved, 'allow');
-  if (runAllows !== undefined) return { action: 'allow', reason: `run rule "${describeRule(runAllows)}" approves it`, writes: writes(run?.alwaysApproved) };
-  if (prefer('always')) return { action: 'allow', reason: `you chose "always" for ${args.tool}`, writes: alwaysWrites() };
+  if (runAllows !== undefined) return { action: 'allow', reason: `run rule "${describeRule(runAllows)}" approves it`, ...grantedBy(run?.alwaysApproved) };
+  if (prefer('always')) return { action: 'allow', reason: `you chose "always" for ${args.tool}`, writes: alwaysGrants('writes'), network: alwaysGrants('network') };
 
   const agentAsks = first(agent?.requiresApproval, 'reject');
   if (agentAsks !== undefined) return { action: 'ask', reason: `${what}agent rule "${describeRule(agentAsks)}" requires approval` };
   const agentAllows = first(agent?.alwaysApproved, 'allow');
-  if (agentAllows !== undefined) return { action: 'allow', reason: `agent rule "${describeRule(agentAllows)}" approves it`, writes: writes(agent?.alwaysApproved) };
+  if (agentAllows !== undefined) return { action: 'allow', reason: `agent rule "${describeRule(agentAllows)}" approves it`, ...grantedBy(agent?.alwaysApproved) };
 
   const action = run?.scopes?.[args.scope] ?? agent?.scopes?.[args.scope] ?? DEFAULT_SCOPE_POLICY[args.scope];
   const reason = `${what}${args.scope} tools: ${SCOPE_REASON_WORD[action]}`;
-  // A scope that allows (read tools by default) never grants writes: no rule names what it lets through.
-  return action === 'allow' ? { action, reason, writes: false } : { action, reason };
+  // A scope that allows (read tools by default) never grants writes or the network: no rule names what it lets through.
+  return action === 'allow' ? { action, reason, writes: false, network: false } : { action, reason };
 }
 
 const SEVERITY: Record<ScopeAction, number> = { allow: 0, ask: 1, reject: 2 };
@@ -137,7 +153,7 @@ const SEVERITY: Record<ScopeAction, number> = { allow: 0, ask: 1, reject: 2 };
  * never allowed without a person. A reject always wins, so no "always" can run what someone forbade.
  */
 export function evaluatePolicy(args: PolicyInput): PolicyVerdict {
-  if (!args.isCommand) return evaluateSubject(args, { tool: args.tool, input: args.input });
+  if (!args.isCommand) return withProtectedWrite(args, evaluateSubject(args, { tool: args.tool, input: args.input }));
   const analysis = args.analysis;
   const commands = analysis?.commands ?? [];
   const verdicts = commands.length > 0
@@ -155,11 +171,28 @@ export function evaluatePolicy(args: PolicyInput): PolicyVerdict {
     return { action: 'ask', reason: worst.action === 'ask' ? `${worst.reason}; ${note}` : note };
   }
   if (worst.action !== 'allow') return worst;
-  // The call writes only if what allowed each of its commands grants writes.
-  const allowed = { ...worst, writes: verdicts.every((v) => v.action === 'allow' && v.writes) };
+  // The call writes, or uses the network, only if what allowed each of its commands grants it.
+  const allowed = { ...worst, writes: verdicts.every((v) => v.action === 'allow' && v.writes), network: verdicts.every((v) => v.action === 'allow' && v.network) };
   const outside = analysis.writes.filter((w) => !w.insideWorkspace);
   if (outside.length > 0) {
     return { action: 'ask', reason: `it writes outside the workspace (${outside.map((w) => w.target || '?').join(', ')}), so a person decides` };
   }
   return allowed;
+}
+
+/**
+ * A built-in file tool's write to a protected path (protected-paths.ts) asks a person whatever allowed
+ * it: a rule with `"writes": true`, an "always", a mode. Only a reject stands above it. The file tool
+ * refuses the path too unless a person approved the call, and judges the resolved path, which the
+ * policy cannot see (a link to `.git`).
+ */
+function withProtectedWrite(args: PolicyInput, verdict: PolicyVerdict): PolicyVerdict {
+  if (verdict.action === 'reject' || args.contained === false) return verdict;
+  const target = protectedWriteOf(args.tool, args.input);
+  if (target === undefined) return verdict;
+  return {
+    action: 'ask',
+    personOnly: true,
+    reason: `it writes ${target}, a protected path (a file that makes other programs run code, see docs/guides/security.md), so a person decides`,
+  };
 }

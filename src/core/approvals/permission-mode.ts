@@ -1,6 +1,7 @@
 import type { PermissionMode } from '../../contract/permission-mode';
 import type { ToolScope } from '../../contract/tool-scope';
 import type { PolicyVerdict } from './approval-policy';
+import { WORKSPACE_FILE_TOOLS } from './protected-paths';
 
 /** What the model reads when plan mode refuses a call: why, and what to do instead. */
 export const PLAN_MODE_REFUSAL =
@@ -12,15 +13,22 @@ export const dontAskRefusal = (reason: string) =>
 
 /**
  * The policy's verdict on one call under the run's permission mode. A reject (a reject rule, a
- * remembered "never", a protected path) always stands: no mode can loosen it. `plan` refuses every
- * call that is not a read; `acceptEdits` lets write tools run unasked (they are confined to the
- * workspace) while commands keep their verdict; `dontAsk` turns every "ask" into a refusal. Pure.
+ * remembered "never") always stands: no mode can loosen it, and no mode lets a call run unasked that
+ * only a person may decide (`personOnly`: a write to a protected path). `plan` refuses every call that
+ * is not a read; `acceptEdits` lets the built-in file tools (WORKSPACE_FILE_TOOLS, which the worker
+ * confines to the workspace) write without asking, while commands, MCP tools and every other tool
+ * keep their verdict (nothing the worker controls keeps them inside the workspace); `dontAsk` turns
+ * every "ask" into a refusal. Pure. `contained` false: a history from before issue 30 replays (patch
+ * `contained-calls`), whose acceptEdits let every write tool that is not a command run unasked.
  */
-export function verdictUnderMode(mode: PermissionMode, verdict: PolicyVerdict, tool: { scope: ToolScope; isCommand: boolean }): PolicyVerdict {
+export function verdictUnderMode(mode: PermissionMode, verdict: PolicyVerdict, tool: { name: string; scope: ToolScope; isCommand: boolean }, contained = true): PolicyVerdict {
   if (verdict.action === 'reject' || mode === 'default') return verdict;
   if (mode === 'plan') return tool.scope === 'read' ? verdict : { action: 'reject', reason: PLAN_MODE_REFUSAL };
   if (mode === 'acceptEdits') {
-    if (verdict.action === 'ask' && tool.scope === 'write' && !tool.isCommand) return { action: 'allow', reason: 'acceptEdits mode: write tools inside the workspace run without asking', writes: true };
+    const fileTool = (!contained || Object.hasOwn(WORKSPACE_FILE_TOOLS, tool.name)) && tool.scope === 'write' && !tool.isCommand;
+    if (verdict.action === 'ask' && verdict.personOnly !== true && fileTool) {
+      return { action: 'allow', reason: 'acceptEdits mode: the built-in file tools write inside the workspace without asking', writes: true, network: false };
+    }
     return verdict;
   }
   return verdict.action === 'ask' ? { action: 'reject', reason: dontAskRefusal(verdict.reason) } : verdict;

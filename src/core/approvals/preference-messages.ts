@@ -17,12 +17,14 @@ export const PreferenceChangeSchema = z.object({
   fromWorkflowId: z.string().optional(),
   /** For an "always": whether the calls it lets run may write (see PreferenceRuleSchema). */
   writes: z.boolean().optional(),
+  /** For an "always": whether the calls it lets run may use the network (see PreferenceRuleSchema). */
+  network: z.boolean().optional(),
 });
 export type PreferenceChange = z.infer<typeof PreferenceChangeSchema>;
 
 /**
  * An entry as the first release stored it: tool-wide. Strict, so that a current rule that fails its
- * schema (a malformed `match` or `writes`) is dropped rather than read as a tool-wide choice: an
+ * schema (a malformed `match`, `writes` or `network`) is dropped rather than read as a tool-wide choice: an
  * "always" must never cover more than the person chose.
  */
 const LegacyEntrySchema = z

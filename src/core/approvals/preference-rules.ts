@@ -39,6 +39,13 @@ export const PreferenceRuleSchema = z.object({
    * this existed) means false: they run with the workspace read-only.
    */
   writes: z.boolean().optional(),
+  /**
+   * An "always" given for a call that ran with the network (the run allowed it, and a person's
+   * approval gives a call the run's network): the calls it lets run later may use the network too,
+   * when their run allows it. Absent (every choice stored before this existed) means false: they run
+   * without the network.
+   */
+  network: z.boolean().optional(),
 });
 export type PreferenceRule = z.infer<typeof PreferenceRuleSchema>;
 

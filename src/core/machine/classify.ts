@@ -38,10 +38,10 @@ export function classifyTurn(state: RunState, ctx: TransitionContext): void {
       recordCall(state, { iteration: turn.iteration, callId: call.id, tool: call.name, input: call.input, outcome: 'error' });
       continue;
     }
-    const verdict = policyFor(state, call);
+    const verdict = policyFor(state, call, state.mode, ctx.containedCalls !== false);
     if (verdict.action === 'allow') {
-      // No person saw it: it writes only if the rule or "always" that let it through says so.
-      call.stage = { kind: 'run', permission: ruleAllowed(verdict.writes), started: false };
+      // No person saw it: it writes, or uses the network, only if the rule or "always" that let it through says so.
+      call.stage = { kind: 'run', permission: ruleAllowed(verdict.writes, verdict.network), started: false };
     } else if (verdict.action === 'reject') {
       // Recorded and emitted, so the audit log records calls the policy refused, not only the ones that ran.
       recordDecision(state, call, { decision: 'policy_reject', reason: verdict.reason, via: 'policy' }, ctx);

@@ -20,7 +20,7 @@ export const COMMAND_ARGUMENT = 'command';
  * refused: nothing says what it may do. `mode` is the run's permission mode unless the caller judges
  * a call a person is deciding anyway (an edit), where only the rules count.
  */
-export function policyFor(state: RunState, call: TurnCall, mode: PermissionMode = state.mode): PolicyVerdict {
+export function policyFor(state: RunState, call: TurnCall, mode: PermissionMode = state.mode, contained = true): PolicyVerdict {
   const tool = state.agent.tools[call.name];
   if (tool === undefined) return { action: 'reject', reason: 'unknown tool' };
   const isCommand = tool.subjectArgument === COMMAND_ARGUMENT;
@@ -34,8 +34,9 @@ export function policyFor(state: RunState, call: TurnCall, mode: PermissionMode 
     agent: state.agent.approval,
     preferences: state.preferences,
     patterns: state.agent.commandPatterns,
+    contained,
   });
-  return verdictUnderMode(mode, verdict, { scope: tool.scope, isCommand });
+  return verdictUnderMode(mode, verdict, { name: call.name, scope: tool.scope, isCommand }, contained);
 }
 
 /** Plan mode refuses sub-agents too: a child run could write what this one may not. */

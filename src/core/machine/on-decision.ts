@@ -56,6 +56,8 @@ export function onDecision(
   const preference = decision.decision === 'approve_always' ? 'always' : 'never';
   // An "always" for a call that writes lets the calls it covers later write too; one for a call that only reads does not.
   const writes = preference === 'always' ? callWrites(state, call) : undefined;
+  // Likewise the network: the approved call runs with the run's network, so the "always" remembers whether it had it.
+  const network = preference === 'always' ? runHasNetwork(state) : undefined;
   const matches = toolWide ? [{ kind: 'tool' as const }] : rememberedMatches(state, call, decision);
   if (!matches) {
     const warning = `"${preference}" for ${call.id} applied to this call only: its command could not be pinned down to remember`;
@@ -63,7 +65,7 @@ export function onDecision(
     return;
   }
   for (const match of matches) {
-    const rule: PreferenceRule = { tool: call.name, preference, match, by: decision.approver, at: ctx.at, fromWorkflowId: state.workflowId, ...(writes === undefined ? {} : { writes }) };
+    const rule: PreferenceRule = { tool: call.name, preference, match, by: decision.approver, at: ctx.at, fromWorkflowId: state.workflowId, ...(writes === undefined ? {} : { writes }), ...(network === undefined ? {} : { network }) };
     state.preferences = withRule(state.preferences, rule);
     state.choicesThisRun = withRule(state.choicesThisRun, rule).slice(-StateLimits.choicesThisRun);
     state.unsavedPreferences.push(rule);
@@ -71,18 +73,23 @@ export function onDecision(
   // The other waiting calls the new choice now decides are settled with it, under the same name.
   for (const other of pendingCalls(state)) {
     if (toolWide) {
-      if (other.name === call.name) settleCall(state, other, { ...decision, callId: other.id }, via, verified, ctx, ruleAllowed(writes === true));
+      if (other.name === call.name) settleCall(state, other, { ...decision, callId: other.id }, via, verified, ctx, ruleAllowed(writes === true, network === true));
       continue;
     }
-    const verdict = policyFor(state, other);
+    const verdict = policyFor(state, other, state.mode, ctx.containedCalls !== false);
     const follows = (verdict.action === 'allow' && preference === 'always') || (verdict.action === 'reject' && preference === 'never');
-    if (follows) settleCall(state, other, { ...decision, callId: other.id }, via, verified, ctx, ruleAllowed(verdict.action === 'allow' && verdict.writes));
+    if (follows) settleCall(state, other, { ...decision, callId: other.id }, via, verified, ctx, verdict.action === 'allow' ? ruleAllowed(verdict.writes, verdict.network) : ruleAllowed(false));
   }
 }
 
 /** A call writes when its tool is a write tool or the shell analysis found a write (a redirection). */
 function callWrites(state: RunState, call: TurnCall): boolean {
   return state.agent.tools[call.name]?.scope === 'write' || (call.analysis?.writes.length ?? 0) > 0;
+}
+
+/** Whether the run lets its commands use the network: what a call a person approved runs with (run-steps.ts). */
+function runHasNetwork(state: RunState): boolean {
+  return state.input.network ?? state.agent.network;
 }
 
 /** The user's answer to the waiting question becomes that tool call's result. */

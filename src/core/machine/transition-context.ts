@@ -13,6 +13,12 @@ export interface TransitionEnv {
   /** For `step_wanted` only: the history is large enough to continue as new, and this execution's behaviour (patches). */
   historyFull?: boolean;
   features?: StepFeatures;
+  /**
+   * Whether this execution judges calls by issue 30's rules (patch `contained-calls`): a protected
+   * write asks a person in every mode, acceptEdits lets only the built-in file tools write. False
+   * while a history from before them replays; absent (pure tests) means true.
+   */
+  containedCalls?: boolean;
 }
 
 /** The facts a signature check needs, from the env (a pure test's env defaults to namespace `default`). */

@@ -8,7 +8,7 @@ import { capOutput } from '../tools/output-limits';
 import { runnerForAgent } from '../tools/sandbox/agent-runner';
 import { ToolResult } from '../../contract/tool-result';
 import { keepAttachments } from '../conversation/tool-attachments';
-import { RULE_READ_ONLY, ToolPermissionSchema } from '../../contract/tool-permission';
+import { networkGranted, RULE_READ_ONLY, ToolPermissionSchema } from '../../contract/tool-permission';
 import { RUNS_FOLDER } from '../tools/workspace';
 import { inToolSpan } from '../observability/genai-spans';
 import type { ActivityDeps } from './activity-deps';
@@ -21,7 +21,7 @@ export const RunToolInputSchema = z.object({
   input: z.unknown(),
   /** The run; its per-run workspace and the call's idempotency key derive from it. */
   workflowId: z.string().optional(),
-  /** Whether this call's processes may reach the network. */
+  /** Whether the run lets its calls' processes reach the network; a call gets it only when its permission grants it too. */
   network: z.boolean().default(false),
   /**
    * Who let the call run, for the audit line written when it ends: the contract's Decision fields. The
@@ -119,7 +119,8 @@ async function execute(deps: ActivityDeps, input: z.output<typeof RunToolInputSc
       idempotencyKey: `${workflowId}/${input.callId}`,
       // The agent's own allow-list (`env` in its definition) adds to the worker's (AGENT_TOOL_ENV), and its `limits` apply.
       processes: runnerForAgent(deps.processes, agent),
-      network: input.network || agent.network,
+      // The run (or agent) says whether the network may be used at all; the permission whether this call may.
+      network: (input.network || agent.network) && networkGranted(input.permission),
       hiddenPaths,
       permission: input.permission,
       fileOwner: deps.processes.fileOwner,

@@ -17,12 +17,25 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
  * A tool's scope and whether it may run again, from its annotations unless the configuration says
  * otherwise. Annotations are the server's own hints: `readOnlyHint` → read (and safe to repeat),
  * `destructiveHint` → execute, anything else → write; `idempotentHint` → safe to repeat.
+ *
+ * A server that is not `contained` (an HTTP server, a stdio server with `sandbox: false` or
+ * `network: true`, or any server of a worker without bwrap) can send what a call carries anywhere, so
+ * its own "read-only" is no reason to run the call unseen: such a tool is `write` (it parks by default
+ * and in acceptEdits) unless the configuration names its scope. Nothing the worker controls confines
+ * what it does.
  */
-export function classifyMcpTool(tool: McpToolInfo, override: { scope?: ToolScope; idempotent?: boolean } = {}): { scope: ToolScope; idempotent: boolean } {
+export function classifyMcpTool(tool: McpToolInfo, override: { scope?: ToolScope; idempotent?: boolean } = {}, contained = true): { scope: ToolScope; idempotent: boolean } {
   const hints = tool.annotations ?? {};
-  const scope = override.scope ?? (hints.readOnlyHint ? 'read' : hints.destructiveHint ? 'execute' : 'write');
-  const idempotent = override.idempotent ?? (scope === 'read' || hints.idempotentHint === true);
+  const hinted: ToolScope = hints.readOnlyHint ? 'read' : hints.destructiveHint ? 'execute' : 'write';
+  const scope = override.scope ?? (hinted === 'read' && !contained ? 'write' : hinted);
+  // Safe to repeat when read-only by the configuration, or by the server's hint where the configuration is silent.
+  const idempotent = override.idempotent ?? ((override.scope ?? hinted) === 'read' || hints.idempotentHint === true);
   return { scope, idempotent };
+}
+
+/** A sandboxed stdio server without the network: what it does stays in the folders it was given. */
+function isContained(connection: McpConnection): boolean {
+  return connection.sandboxed && 'command' in connection.config && connection.config.network !== true;
 }
 
 /** What went wrong with a call, for the model: the call may or may not have reached the server. */
@@ -45,7 +58,7 @@ function toolOf(connection: McpConnection, info: McpToolInfo, warn: (message: st
     warn(`MCP server "${connection.server}": tool "${info.name}" is left out; its name ${name} does not fit the Messages API (letters, digits, _ and -, at most 64).`);
     return undefined;
   }
-  const { scope, idempotent } = classifyMcpTool(info, connection.config.tools[info.name]);
+  const { scope, idempotent } = classifyMcpTool(info, connection.config.tools[info.name], isContained(connection));
   try {
     return defineJsonSchemaTool({
       name,

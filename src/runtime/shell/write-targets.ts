@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
-import { isProtectedPath, PROTECTED_PATHS } from '../tools/protected-paths';
+import { holdsProtectedPath, isProtectedPath } from '../../core/approvals/protected-paths';
 import { resolveInWorkspace, staysInWorkspace } from '../tools/workspace';
 import type { LineEvent } from '../../core/approvals/shell/collect-commands';
 import { programName, wrappedCommands } from '../../core/approvals/shell/command-wrappers';
@@ -12,16 +12,16 @@ export interface WriteTargetOptions {
   cwd?: string;
 }
 
-/**
- * Names the analyzer treats as protected beyond PROTECTED_PATHS. Commands run with HOME set to the
- * workspace, so git reads `.gitconfig` and `.config/git/config` there (a `core.fsmonitor` planted in
- * either runs on the next `git status`); `.git` covers files git runs code from that the list does
- * not name (`commondir`, `config.worktree`) and the `.git` file that points git elsewhere.
- */
-const HOME_FILES = new Set(['.git', '.gitconfig', '.config', '.ssh', '.curlrc', '.wgetrc', '.netrc', '.inputrc']);
-
 /** Files the shell itself provides; writing them touches nothing on disk. */
 const HARMLESS_DEVICES = /^\/dev\/(null|stdout|stderr|fd\/\d+)$/;
+
+/**
+ * Redirections that are not writes at all: output thrown away, or sent to the call's own output
+ * (`git status 2>/dev/null`). They are left out of the analysis's writes, so an "always" given for
+ * such a call is not remembered as one that writes. Other descriptors (`/dev/fd/5`) stay writes: they
+ * may have been opened on a file.
+ */
+const NOT_A_WRITE = /^\/dev\/(null|stdout|stderr|fd\/[12])$/;
 
 /** Past this many possible directories the line is too tangled to follow; relative writes count as outside. */
 const MAX_DIRECTORIES = 64;
@@ -45,6 +45,8 @@ export function resolveWrites(events: readonly LineEvent[], options: WriteTarget
     if (event.kind === 'command') {
       protectedPaths.push(...event.words.slice(1).filter((word) => namesProtectedPath(root, directories, word, false)).map((word) => word.text));
       directories = afterDirectoryChange(directories, event.words, event.repeats);
+    } else if (event.target.literal && !event.target.glob && NOT_A_WRITE.test(event.target.text)) {
+      continue;
     } else {
       // A glob target (`> .git/c*g`) is expanded by bash when it matches one file.
       const insideWorkspace = !event.target.glob && staysInside(root, directories, event.target);
@@ -56,11 +58,11 @@ export function resolveWrites(events: readonly LineEvent[], options: WriteTarget
 }
 
 /**
- * Whether a word names a protected path (src/runtime/tools/protected-paths.ts) or, for a word that is not
- * a redirection target, a folder holding one (`.git`, which `ln -s .git g` would reach through).
- * Every directory the line could be in counts, the path is normalized and its existing part
- * resolved, and an `--option=value` or `of=value` word is read by its value too. Any `.git` segment
- * counts, because git runs code from more files there than the list names (`commondir`, `config.worktree`).
+ * Whether a word names a protected path (src/core/approvals/protected-paths.ts, the one list the file
+ * tools and the sandbox use too) or, for a word that is not a redirection target, a folder holding one
+ * (`.cargo`, which `ln -s .cargo c` would reach through). Every directory the line could be in counts,
+ * the path is normalized and its existing part resolved, and an `--option=value` or `of=value` word is
+ * read by its value too.
  */
 function namesProtectedPath(root: string, directories: string[] | undefined, word: ShellWord, redirect: boolean): boolean {
   if (!word.literal) return false;
@@ -80,10 +82,7 @@ function namesProtectedPath(root: string, directories: string[] | undefined, wor
 function isProtectedInside(root: string, absolute: string, redirect: boolean): boolean {
   const relative = path.relative(root, absolute);
   if (relative.startsWith('..') || path.isAbsolute(relative)) return false;
-  const segments = relative.split(path.sep);
-  if (segments.some((segment) => HOME_FILES.has(segment))) return true;
-  if (isProtectedPath(relative)) return true;
-  return !redirect && PROTECTED_PATHS.some((entry) => entry.startsWith(`${segments.join('/')}/`));
+  return redirect ? isProtectedPath(relative) : holdsProtectedPath(relative);
 }
 
 function resolvedOrSelf(root: string, absolute: string): string {

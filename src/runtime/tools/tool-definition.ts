@@ -23,7 +23,10 @@ export interface ToolContext {
   idempotencyKey: string;
   /** The only way a tool may start a process: clean environment, sandboxed when the worker can. */
   processes: ProcessRunner;
-  /** Whether processes this call starts may use the network (the agent's or the call's setting). */
+  /**
+   * Whether processes this call starts may use the network: the run (or agent) allows it and the
+   * call's permission grants it (a person approved it, or its rule says `"network": true`).
+   */
   network: boolean;
   /** Folders inside the workspace this call's processes must not see, such as other runs' folders. */
   hiddenPaths: readonly string[];

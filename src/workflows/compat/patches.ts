@@ -33,6 +33,12 @@ export const Patches = {
   steerWorkingRuns: 'steer-working-runs',
   /** A paused turn (`pause_turn`) is sent back as it is, and the reply continues it (was: a "Continue." user message). */
   continuePausedTurns: 'continue-paused-turns',
+  /**
+   * Issue 30: a built-in file tool's write to a protected path asks a person in every mode, and
+   * acceptEdits lets only the built-in file tools write unasked (was: rules, "always" and acceptEdits
+   * let such writes through to the tool, which refused them; acceptEdits let every write tool run).
+   */
+  containedCalls: 'contained-calls',
 } as const;
 
 export type Features = { -readonly [K in keyof typeof Patches]: boolean };

@@ -82,8 +82,9 @@ describe('evaluatePolicy', () => {
       expect(evaluatePolicy({ tool: 'shell', scope: 'execute', input: {}, agent: { requiresApproval: ['shell'] }, preferences })).toEqual({
         action: 'allow',
         reason: 'you chose "always" for shell',
-        // A tool-wide "always" stored without the flag (every choice before it existed) grants no writes.
+        // A tool-wide "always" stored without the flags (every choice before they existed) grants no writes and no network.
         writes: false,
+        network: false,
       });
       expect(action({ tool: 'shell', scope: 'execute', run: { requiresApproval: ['shell'] }, preferences })).toBe('ask');
     });
@@ -188,7 +189,7 @@ describe('evaluatePolicy', () => {
       // A bare tool name and a scope policy never grant writes.
       expect(evaluatePolicy({ tool: 'write_file', scope: 'write', input: {}, run: { alwaysApproved: ['write_file'] } })).toMatchObject({ action: 'allow', writes: false });
       expect(evaluatePolicy({ tool: 'write_file', scope: 'write', input: {}, run: { scopes: { write: 'allow' } } })).toMatchObject({ action: 'allow', writes: false });
-      expect(evaluatePolicy({ tool: 'read_file', scope: 'read', input: {} })).toEqual({ action: 'allow', reason: 'read tools: allow', writes: false });
+      expect(evaluatePolicy({ tool: 'read_file', scope: 'read', input: {} })).toEqual({ action: 'allow', reason: 'read tools: allow', writes: false, network: false });
     });
 
     it('grants writes to a chained command only when what allowed every part of it grants them', () => {
@@ -223,6 +224,82 @@ describe('evaluatePolicy', () => {
         ['requiresApproval.0.writes', 'rule for shell: "writes" only applies to alwaysApproved rules; remove it here'],
         ['alwaysRejected.0.writes', 'rule for shell: "writes" only applies to alwaysApproved rules; remove it here'],
       ]);
+    });
+  });
+
+  describe('network: whether an allowed call may use the network the run allows', () => {
+    const parsed = (...commands: string[]): ShellAnalysis => ({
+      understood: true,
+      problems: [],
+      commands: commands.map((source) => ({ words: source.split(' ').map((text) => ({ text, literal: true, glob: false })), assignments: [], source })),
+      writes: [],
+    });
+    const shell = (command: string, approval: { run?: ToolApproval; agent?: ToolApproval; preferences?: PreferenceRule[] }) =>
+      evaluatePolicy({ tool: 'shell', scope: 'execute', input: { command }, isCommand: true, analysis: parsed(...command.split(' && ')), ...approval });
+
+    it('grants the network only through an allow rule that says "network": true, in the run or the agent', () => {
+      expect(shell('git fetch', { run: { alwaysApproved: [{ tool: 'shell', command: 'git fetch' }] } })).toMatchObject({ action: 'allow', network: false });
+      expect(shell('git fetch', { run: { alwaysApproved: [{ tool: 'shell', command: 'git fetch', network: true }] } })).toMatchObject({ action: 'allow', network: true, writes: false });
+      expect(shell('git fetch', { agent: { alwaysApproved: [{ tool: 'shell', command: 'git fetch', network: true }] } })).toMatchObject({ action: 'allow', network: true });
+      // A bare tool name, a scope policy and the read default never grant it.
+      expect(shell('git fetch', { run: { alwaysApproved: ['shell'] } })).toMatchObject({ action: 'allow', network: false });
+      expect(shell('git fetch', { run: { scopes: { execute: 'allow' } } })).toMatchObject({ action: 'allow', network: false });
+    });
+
+    it('grants it to a chained command only when what allowed every part grants it', () => {
+      const run: ToolApproval = { alwaysApproved: [{ tool: 'shell', command: 'git fetch', network: true }, { tool: 'shell', command: 'git grep *' }] };
+      expect(shell('git fetch && git fetch', { run })).toMatchObject({ action: 'allow', network: true });
+      expect(shell('git grep x && git fetch', { run })).toMatchObject({ action: 'allow', network: false });
+    });
+
+    it('takes an "always" preference\'s stored flag; one stored without it grants none', () => {
+      const always = (network?: boolean): PreferenceRule[] => [
+        { tool: 'shell', preference: 'always', match: { kind: 'command', pattern: { pattern: 'make', words: ['make'] } }, ...(network === undefined ? {} : { network }) },
+      ];
+      expect(shell('make', { preferences: always(true) })).toMatchObject({ action: 'allow', network: true });
+      expect(shell('make', { preferences: always(false) })).toMatchObject({ action: 'allow', network: false });
+      expect(shell('make', { preferences: always() })).toMatchObject({ action: 'allow', network: false });
+    });
+
+    it('accepts "network" as a boolean on allow rules, and refuses another value or a rule that asks or rejects', () => {
+      expect(ToolApprovalSchema.parse({ alwaysApproved: [{ tool: 'shell', command: 'git fetch', network: true }] }).alwaysApproved).toEqual([{ tool: 'shell', command: 'git fetch', network: true }]);
+      const notBoolean = ToolApprovalSchema.safeParse({ alwaysApproved: [{ tool: 'shell', command: 'git fetch', network: 'yes' }] });
+      expect(notBoolean.error?.issues).toEqual([
+        expect.objectContaining({ path: ['alwaysApproved', 0], message: 'network: must be true or false (true lets the calls this allow rule lets through use the network, when the run allows it)' }),
+      ]);
+      const onReject = ToolApprovalSchema.safeParse({ alwaysRejected: [{ tool: 'shell', command: 'curl *', network: true }], requiresApproval: [{ tool: 'shell', network: false, writes: true }] });
+      expect(onReject.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+        ['requiresApproval.0.writes', 'rule for shell: "writes" only applies to alwaysApproved rules; remove it here'],
+        ['requiresApproval.0.network', 'rule for shell: "network" only applies to alwaysApproved rules; remove it here'],
+        ['alwaysRejected.0.network', 'rule for shell: "network" only applies to alwaysApproved rules; remove it here'],
+      ]);
+    });
+  });
+
+  describe('protected paths: a built-in file tool\'s write to one asks a person whatever allowed it', () => {
+    const write = (path: string, approval: { run?: ToolApproval; preferences?: PreferenceRule[] } = {}) =>
+      evaluatePolicy({ tool: 'write_file', scope: 'write', input: { path, content: 'x' }, ...approval });
+    const writesRule: ToolApproval = { alwaysApproved: [{ tool: 'write_file', writes: true }] };
+
+    it.each(['.gitconfig', '.git/commondir', '.git/config.worktree', 'sub/.git/objects/info/alternates', '.local/lib/python3.11/site-packages/zz.pth', 'lib/zz.pth', '.config/git/config', 'a/../.npmrc', './sitecustomize.py'])(
+      '%s asks, marked as a person\'s decision only, under a rule with writes and an "always"',
+      (target) => {
+        const always: PreferenceRule[] = [{ tool: 'write_file', preference: 'always', match: { kind: 'tool' }, writes: true }];
+        for (const verdict of [write(target), write(target, { run: writesRule }), write(target, { preferences: always })]) {
+          expect(verdict).toMatchObject({ action: 'ask', personOnly: true, reason: expect.stringContaining('protected path') });
+        }
+      },
+    );
+
+    it('lets it through to the tool (which refuses it) while a history from before issue 30 replays', () => {
+      expect(evaluatePolicy({ tool: 'write_file', scope: 'write', input: { path: '.gitconfig' }, run: writesRule, contained: false })).toMatchObject({ action: 'allow', writes: true });
+    });
+
+    it('leaves other paths, other tools and a reject alone', () => {
+      expect(write('src/app.py', { run: writesRule })).toMatchObject({ action: 'allow', writes: true });
+      expect(write('docs/git-notes.md', { run: writesRule })).toMatchObject({ action: 'allow' });
+      expect(evaluatePolicy({ tool: 'read_file', scope: 'read', input: { path: '.git/config' } })).toMatchObject({ action: 'allow' });
+      expect(write('.gitconfig', { run: { alwaysRejected: ['write_file'] } })).toMatchObject({ action: 'reject' });
     });
   });
 });

@@ -37,23 +37,23 @@ describe('the permission of a call', () => {
     const base = runState();
     const m = new Machine(runState({ input: { ...base.input, toolApproval: { alwaysApproved: ['write_file'] } } }));
     m.reply(call('r', 'read_file', { path: 'x' }), call('w', 'write_file', { path: 'y', content: '1' }));
-    expect(stageOf(m, 'r')).toEqual({ kind: 'run', permission: { by: 'rule', writes: false }, started: false });
-    expect(stageOf(m, 'w')).toEqual({ kind: 'run', permission: { by: 'rule', writes: false }, started: false });
+    expect(stageOf(m, 'r')).toEqual({ kind: 'run', permission: { by: 'rule', writes: false, network: false }, started: false });
+    expect(stageOf(m, 'w')).toEqual({ kind: 'run', permission: { by: 'rule', writes: false, network: false }, started: false });
   });
 
   it('may write when the allow rule says "writes": true', () => {
     const base = runState();
     const m = new Machine(runState({ input: { ...base.input, toolApproval: { alwaysApproved: [{ tool: 'write_file', writes: true }] } } }));
     m.reply(call('w', 'write_file', { path: 'y', content: '1' }));
-    expect(stageOf(m, 'w')).toEqual({ kind: 'run', permission: { by: 'rule', writes: true }, started: false });
+    expect(stageOf(m, 'w')).toEqual({ kind: 'run', permission: { by: 'rule', writes: true, network: false }, started: false });
   });
 
   it('is the person\'s, with writes, for the call a person approved', () => {
     const m = new Machine().reply(call('w', 'write_file', { path: 'y', content: '1' }), call('s', 'deploy', { env: 'prod' }));
     m.send({ type: 'decision', decision: { callId: 'w', decision: 'approve', approver: 'ana' }, via: 'signal', verified: false });
     approveAlways(m, 's');
-    expect(stageOf(m, 'w')).toEqual({ kind: 'run', permission: { by: 'person', writes: true }, started: false });
-    expect(stageOf(m, 's')).toEqual({ kind: 'run', permission: { by: 'person', writes: true }, started: false });
+    expect(stageOf(m, 'w')).toEqual({ kind: 'run', permission: { by: 'person', writes: true, network: true }, started: false });
+    expect(stageOf(m, 's')).toEqual({ kind: 'run', permission: { by: 'person', writes: true, network: true }, started: false });
   });
 
   it('remembers "writes" with an "always" given for a command that writes, and not with one for a command that only reads', () => {
@@ -73,16 +73,16 @@ describe('the permission of a call', () => {
       ['c', 'echo hi', ['out.txt']],
       ['d', 'ls'],
     ]);
-    expect(stageOf(next, 'c')).toEqual({ kind: 'run', permission: { by: 'rule', writes: true }, started: false });
-    expect(stageOf(next, 'd')).toEqual({ kind: 'run', permission: { by: 'rule', writes: false }, started: false });
+    expect(stageOf(next, 'c')).toEqual({ kind: 'run', permission: { by: 'rule', writes: true, network: false }, started: false });
+    expect(stageOf(next, 'd')).toEqual({ kind: 'run', permission: { by: 'rule', writes: false, network: false }, started: false });
   });
 
   it('gives a write tool\'s "always" writes, and the other waiting calls it settles run as that choice allows', () => {
     const m = new Machine().reply(call('a', 'write_file', { path: 'notes.md', content: '1' }), call('b', 'write_file', { path: 'notes.md', content: '2' }));
     approveAlways(m, 'a');
     expect(m.state.unsavedPreferences).toEqual([expect.objectContaining({ preference: 'always', writes: true })]);
-    expect(stageOf(m, 'a')).toEqual({ kind: 'run', permission: { by: 'person', writes: true }, started: false });
-    expect(stageOf(m, 'b')).toEqual({ kind: 'run', permission: { by: 'rule', writes: true }, started: false });
+    expect(stageOf(m, 'a')).toEqual({ kind: 'run', permission: { by: 'person', writes: true, network: true }, started: false });
+    expect(stageOf(m, 'b')).toEqual({ kind: 'run', permission: { by: 'rule', writes: true, network: false }, started: false });
   });
 
   it('stores no "writes" with a "never"', () => {
@@ -95,7 +95,32 @@ describe('the permission of a call', () => {
     const base = runState();
     const m = new Machine(runState({ agent: { ...base.agent, approvalHandler: true } })).reply(call('w', 'write_file', { path: 'y', content: '1' }));
     m.send({ type: 'calls_judged', verdicts: [{ callId: 'w', verdict: 'allow', reason: 'fine' }] });
-    expect(stageOf(m, 'w')).toEqual({ kind: 'run', permission: { by: 'rule', writes: false }, started: false });
+    expect(stageOf(m, 'w')).toEqual({ kind: 'run', permission: { by: 'rule', writes: false, network: false }, started: false });
+  });
+});
+
+describe('the network of a call', () => {
+  it('is granted only by an allow rule that says "network": true', () => {
+    const base = runState();
+    const m = new Machine(runState({ input: { ...base.input, network: true, toolApproval: { alwaysApproved: [{ tool: 'shell', command: 'git fetch', network: true }, { tool: 'shell', command: 'ls' }] } } }));
+    shellTurn(m, [['f', 'git fetch'], ['l', 'ls']]);
+    expect(stageOf(m, 'f')).toEqual({ kind: 'run', permission: { by: 'rule', writes: false, network: true }, started: false });
+    expect(stageOf(m, 'l')).toEqual({ kind: 'run', permission: { by: 'rule', writes: false, network: false }, started: false });
+  });
+
+  it('is remembered with an "always" given in a run that has the network, and the calls it settles run with it', () => {
+    const base = runState();
+    const m = shellTurn(new Machine(runState({ input: { ...base.input, network: true } })), [['a', 'git fetch'], ['b', 'git fetch']]);
+    approveAlways(m, 'a');
+    expect(m.state.unsavedPreferences).toEqual([expect.objectContaining({ preference: 'always', network: true })]);
+    expect(stageOf(m, 'a')).toEqual({ kind: 'run', permission: { by: 'person', writes: true, network: true }, started: false });
+    expect(stageOf(m, 'b')).toEqual({ kind: 'run', permission: { by: 'rule', writes: false, network: true }, started: false });
+  });
+
+  it('is not remembered with an "always" given in a run without the network', () => {
+    const m = shellTurn(new Machine(), [['a', 'git fetch']]);
+    approveAlways(m, 'a');
+    expect(m.state.unsavedPreferences).toEqual([expect.objectContaining({ preference: 'always', network: false })]);
   });
 });
 
@@ -107,15 +132,15 @@ describe('permissionOf, for checkpoints from before calls carried a permission',
     const state = runState({
       decisions: [decided('p', 'approve', 'signal'), decided('q', 'approve_always', 'update'), decided('h', 'handler_allow', 'handler'), decided('x', 'approve', 'policy')],
     });
-    expect(permissionOf(state, letRun('p'))).toEqual({ by: 'person', writes: true });
-    expect(permissionOf(state, letRun('q'))).toEqual({ by: 'person', writes: true });
-    expect(permissionOf(state, letRun('h'))).toEqual({ by: 'rule', writes: false });
-    expect(permissionOf(state, letRun('x'))).toEqual({ by: 'rule', writes: false });
-    expect(permissionOf(state, letRun('none'))).toEqual({ by: 'rule', writes: false });
+    expect(permissionOf(state, letRun('p'))).toEqual({ by: 'person', writes: true, network: true });
+    expect(permissionOf(state, letRun('q'))).toEqual({ by: 'person', writes: true, network: true });
+    expect(permissionOf(state, letRun('h'))).toEqual({ by: 'rule', writes: false, network: false });
+    expect(permissionOf(state, letRun('x'))).toEqual({ by: 'rule', writes: false, network: false });
+    expect(permissionOf(state, letRun('none'))).toEqual({ by: 'rule', writes: false, network: false });
   });
 
   it('takes the stage\'s own permission when it has one', () => {
     const state = runState({ decisions: [decided('p', 'approve', 'signal')] });
-    expect(permissionOf(state, { ...letRun('p'), stage: { kind: 'run', permission: { by: 'rule', writes: false }, started: false } })).toEqual({ by: 'rule', writes: false });
+    expect(permissionOf(state, { ...letRun('p'), stage: { kind: 'run', permission: { by: 'rule', writes: false, network: false }, started: false } })).toEqual({ by: 'rule', writes: false, network: false });
   });
 });

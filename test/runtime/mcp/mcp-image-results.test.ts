@@ -22,7 +22,8 @@ describe('MCP tool results with images', () => {
     config = path.join(await mkdtemp(path.join(tmpdir(), 'mcp-images-')), 'agents.yaml');
     await writeFile(
       config,
-      ['mcpServers:', `  images: { url: ${JSON.stringify(images.url)} }`, 'agents:', '  - name: looker', '    description: Looks at images.', '    modelTier: fast', '    maxIterations: 4', '    tools: []', '    mcpServers: [images]', '    systemPrompt: Look.', ''].join('\n'),
+      // An HTTP server's own readOnlyHint does not let its tools run unseen (issue 30): the configuration says so.
+      ['mcpServers:', `  images: { url: ${JSON.stringify(images.url)}, tools: { get-tiny-image: { scope: read }, get-chart-data: { scope: read } } }`, 'agents:', '  - name: looker', '    description: Looks at images.', '    modelTier: fast', '    maxIterations: 4', '    tools: []', '    mcpServers: [images]', '    systemPrompt: Look.', ''].join('\n'),
     );
   });
   afterAll(() => images.close());

@@ -80,6 +80,8 @@ describe('McpPool', () => {
     try {
       pool = await McpPool.start(servers({ remote: { url: http.url, headers: { authorization: 'Bearer ${NOTES_TOKEN}' } } }), { NOTES_TOKEN: 's3cret' }, host());
       const read = mcpTools(pool).find((t) => t.name === 'mcp__remote__read_note')!;
+      // Nothing confines an HTTP server: its own readOnlyHint does not make the tool run unseen (issue 30).
+      expect(read.scope).toBe('write');
       expect(await read.execute({ name: 'todo.md' }, toolContext(dir))).toMatchObject({ success: true, output: 'buy milk' });
       expect(http.headers.map((h) => h.authorization)).toContain('Bearer s3cret');
       expect(pool.snapshot()).toEqual([{ name: 'remote', transport: 'http', endpoint: http.url, connected: true, tools: ['read_note', 'delete_note', 'crash'], connects: 1 }]);

@@ -137,12 +137,10 @@ describe('analyzeShellCommand', () => {
       expect(writes.map((write) => write.target)).toEqual(['w1', 'w2', 'w3', 'w4', 'w5', 'w6', 'w7']);
     });
 
-    it('treats files in the workspace and the standard devices as inside', async () => {
+    it('treats files in the workspace and other descriptors as inside', async () => {
       expect(await writesOf('ls > out.txt 2> sub/dir/err.log; ls > /dev/null 2> /dev/stderr > /dev/fd/3')).toEqual([
         { target: 'out.txt', insideWorkspace: true },
         { target: 'sub/dir/err.log', insideWorkspace: true },
-        { target: '/dev/null', insideWorkspace: true },
-        { target: '/dev/stderr', insideWorkspace: true },
         { target: '/dev/fd/3', insideWorkspace: true },
       ]);
       expect(await writesOf(`ls > ${workspace.root}/x`)).toEqual([{ target: `${workspace.root}/x`, insideWorkspace: true }]);
@@ -154,8 +152,21 @@ describe('analyzeShellCommand', () => {
       expect(await writesOf('echo x > /dev/sda')).toEqual([{ target: '/dev/sda', insideWorkspace: false }]);
     });
 
-    it('has no outside write for a duplicated descriptor', async () => {
-      expect(await writesOf('ls 2>&1 > /dev/null')).toEqual([{ target: '/dev/null', insideWorkspace: true }]);
+    it('has no write for a duplicated descriptor', async () => {
+      expect(await writesOf('ls 2>&1 > /dev/null')).toEqual([]);
+    });
+
+    // Issue 30: an "always" for `git status 2>/dev/null` was remembered as `writes: true`, so a later
+    // plain `git status` got a writable workspace. Output thrown away or sent to the call's own output
+    // touches no file.
+    it('does not count /dev/null, /dev/stdout, /dev/stderr and /dev/fd/1 or 2 as writes', async () => {
+      for (const line of ['git status 2>/dev/null', 'git status >/dev/null 2>&1', 'ls &> /dev/null', 'ls >> /dev/null', 'ls >| /dev/null', 'echo x > /dev/stdout', 'echo x >&2 2> /dev/stderr', 'echo x > /dev/fd/1', 'echo x 2> /dev/fd/2', "sh -c 'ls 2>/dev/null'"]) {
+        expect(await writesOf(line), line).toEqual([]);
+      }
+      // Any other descriptor, or a device a relative path only might reach, is still a write.
+      expect(await writesOf('echo x > /dev/fd/5')).toEqual([{ target: '/dev/fd/5', insideWorkspace: true }]);
+      expect(await writesOf('cd /dev; echo x > null')).toEqual([{ target: 'null', insideWorkspace: true }]);
+      expect(await writesOf('echo x > /dev/null/../sda')).toEqual([{ target: '/dev/null/../sda', insideWorkspace: false }]);
     });
 
     it('treats a computed target as outside', async () => {
@@ -187,7 +198,7 @@ describe('analyzeShellCommand', () => {
       for (const line of ['cd "$DIR"; echo > f', 'cd; echo > f', 'cd -; echo > f', 'for d in a; do cd x; done; echo > f', '. ./env.sh; echo > f']) {
         expect(await writesOf(line), line).toEqual([{ target: 'f', insideWorkspace: false }]);
       }
-      expect(await writesOf('cd "$DIR"; echo > /dev/null')).toEqual([{ target: '/dev/null', insideWorkspace: true }]);
+      expect(await writesOf('cd "$DIR"; echo > /dev/null')).toEqual([]);
     });
 
     it('sees writes inside scripts given as text', async () => {

@@ -65,7 +65,9 @@ const writer = agent('permission-writer', { approval: { alwaysApproved: [{ tool:
 
 const run = (command: string) => toolCall('probe', { command });
 const done = reply(toolCall('complete_task', { summary: 'done', status: 'success' }));
-const READ_ONLY = { by: 'rule', writes: false };
+const READ_ONLY = { by: 'rule', writes: false, network: false };
+const RULE_WRITES = { by: 'rule', writes: true, network: false };
+const PERSON = { by: 'person', writes: true, network: true };
 type RunHandle = Awaited<ReturnType<RunHarness['start']>>;
 
 describe('ToolContext.permission, from the decision to the tool', () => {
@@ -92,8 +94,8 @@ describe('ToolContext.permission, from the decision to the tool', () => {
       ],
     };
     await withAgentWorker(bed.harness(), async (harness) => {
-      expect(await permissionsOf(harness, { agent: 'prober', task, toolApproval })).toEqual([READ_ONLY, { by: 'rule', writes: true }, READ_ONLY]);
-      expect(await permissionsOf(harness, { agent: 'permission-writer', task: agentTask })).toEqual([{ by: 'rule', writes: true }]);
+      expect(await permissionsOf(harness, { agent: 'prober', task, toolApproval })).toEqual([READ_ONLY, RULE_WRITES, READ_ONLY]);
+      expect(await permissionsOf(harness, { agent: 'permission-writer', task: agentTask })).toEqual([RULE_WRITES]);
     });
   });
 
@@ -123,11 +125,7 @@ describe('ToolContext.permission, from the decision to the tool', () => {
         await handle.result();
         history = await handle.fetchHistory();
       });
-      expect(permissions).toEqual([
-        { by: 'person', writes: true },
-        { by: 'person', writes: true },
-        { by: 'person', writes: true },
-      ]);
+      expect(permissions).toEqual([PERSON, PERSON, PERSON]);
       // `stamp` ran as a local activity (a marker, not a scheduled activity): the permission reaches those too.
       const events = history?.events ?? [];
       expect(events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runTool')).toHaveLength(2);
@@ -135,7 +133,7 @@ describe('ToolContext.permission, from the decision to the tool', () => {
     });
   });
 
-  it('runs calls a remembered "always" allows with writes only when it was given for a command that writes', async () => {
+  it('runs calls a remembered "always" allows with writes only when it was given for a command that writes, and with the network when it was given in a run that had it', async () => {
     const person = uniqueId('pia');
     const first = uniqueId('always-first');
     const later = uniqueId('always-later');
@@ -143,26 +141,26 @@ describe('ToolContext.permission, from the decision to the tool', () => {
     fake.script(later, [reply(run('echo hi > out.txt'), run('ls')), done]);
     await withAgentWorker(bed.harness(), async (harness) => {
       try {
-        const decided = await permissionsOf(harness, { agent: 'prober', task: first, user: person }, async (handle) => {
+        const decided = await permissionsOf(harness, { agent: 'prober', task: first, user: person, network: true }, async (handle) => {
           await waitForApprovals(handle, 2);
           await handle.signal(approvalSignal, { callId: 'toolu_0_0', decision: 'approve_always', approver: person });
           await handle.executeUpdate(decideApprovalUpdate, { args: [{ callId: 'toolu_0_1', decision: 'approve_always', approver: person }] });
         });
-        expect(decided).toEqual([
-          { by: 'person', writes: true },
-          { by: 'person', writes: true },
-        ]);
+        expect(decided).toEqual([PERSON, PERSON]);
         // Both choices are stored, with the flag, before the next run reads them.
         const stored = await waitFor(async () => {
           const rules = await readPreferences(harness.client, person);
           return rules.length === 2 ? rules : undefined;
         }, 'both choices in the store');
-        expect(stored.map((r) => [r.match.kind === 'command' ? r.match.pattern.pattern : r.match.kind, r.writes])).toEqual([
-          ['echo hi', true],
-          ['ls', false],
+        expect(stored.map((r) => [r.match.kind === 'command' ? r.match.pattern.pattern : r.match.kind, r.writes, r.network])).toEqual([
+          ['echo hi', true, true],
+          ['ls', false, true],
         ]);
         // The next run asks no one: each call runs as its remembered choice allows.
-        expect(await permissionsOf(harness, { agent: 'prober', task: later, user: person })).toEqual([{ by: 'rule', writes: true }, READ_ONLY]);
+        expect(await permissionsOf(harness, { agent: 'prober', task: later, user: person })).toEqual([
+          { by: 'rule', writes: true, network: true },
+          { by: 'rule', writes: false, network: true },
+        ]);
       } finally {
         await endPreferences(harness.client, person);
       }

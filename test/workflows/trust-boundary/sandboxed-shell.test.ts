@@ -48,9 +48,9 @@ describe('the sandboxed shell', () => {
     await new Promise((resolve) => listener.close(resolve));
   });
 
-  it('gives commands a clean environment: no worker secrets, only PATH, HOME, LANG, TERM and what the agent allows', async () => {
+  it('gives commands a clean environment: no worker secrets, only PATH, HOME, LANG, TERM, the runtime settings and what the agent allows', async () => {
     const task = uniqueId('env');
-    fake.script(task, [shell('env; echo HOME=$HOME'), done]);
+    fake.script(task, [shell('env; echo HOME=$HOME; ls -A "$HOME" | wc -l'), done]);
     const general = builtinAgents.find((a) => a.name === 'general')!;
     const agent: AgentDefinitionInput = { ...general, name: 'envy', env: ['VISIBLE_X'] };
     await withAgentWorker({ ...bed.harness(), agents: [agent] }, async ({ start, workspace }) => {
@@ -59,30 +59,48 @@ describe('the sandboxed shell', () => {
       expect(output).toContain('exit code 0');
       for (const secret of ['sk-ant-worker-secret', 'temporal-worker-secret', 'not-on-any-list', 'ANTHROPIC', 'TEMPORAL_']) expect(output).not.toContain(secret);
       expect(output).toContain('VISIBLE_X=on-the-agent-list');
-      expect(output).toContain(`HOME=${workspace}`);
+      // HOME is the call's own fresh, empty folder, never the workspace.
+      const home = /^HOME=(.*)$/m.exec(output)?.[1] ?? '';
+      expect(home).toMatch(/\/agent-home-[^/]+$/);
+      expect(home).not.toContain(workspace);
+      expect(output.trim().split('\n').at(-1)).toBe('0');
       // Whatever else is set was set by the shell itself (PWD, SHLVL, _), not passed in.
       const names = output.split('\n').filter((l) => /^[A-Za-z_]+=/.test(l)).map((l) => l.split('=')[0]!);
-      for (const name of names) expect(['PATH', 'HOME', 'LANG', 'TERM', 'VISIBLE_X', 'PWD', 'OLDPWD', 'SHLVL', '_']).toContain(name);
-      expect(names).toEqual(expect.arrayContaining(['PATH', 'HOME', 'LANG', 'TERM', 'VISIBLE_X']));
+      const runtime = ['GIT_CONFIG_NOSYSTEM', 'GIT_CONFIG_GLOBAL', 'GIT_TERMINAL_PROMPT', 'GIT_PAGER', 'PAGER', 'PYTHONNOUSERSITE', 'GIT_CONFIG_COUNT'];
+      for (const name of names) expect([...runtime, 'PATH', 'HOME', 'LANG', 'TERM', 'VISIBLE_X', 'PWD', 'OLDPWD', 'SHLVL', '_']).toContain(name.replace(/^GIT_CONFIG_(KEY|VALUE)_\d+$/, 'GIT_CONFIG_COUNT'));
+      expect(names).toEqual(expect.arrayContaining(['PATH', 'HOME', 'LANG', 'TERM', 'VISIBLE_X', ...runtime]));
     });
   });
 
-  it('has no network (so neither a host service nor the Temporal frontend), unless the run allows it', async () => {
+  it('has no network (so neither a host service nor the Temporal frontend), unless the run allows it and the rule or a person grants it', async () => {
     // `:` with its input redirected from /dev/tcp opens a connection and closes it at once.
     const probe = (p: number) => `bash -c ': < /dev/tcp/127.0.0.1/${p} && echo REACHED || echo BLOCKED' 2>&1`;
     const temporalPort = Number(temporalAddress().split(':').at(-1));
-    const [closed, frontend, open] = [uniqueId('no-net'), uniqueId('no-temporal'), uniqueId('net')];
-    fake.script(closed, [shell(probe(port)), done]);
+    const [closed, frontend, ungranted] = [uniqueId('no-net'), uniqueId('no-temporal'), uniqueId('rule-no-grant')];
+    const [granted, approved, ceiling] = [uniqueId('rule-grant'), uniqueId('person'), uniqueId('run-ceiling')];
+    for (const task of [closed, ungranted, granted, approved, ceiling]) fake.script(task, [shell(probe(port)), done]);
     fake.script(frontend, [shell(probe(temporalPort)), done]);
-    fake.script(open, [shell(probe(port)), done]);
+    const networkRule = { alwaysApproved: [{ tool: 'shell', network: true }] };
     await withAgentWorker(bed.harness(), async ({ start }) => {
       await (await start({ agent: 'general', task: closed, toolApproval: shellAllowed })).result();
-      await (await start({ agent: 'general', task: frontend, toolApproval: shellAllowed })).result();
-      await (await start({ agent: 'general', task: open, toolApproval: shellAllowed, network: true })).result();
+      await (await start({ agent: 'general', task: frontend, toolApproval: networkRule })).result();
+      // The run allows the network, but the rule that let the call run unseen does not grant it.
+      await (await start({ agent: 'general', task: ungranted, toolApproval: shellAllowed, network: true })).result();
+      await (await start({ agent: 'general', task: granted, toolApproval: networkRule, network: true })).result();
+      // The rule grants it, but the run does not allow it: the run's setting is the ceiling.
+      await (await start({ agent: 'general', task: ceiling, toolApproval: networkRule })).result();
+      // A person's approval keeps today's behaviour: the run's network.
+      const handle = await start({ agent: 'general', task: approved, network: true });
+      const parked = await waitForApprovals(handle);
+      await handle.signal(approvalSignal, { callId: parked.pendingApprovals[0]!.callId, decision: 'approve' });
+      await handle.result();
     });
     expect(firstOutput(fake, closed)).toContain('BLOCKED');
     expect(firstOutput(fake, frontend)).toContain('BLOCKED');
-    expect(firstOutput(fake, open)).toContain('REACHED');
+    expect(firstOutput(fake, ungranted)).toContain('BLOCKED');
+    expect(firstOutput(fake, granted)).toContain('REACHED');
+    expect(firstOutput(fake, ceiling)).toContain('BLOCKED');
+    expect(firstOutput(fake, approved)).toContain('REACHED');
   });
 
   it('can write only inside the workspace: outside fails, /tmp is private, and a person is asked first', async () => {

@@ -266,7 +266,7 @@ class Collector {
       if (index > 0 && words[0] !== undefined && !words[0].literal) {
         this.problem('the command run by a wrapper (sudo, env, xargs, ...) is computed at run time', command.source);
       }
-      const unmodelled = unmodelledCommand(words);
+      const unmodelled = unmodelledCommand(words, index === 0 ? command.assignments : []);
       if (unmodelled !== undefined) this.problem(unmodelled, command.source);
       const embedded = embeddedScript(words);
       if (embedded.kind === 'script') this.script(embedded.text, { ...context, depth: context.depth + 1 });

@@ -1,4 +1,6 @@
+import { assignmentProblem } from './assigned-variables';
 import { EXACT_WRAPPERS, isWrapper, programName } from './command-wrappers';
+import { programOptionProblem } from './program-options-check';
 import type { ShellWord } from '../../../contract/shell-analysis';
 
 /**
@@ -23,13 +25,10 @@ const UNMODELLED_PROGRAMS: Readonly<Record<string, string>> = {
   mapfile: 'mapfile can run a callback command',
   readarray: 'readarray can run a callback command',
   coproc: 'a coprocess runs in the background',
+  compgen: 'compgen -C and -F run a command or function to list completions',
+  complete: 'complete -C and -F name a command or function bash runs for completions',
+  fc: 'fc runs an editor, or runs earlier commands again',
 };
-
-/** git options that run programs, read other config or write files, whatever the subcommand. */
-const GIT_OPTIONS = [
-  '-c', '--config-env', '--exec-path', '--output', '-o', '--upload-pack', '--receive-pack', '-u', '--git-dir', '--work-tree',
-  '-C', '--namespace', '--ext-diff', '--textconv', '--template', '--separate-git-dir', '--config', '--exec', '-x',
-];
 
 /** Package and project tools whose subcommand runs any command it is given (`npm exec -- rm x`). */
 const RUNS_A_COMMAND_BY_SUBCOMMAND: Readonly<Record<string, readonly string[] | true>> = {
@@ -50,29 +49,32 @@ const RUNS_A_COMMAND_BY_SUBCOMMAND: Readonly<Record<string, readonly string[] | 
   kubectl: ['exec', 'run'],
 };
 
-/** git subcommands that run a command given in their words. */
-const GIT_RUNS = ['bisect', 'filter-branch', 'filter-repo', 'submodule', 'difftool', 'mergetool'];
-
-/** find actions that run, delete or write instead of only printing. */
-const FIND_ACTIONS = ['-exec', '-execdir', '-ok', '-okdir', '-delete', '-fprint', '-fprint0', '-fprintf', '-fls'];
-
 /** A word bash may evaluate as an array subscript (`printf -v 'a[$(rm x)]'`, `[[ -v 'a[$(rm x)]' ]]`). */
 const SUBSCRIPT_WITH_CODE = /\[[^\]]*[$`]/;
 
 const ARITHMETIC_TEST = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
 
-export function unmodelledCommand(words: readonly ShellWord[]): string | undefined {
+/**
+ * `assignments` are those in front of the command (`PATH=. ls`); a line of bare assignments comes
+ * with no words.
+ */
+export function unmodelledCommand(words: readonly ShellWord[], assignments: readonly string[] = []): string | undefined {
+  const assigned = assignmentProblem(words, assignments);
+  if (assigned !== undefined) return `${assigned}; a person decides`;
   const first = words[0];
   if (first === undefined || !first.literal) return undefined;
   const name = programName(first);
-  const own = UNMODELLED_PROGRAMS[name];
+  const own = Object.hasOwn(UNMODELLED_PROGRAMS, name) ? UNMODELLED_PROGRAMS[name] : undefined;
   if (own !== undefined) return `${own}; it is not analyzed`;
-  if (isWrapper(name) && !EXACT_WRAPPERS.has(name)) return wrapperReason(name, words);
+  // find runs commands only through its actions, which the option table lists.
+  if (isWrapper(name) && !EXACT_WRAPPERS.has(name) && name !== 'find') return `${name} runs another program given in its words; it is not analyzed exactly`;
   if (EXACT_WRAPPERS.has(name)) {
     const unknown = unknownWrapperOption(name, words);
     if (unknown !== undefined) return `${name} ${unknown}: only ${name === 'env' ? '-i, -0, -v, -u NAME and NAME=value are' : '-p is'} analyzed before the program it runs`;
   }
-  if (name === 'git') return gitReason(words);
+  const option = programOptionProblem(name, words);
+  if (option !== undefined) return `${option}; it is not analyzed`;
+  if (name === 'git') return gitConfigReason(words);
   const runner = RUNS_A_COMMAND_BY_SUBCOMMAND[name];
   const subcommand = words.slice(1).find((word) => !word.text.startsWith('-'))?.text;
   if (runner === true || (runner !== undefined && subcommand !== undefined && runner.includes(subcommand))) {
@@ -89,19 +91,9 @@ export function unmodelledCommand(words: readonly ShellWord[]): string | undefin
   return undefined;
 }
 
-function wrapperReason(name: string, words: readonly ShellWord[]): string | undefined {
-  if (name === 'find') {
-    const action = words.find((word) => FIND_ACTIONS.includes(word.text));
-    return action === undefined ? undefined : `find ${action.text} runs, deletes or writes for every file found; it is not analyzed`;
-  }
-  return `${name} runs another program given in its words; it is not analyzed exactly`;
-}
-
-function gitReason(words: readonly ShellWord[]): string | undefined {
-  const option = words.slice(1).find((word) => !word.literal || GIT_OPTIONS.includes(word.text.split('=')[0]!) || /^-c./.test(word.text) || /^-o./.test(word.text));
-  if (option !== undefined) return `git ${option.text} can run programs or write files git later runs; it is not analyzed`;
+/** git's options and subcommands are in the option table; `git config` is read here. */
+function gitConfigReason(words: readonly ShellWord[]): string | undefined {
   const subcommand = words.slice(1).find((word) => !word.text.startsWith('-'))?.text;
-  if (subcommand !== undefined && GIT_RUNS.includes(subcommand)) return `git ${subcommand} can run commands given in its words; it is not analyzed`;
   if (subcommand === 'config' && !words.some((word) => /^(--get|--get-all|--get-regexp|--list|-l)$/.test(word.text))) {
     return 'git config changes settings that make later git commands run programs; it is not analyzed';
   }

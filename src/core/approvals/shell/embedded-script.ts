@@ -37,11 +37,14 @@ function shellScript(name: string, words: readonly ShellWord[]): EmbeddedScript 
       break;
     }
     if (text === '--help' || text === '--version') return NONE;
+    if (text === '--posix') return opaque(`${name} --posix expands aliases, which the script's commands are not read through`);
     if (text.startsWith('--')) {
       index += text === '--rcfile' || text === '--init-file' ? 2 : 1;
       continue;
     }
     if (!/^[-+][A-Za-z]+$/.test(text)) break;
+    const risky = text.startsWith('-') ? riskyShellOption(name, text, words[index + 1]?.text) : undefined;
+    if (risky !== undefined) return opaque(risky);
     commandString ||= text.includes('c');
     fromStdin ||= text.includes('s');
     // -o and -O take an option name as the next word (`bash -o pipefail -c ...`).
@@ -59,6 +62,20 @@ function shellScript(name: string, words: readonly ShellWord[]): EmbeddedScript 
   if (!operand.literal) return opaque(`the script file given to ${name} is computed at run time`);
   // `sh script.sh` runs a file: an ordinary command that a rule can allow or reject by name.
   return NONE;
+}
+
+/**
+ * Options that make the shell read its script differently from how the analyzer read it: history
+ * expansion rewrites lines (`!!:s/a/b/`), `-k` turns `cmd NAME=value` words into environment
+ * settings, `-i` reads start-up files and expands aliases, and `-O` sets shopt options (extglob...).
+ */
+function riskyShellOption(name: string, cluster: string, next: string | undefined): string | undefined {
+  if (cluster.includes('H')) return `${name} -H turns on history expansion, which rewrites the script's lines before they run`;
+  if (cluster.includes('k')) return `${name} -k makes every NAME=value word an environment setting of its command`;
+  if (cluster.includes('i')) return `${name} -i is interactive: it reads start-up files and expands aliases and history`;
+  if (cluster.includes('O')) return `${name} -O sets a shopt option, which changes how the script is read`;
+  if (cluster.includes('o') && /^(histexpand|history|keyword|posix)$/.test(next ?? '')) return `${name} -o ${next} changes how the script is read (history expansion, keyword settings or POSIX-mode aliases)`;
+  return undefined;
 }
 
 /** `eval` joins its arguments with spaces and runs the result. */

@@ -49,6 +49,12 @@ const CHECKS: readonly DisagreementCheck[] = [
   (node) => (node.type === 'negated_command' && /^!\S/.test(node.text) ? '! is glued to the command after it; put a space after !' : undefined),
   // `! ! rm` negates twice and runs rm; the grammar runs a command named `!` with rm as its argument.
   (node) => (node.type === 'command_name' && node.text === '!' ? 'a repeated ! before a command' : undefined),
+  // In `: {PATH}>/dev/null` bash opens a descriptor and stores its number in PATH (so `ls` next runs
+  // from the folder `10`); the grammar reads `{PATH}` as an argument and the redirection apart.
+  (node, source) =>
+    /^(word|concatenation)$/.test(node.type) && /^\{[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\}$/.test(node.text) && /[<>]/.test(source[node.endIndex] ?? '')
+      ? '{NAME} glued to a redirection makes bash store a descriptor number in the variable NAME; put a space after }'
+      : undefined,
 ];
 
 /** Nodes whose word children the shell separates only by white space. */

@@ -1,3 +1,4 @@
+import { loopVariableProblem } from './assigned-variables';
 import type { SyntaxNode } from './bash-parser';
 
 /**
@@ -30,6 +31,9 @@ export function unmodelledNode(node: SyntaxNode): string | undefined {
       return 'defining a function is not analyzed: a later command with an allowed name would run it';
     case 'c_style_for_statement':
       return 'a for (( ...; ...; ... )) loop evaluates arithmetic; use for x in ...';
+    case 'for_statement':
+      // `for PATH in /tmp; do ls; done` sets PATH for the loop's body.
+      return loopVariableProblem(node.childForFieldName('variable')?.text);
     default:
       return undefined;
   }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FileRefusedError } from '../file-errors';
-import { isProtectedPath } from '../protected-paths';
+import { isProtectedPath } from '../../../core/approvals/protected-paths';
 import { writeResolved } from '../safe-file';
 import { SafeWorkspace } from '../safe-open';
 import { defineTool } from '../tool-definition';

@@ -11,6 +11,11 @@ export interface BwrapCommand {
   workspace: string;
   /** The complete environment of the command (see toolEnvironment); nothing else is inherited. */
   env: Readonly<Record<string, string>>;
+  /**
+   * The call's own HOME (call-home.ts): a fresh, empty host folder outside the workspace, bound
+   * writable at the same path, so nothing a run wrote in the workspace is read as a start-up file.
+   */
+  home?: string;
   /** Whether the command shares the host's network; without it, it gets an empty namespace. */
   network: boolean;
   /** Folders inside the workspace this run must not see (other runs' folders); each gets an empty, read-only tmpfs. */
@@ -79,17 +84,16 @@ export function bwrapArgs(spec: BwrapCommand): string[] {
     '--perms', '1777', '--tmpfs', '/tmp',
     // bwrap makes the folders leading to a mount point root-only; the user setpriv drops to must be
     // able to walk through them to the workspace (and to an MCP server's folders and program).
-    ...(spec.runAs ? walkableParents([workspace, ...(spec.binds ?? []).map((b) => b.path)]) : []),
+    ...(spec.runAs ? walkableParents([workspace, ...(spec.home ? [spec.home] : []), ...(spec.binds ?? []).map((b) => b.path)]) : []),
     '--bind', workspace, workspace,
+    ...(spec.home ? ['--bind', spec.home, spec.home] : []),
     ...(spec.binds ?? []).flatMap((b) => [b.writable ? '--bind' : '--ro-bind', b.path, b.path]),
     // A hidden path that does not exist yet is created (empty) as the tmpfs's mount point.
     ...hidden.flatMap((p) => emptyTmpfs(p)),
-    // A mount point cannot be renamed or removed, so a pinned `.git` stays where git looks for it.
-    ...(protection?.pinned ?? []).flatMap((p) => ['--bind', p, p]),
+    // A mount point cannot be renamed or removed, so a protected `.git` stays where git looks for it.
     ...(protection?.readOnly ?? []).flatMap((p) => ['--ro-bind', p, p]),
-    ...(protection?.emptyReadOnly ?? []).flatMap((p) => emptyTmpfs(p)),
     ...(writable ? [] : ['--remount-ro', workspace]),
-    ...[...hidden, ...(protection?.emptyReadOnly ?? [])].flatMap((p) => ['--remount-ro', p]),
+    ...hidden.flatMap((p) => ['--remount-ro', p]),
     // The sandbox's own root is a tmpfs holding the mount points; read-only, nothing lands beside them.
     '--remount-ro', '/',
     '--chdir', spec.chdir ?? workspace,

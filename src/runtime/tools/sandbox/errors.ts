@@ -22,3 +22,8 @@ export class ShellMissingError extends Error {
 export class CommandCgroupError extends Error {
   override readonly name = 'CommandCgroupError';
 }
+
+/** The variables tool processes may see (AGENT_TOOL_ENV) name one that loads code. Raised at worker start. */
+export class ToolEnvironmentError extends Error {
+  override readonly name = 'ToolEnvironmentError';
+}

@@ -7,7 +7,7 @@ import type { CgroupHits, CgroupHost, CommandCgroup } from './cgroups/command-cg
 import { cgroupsOfThisWorker } from './cgroups/detect-cgroups';
 import { detectChildGuard, type ChildGuard } from './child-guard';
 import { CommandLimitsSchema, describeLimitHit, ulimitCommands, type CommandLimits } from '../../../contract/command-limits';
-import { SandboxEnforcementError } from './errors';
+import { SandboxEnforcementError, ToolEnvironmentError } from './errors';
 import { findExecutable } from './find-executable';
 import { shellLauncher } from './liveness-gate';
 import { protectionMounts } from './protection-mounts';
@@ -17,6 +17,9 @@ import type { SandboxMode } from './sandbox-mode';
 import { resolveSandboxUser, type SandboxUser } from './sandbox-user';
 import { readSystemLayout } from './system-layout';
 import { toolEnvironment } from './tool-environment';
+import { createCallHome, removeCallHome } from './call-home';
+import { codeLoadingRefusal, isCodeLoadingVariable } from '../../../contract/code-loading-variables';
+import { networkGranted } from '../../../contract/tool-permission';
 import { scanWorkspace, type WorkspaceScan } from './workspace-scan';
 
 const EnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name');
@@ -24,11 +27,15 @@ const EnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment var
 export const ProcessRunSpecSchema = z.object({
   /** The command line, run with `bash --noprofile --norc -c`. */
   command: z.string().min(1),
-  /** Absolute, symlink-resolved folder: the working directory, HOME and the only host path that may be writable. */
+  /** Absolute, symlink-resolved folder: the working directory and the only host path of the run that may be writable. */
   workspace: z.string().refine((p) => path.isAbsolute(p), 'must be an absolute path'),
   /** Folders inside the workspace this run must not see (bwrap only; ignored without a sandbox). */
   hiddenPaths: z.array(z.string()).default([]),
-  /** Whether the command may use the network (bwrap only; without a sandbox it always can). */
+  /**
+   * Whether the run lets commands use the network (bwrap only; without a sandbox it always can). The
+   * command gets it only when its permission grants it too (`networkGranted`): a person's approval,
+   * or a rule or "always" with `"network": true`.
+   */
   network: z.boolean().default(false),
   /** Variables passed through for this run only, on top of the runner's allow-list. */
   extraEnvAllow: z.array(EnvName).default([]),
@@ -36,7 +43,7 @@ export const ProcessRunSpecSchema = z.object({
    * Who let the call run and whether it may write (ToolContext.permission). Absent means a rule let
    * it through and it may not write: the workspace is read-only.
    */
-  permission: z.object({ by: z.enum(['person', 'rule']), writes: z.boolean() }).default({ by: 'rule', writes: false }),
+  permission: z.object({ by: z.enum(['person', 'rule']), writes: z.boolean(), network: z.boolean().optional() }).default({ by: 'rule', writes: false, network: false }),
   /** The agent's limits (see command-limits.ts); absent ones take the defaults. */
   limits: CommandLimitsSchema.default(CommandLimitsSchema.parse({})),
   timeoutMs: z.number().int().positive(),
@@ -90,8 +97,10 @@ export interface ProcessRunnerConfig {
 }
 
 /**
- * The one way tools start processes. Every run gets a clean environment (toolEnvironment), bash,
- * its limits, runs in the workspace and dies on timeout or abort with everything it started. Under
+ * The one way tools start processes. Every run gets a clean environment (toolEnvironment), a fresh
+ * HOME of its own (call-home.ts), bash, its limits, runs in the workspace and dies on timeout or abort
+ * with everything it started. It has the network only when the run allows it and its permission
+ * grants it (a person, or a rule with `"network": true`). Under
  * bwrap it also gets its own namespaces, a workspace that is read-only unless the call may write,
  * and read-only protected paths unless a person approved it (see bwrapArgs). In mode none, which
  * cannot make anything read-only, only calls a person approved run. A root worker runs commands as
@@ -99,6 +108,8 @@ export interface ProcessRunnerConfig {
  */
 export function createProcessRunner(config: ProcessRunnerConfig): ProcessRunner {
   const envAllowList = z.array(EnvName).parse(config.envAllowList);
+  const refused = envAllowList.filter(isCodeLoadingVariable);
+  if (refused.length > 0) throw new ToolEnvironmentError(codeLoadingRefusal('The allow-list of variables tool processes may see (AGENT_TOOL_ENV)', refused));
   const { mode } = config;
   const system = mode.mode === 'bwrap' ? readSystemLayout() : [];
   const childGuard = mode.mode === 'none' ? detectChildGuard(config.sourceEnv) : undefined;
@@ -108,14 +119,16 @@ export function createProcessRunner(config: ProcessRunnerConfig): ProcessRunner 
   const bash = findExecutable('bash', '/usr/bin:/bin');
   const cgroups = bash === undefined ? undefined : config.cgroups === undefined ? cgroupsOfThisWorker().host : (config.cgroups ?? undefined);
 
-  const argvFor = (spec: RunSpec, env: Record<string, string>, scan: WorkspaceScan | undefined): string[] => {
+  const argvFor = (spec: RunSpec, env: Record<string, string>, home: string, scan: WorkspaceScan | undefined): string[] => {
     const launched = shell(spec.command, ulimitCommands(spec.limits));
     if (mode.mode === 'bwrap') {
-      const { workspace, network, hiddenPaths, permission, limits } = spec;
+      const { workspace, hiddenPaths, permission, limits } = spec;
+      // The run's setting is the ceiling; the permission is the grant (see ToolPermission).
+      const network = spec.network && networkGranted(permission);
       const protection = scan && protects(permission) ? protectionMounts(scan) : undefined;
       return [
         mode.bwrapPath,
-        ...bwrapArgs({ shell: launched, workspace, env, network, hiddenPaths, system, writable: permission.writes, protection, tmpBytes: limits.tmpBytes, runAs: user }),
+        ...bwrapArgs({ shell: launched, workspace, env, home, network, hiddenPaths, system, writable: permission.writes, protection, tmpBytes: limits.tmpBytes, runAs: user }),
       ];
     }
     const prefix = childGuard?.kind === 'pid-namespace' ? childGuard.prefix : [];
@@ -132,12 +145,15 @@ export function createProcessRunner(config: ProcessRunnerConfig): ProcessRunner 
       if (mode.mode === 'none' && spec.permission.by !== 'person') throw unenforceable(mode.reason);
       const guarded = mode.mode === 'bwrap' && protects(spec.permission);
       const scan = guarded || user ? await scanWorkspace(spec.workspace, { hidden: spec.hiddenPaths, owner: user }) : undefined;
-      const env = toolEnvironment({ home: spec.workspace, allow: [...envAllowList, ...spec.extraEnvAllow], source: config.sourceEnv });
-      const argv = argvFor(spec, env, scan);
-      const cgroup = cgroups ? await cgroups.create(spec.limits) : undefined;
+      const home = await createCallHome(user && { uid: user.uid, gid: user.gid });
+      let cgroup: CommandCgroup | undefined;
       let hits: CgroupHits | undefined;
       let outcome;
       try {
+        const seen = spec.permission.by === 'person';
+        const env = toolEnvironment({ home, workspace: spec.workspace, allow: [...envAllowList, ...spec.extraEnvAllow], source: config.sourceEnv, seen });
+        const argv = argvFor(spec, env, home, scan);
+        cgroup = cgroups ? await cgroups.create(spec.limits) : undefined;
         outcome = await runProcess({
           argv: cgroup && bash ? enterCgroupArgv(bash, cgroup.procsFiles, argv) : argv,
           cwd: spec.workspace,
@@ -149,6 +165,7 @@ export function createProcessRunner(config: ProcessRunnerConfig): ProcessRunner 
         hits = await cgroup?.hits();
       } finally {
         await removeCgroup(cgroup);
+        await removeCallHome(home, user);
       }
       const removedProtectedPaths = guarded && scan ? await undoProtectedChanges(spec.workspace, spec.hiddenPaths, scan, user) : [];
       const limitHit = outcome.aborted ? undefined : describeLimits(outcome, spec.limits, hits);

@@ -1,6 +1,6 @@
 import { lchown, lstat, readdir, readlink } from 'node:fs/promises';
 import * as path from 'node:path';
-import { isProtectedPath } from '../protected-paths';
+import { isProtectedPath } from '../../../core/approvals/protected-paths';
 
 /** One protected path found in the workspace (the topmost: a protected folder's contents are not listed). */
 export interface ProtectedEntry {

@@ -7,8 +7,9 @@ import { v2ToV3, type RunStateV2 } from './run-state-v2';
 import { v3ToV4, type RunStateV3 } from './run-state-v3';
 import { v4ToV5, type RunStateV4 } from './run-state-v4';
 import { v5ToV6, type RunStateV5 } from './run-state-v5';
+import { v6ToV7, type RunStateV6 } from './run-state-v6';
 
-export const CURRENT_STATE_VERSION = 6;
+export const CURRENT_STATE_VERSION = 7;
 
 /**
  * Upgrades any known checkpoint shape to the current `RunState`, one version at a time, then checks
@@ -37,6 +38,10 @@ export function migrateState(raw: unknown, now: string): RunState {
   if (version === 5) {
     value = v5ToV6(value as RunStateV5);
     version = 6;
+  }
+  if (version === 6) {
+    value = v6ToV7(value as RunStateV6);
+    version = 7;
   }
   if (version !== CURRENT_STATE_VERSION) {
     throw ApplicationFailure.create({

@@ -27,3 +27,8 @@ export async function ruleMatchesLine(rule: string, line: string, mode: MatchMod
   const pattern = await parseCommandPattern(rule);
   return (await analyze(line)).commands.some((command) => commandMatches(pattern, command, mode));
 }
+
+/** The problems of an analysis joined, each without the `(in "...")` excerpt of the line it ends with. */
+export function reasons(problems: readonly string[]): string {
+  return problems.map((problem) => problem.replace(/ \(in ".*"\)$/s, '')).join('\n');
+}

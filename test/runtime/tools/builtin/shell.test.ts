@@ -80,12 +80,14 @@ describe('shell under bwrap', () => {
   });
   afterAll(removeTempDirs);
 
-  it('uses the network only when the context allows it', async () => {
+  it('uses the network only when the context allows it and the call\'s permission grants it', async () => {
     const { server, port } = await helloServer();
     try {
       const command = `bash -c 'exec 3<>/dev/tcp/127.0.0.1/${port} && head -n1 <&3'`;
       expect((await run({ command })).success).toBe(false);
-      expect(await run({ command }, { network: true })).toMatchObject({ success: true, output: 'exit code 0\nhello\n' });
+      expect((await run({ command }, { network: true })).success).toBe(false);
+      expect(await run({ command }, { network: true, permission: { by: 'rule', writes: false, network: true } })).toMatchObject({ success: true, output: 'exit code 0\nhello\n' });
+      expect(await run({ command }, { network: true, permission: { by: 'person', writes: true } })).toMatchObject({ success: true, output: 'exit code 0\nhello\n' });
     } finally {
       server.close();
     }

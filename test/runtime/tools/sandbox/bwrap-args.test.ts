@@ -65,21 +65,17 @@ describe('bwrapArgs', () => {
     const remount = indexOf(args, '--remount-ro', '/tmp/ws');
     expect(remount).toBeGreaterThan(indexOf(args, '--tmpfs', '/tmp/ws/runs'));
     expect(indexOf(args, '--remount-ro', '/tmp/ws/runs')).toBeGreaterThan(remount);
-    // Protection mounts are pointless on a read-only workspace (and a pinned .git would be writable).
-    const protection = { pinned: ['/tmp/ws/.git'], readOnly: ['/tmp/ws/.env'], emptyReadOnly: [] };
+    // Protection mounts are pointless on a read-only workspace.
+    const protection = { readOnly: ['/tmp/ws/.git', '/tmp/ws/.env'] };
     expect(bwrapArgs({ ...base, writable: false, protection })).not.toContain('/tmp/ws/.git');
   });
 
-  it('keeps protected paths read-only in a writable workspace: pins .git, binds the rest read-only, empties missing hooks', () => {
-    const protection = { pinned: ['/tmp/ws/.git'], readOnly: ['/tmp/ws/.env', '/tmp/ws/.git/config'], emptyReadOnly: ['/tmp/ws/.git/hooks'] };
+  it('keeps protected paths read-only in a writable workspace: each is bound read-only onto itself, after the workspace', () => {
+    const protection = { readOnly: ['/tmp/ws/.env', '/tmp/ws/.git'] };
     const args = bwrapArgs({ ...base, protection });
     const workspace = indexOf(args, '--bind', '/tmp/ws', '/tmp/ws');
-    const pinned = indexOf(args, '--bind', '/tmp/ws/.git', '/tmp/ws/.git');
-    expect(pinned).toBeGreaterThan(workspace);
-    expect(indexOf(args, '--ro-bind', '/tmp/ws/.git/config', '/tmp/ws/.git/config')).toBeGreaterThan(pinned);
+    expect(indexOf(args, '--ro-bind', '/tmp/ws/.git', '/tmp/ws/.git')).toBeGreaterThan(workspace);
     expect(indexOf(args, '--ro-bind', '/tmp/ws/.env', '/tmp/ws/.env')).toBeGreaterThan(workspace);
-    expect(indexOf(args, '--size', '4096', '--perms', '0555', '--tmpfs', '/tmp/ws/.git/hooks')).toBeGreaterThan(pinned);
-    expect(indexOf(args, '--remount-ro', '/tmp/ws/.git/hooks')).toBeGreaterThan(indexOf(args, '--tmpfs', '/tmp/ws/.git/hooks'));
     expect(indexOf(args, '--remount-ro', '/tmp/ws')).toBe(-1);
   });
 

@@ -27,8 +27,8 @@ describe('process runner under bwrap', () => {
     expect((await run('true')).sandboxed).toBe(true);
   });
 
-  it("hides the worker's environment and shows only allow-listed variables, with HOME on the workspace", async () => {
-    const { output, exitCode } = await run('env');
+  it("hides the worker's environment and shows only allow-listed variables, with HOME a fresh folder of the call's own", async () => {
+    const { output, exitCode } = await run('env; ls -A "$HOME" | wc -l; touch "$HOME/left"');
     expect(exitCode).toBe(0);
     for (const [name, value] of Object.entries(workerSecrets)) {
       expect(output).not.toContain(name);
@@ -36,7 +36,14 @@ describe('process runner under bwrap', () => {
     }
     expect(output).toContain('TOOL_ALLOWED=allowed-value');
     expect(output).not.toContain('TOOL_EXTRA');
-    expect(output).toContain(`HOME=${workspace}\n`);
+    // A fresh, empty, private HOME outside the workspace, removed when the command ends.
+    const home = /^HOME=(.*)$/m.exec(output)![1]!;
+    expect(home).toMatch(/\/agent-home-[^/]+$/);
+    expect(output).toMatch(/^0$/m);
+    expect(existsSync(home)).toBe(false);
+    const second = (await run('echo "$HOME"; ls -A "$HOME"')).output;
+    expect(second.trim()).not.toBe(home);
+    expect(second.trim().split('\n')).toHaveLength(1);
     expect((await run('echo "$TOOL_EXTRA"', { extraEnvAllow: ['TOOL_EXTRA'] })).output).toBe('extra-value\n');
   });
 
@@ -126,8 +133,14 @@ describe('process runner under bwrap', () => {
       expect((await run(connect('127.0.0.1', server.port))).output).toMatch(/unreachable\n$/);
     });
 
-    it('reaches it when the run allows the network', async () => {
-      expect((await run(connect('127.0.0.1', server.port), { network: true })).output).toBe('hello\n');
+    it('reaches it when the run allows the network and the call\'s permission grants it (a person, or a rule with "network": true)', async () => {
+      expect((await run(connect('127.0.0.1', server.port), { network: true, permission: PERSON_APPROVED })).output).toBe('hello\n');
+      expect((await run(connect('127.0.0.1', server.port), { network: true, permission: { by: 'rule', writes: false, network: true } })).output).toBe('hello\n');
+    });
+
+    it('cannot reach it when the run allows the network but a rule let the call run without granting it', async () => {
+      expect((await run(connect('127.0.0.1', server.port), { network: true })).output).toMatch(/unreachable\n$/);
+      expect((await run(connect('127.0.0.1', server.port), { network: true, permission: { by: 'rule', writes: true } })).output).toMatch(/unreachable\n$/);
     });
 
     it('cannot reach the Temporal frontend (the way a command could approve its own calls)', async () => {

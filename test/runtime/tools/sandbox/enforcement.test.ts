@@ -107,6 +107,11 @@ describe('sandbox enforcement (bwrap)', () => {
       'rm -f .env; echo TOKEN=planted > .env',
       'mv .git git-moved',
       'ln -sf ../.git/config src/cfg && echo x >> src/cfg',
+      // Every file under .git (issue 30): git reads its config from a planted commondir, a worktree config, alternates.
+      'echo ../cfg > .git/commondir',
+      'printf "[core]\\n\\tfsmonitor = touch PWNED\\n" > .git/config.worktree',
+      'mkdir -p .git/objects/info && echo /tmp > .git/objects/info/alternates',
+      'rm -rf .git',
     ])('cannot change a protected path: %s', async (command) => {
       const before = await snapshot(workspace);
       const result = await run(command, rule);
@@ -124,22 +129,31 @@ describe('sandbox enforcement (bwrap)', () => {
         'mkdir -p sub/.vscode && echo {} > sub/.vscode/tasks.json',
         'echo x > sub/.env',
         'mkdir evil && printf "[core]\\n\\tfsmonitor = touch PWNED\\n" > evil/config && mkdir -p nested && mv evil nested/.git',
+        'mkdir -p .local/lib/python3.11/site-packages && echo "import os" > .local/lib/python3.11/site-packages/zz.pth',
+        'echo "[core]" > .gitconfig',
         'echo ordinary > kept.txt',
       ].join(' && ');
       const result = await run(command, rule);
       expect(result.exitCode, result.output).toBe(0);
-      expect([...result.removedProtectedPaths].sort()).toEqual(['.env.local', '.npmrc', 'nested/.git/config', 'sub/.env', 'sub/.vscode']);
-      for (const gone of ['.env.local', '.npmrc', 'sub/.vscode', 'sub/.env', 'nested/.git/config']) {
+      expect([...result.removedProtectedPaths].sort()).toEqual(['.env.local', '.gitconfig', '.local', '.npmrc', 'nested/.git', 'sub/.env', 'sub/.vscode']);
+      for (const gone of ['.env.local', '.npmrc', 'sub/.vscode', 'sub/.env', 'nested/.git', '.local', '.gitconfig']) {
         expect(existsSync(path.join(workspace, gone)), gone).toBe(false);
       }
       expect(await readFile(path.join(workspace, 'kept.txt'), 'utf8')).toBe('ordinary\n');
     });
 
-    it('may delete the history in .git, but not its config, hooks or info', async () => {
-      const result = await run('rm -rf .git', rule);
-      expect(result.exitCode).not.toBe(0);
-      expect((await readdir(path.join(workspace, '.git'))).sort()).toEqual(['config', 'hooks', 'info']);
-      expect(await readFile(path.join(workspace, '.git', 'config'), 'utf8')).toContain('[core]');
+    it('cannot place a .pth file anywhere, not even by copying a folder that holds one', async () => {
+      await mkdir(path.join(workspace, 'vendor', 'pkg'), { recursive: true });
+      await writeFile(path.join(workspace, 'vendor', 'pkg', 'zz.pth'), 'import os\n');
+      await writeFile(path.join(workspace, 'vendor', 'pkg', 'mod.py'), 'x = 1\n');
+      const result = await run('cp -r vendor/pkg site && cp vendor/pkg/zz.pth lib.pth && ls site', rule);
+      expect(result.exitCode, result.output).toBe(0);
+      expect([...result.removedProtectedPaths].sort()).toEqual(['lib.pth', 'site/zz.pth']);
+      expect(existsSync(path.join(workspace, 'site', 'zz.pth'))).toBe(false);
+      expect(existsSync(path.join(workspace, 'lib.pth'))).toBe(false);
+      expect(await readFile(path.join(workspace, 'site', 'mod.py'), 'utf8')).toBe('x = 1\n');
+      // The one that was there stays as it was.
+      expect(await readFile(path.join(workspace, 'vendor', 'pkg', 'zz.pth'), 'utf8')).toBe('import os\n');
     });
 
     it('cannot create a hook in a repository that has no hooks folder', async () => {

@@ -29,14 +29,16 @@ describe('process runner in mode none', () => {
     expect((await run('true')).sandboxed).toBe(false);
   });
 
-  it("still hides the worker's environment, with HOME and the working directory on the workspace", async () => {
+  it("still hides the worker's environment, with the working directory on the workspace and HOME a fresh folder of the call's own", async () => {
     const { output } = await run('env; pwd');
     for (const [name, value] of Object.entries(workerSecrets)) {
       expect(output).not.toContain(name);
       expect(output).not.toContain(value);
     }
     expect(output).toContain('TOOL_ALLOWED=allowed-value');
-    expect(output).toContain(`HOME=${workspace}\n`);
+    const home = /^HOME=(.*)$/m.exec(output)![1]!;
+    expect(home).toMatch(/\/agent-home-[^/]+$/);
+    expect(existsSync(home)).toBe(false);
     expect(output.endsWith(`${workspace}\n`)).toBe(true);
   });
 

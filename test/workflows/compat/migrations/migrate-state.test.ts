@@ -50,8 +50,8 @@ describe('migrateState', () => {
     const state = migrateState(fixture('run-state-v3-before-permission.json'), NOW);
     const [approved, allowed] = state.turn!.calls;
     expect([approved!.stage, allowed!.stage]).toEqual([{ kind: 'run', started: false }, { kind: 'run', started: false }]);
-    expect(permissionOf(state, approved!)).toEqual({ by: 'person', writes: true });
-    expect(permissionOf(state, allowed!)).toEqual({ by: 'rule', writes: false });
+    expect(permissionOf(state, approved!)).toEqual({ by: 'person', writes: true, network: true });
+    expect(permissionOf(state, allowed!)).toEqual({ by: 'rule', writes: false, network: false });
   });
 
   it('reads a version-3 scope policy\'s "approve" as "ask", in the run\'s rules and the agent\'s, and keeps the decisions', () => {
@@ -77,12 +77,12 @@ describe('migrateState', () => {
 
   it('refuses a version-3 decision of a kind version 4 does not list, naming where it is', () => {
     const bad = { ...fixture('run-state-v3.json'), decisions: [{ callId: 'a', tool: 'shell', decision: 'approved', decidedAt: NOW, via: 'update' }] };
-    expect(() => migrateState(bad, NOW)).toThrow(/checkpoint \(schemaVersion 6\) is invalid:[\s\S]*decisions/);
+    expect(() => migrateState(bad, NOW)).toThrow(/checkpoint \(schemaVersion 7\) is invalid:[\s\S]*decisions/);
   });
 
   it('refuses an unknown version, and a checkpoint that does not fit the schema, saying what is wrong', () => {
-    expect(() => migrateState({ schemaVersion: 99 }, NOW)).toThrow(/schemaVersion 99; this worker knows versions 1 to 6/);
-    expect(() => migrateState({ ...migrateState(fixture('run-state-v2.json'), NOW), iteration: -1 }, NOW)).toThrow(/checkpoint \(schemaVersion 6\) is invalid/);
+    expect(() => migrateState({ schemaVersion: 99 }, NOW)).toThrow(/schemaVersion 99; this worker knows versions 1 to 7/);
+    expect(() => migrateState({ ...migrateState(fixture('run-state-v2.json'), NOW), iteration: -1 }, NOW)).toThrow(/checkpoint \(schemaVersion 7\) is invalid/);
   });
 });
 
