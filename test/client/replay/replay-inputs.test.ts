@@ -45,15 +45,19 @@ describe('what a replay takes', () => {
     });
   });
 
-  it('ends where the record ends: a run terminated from outside, and one a refused model request failed', async () => {
+  it('ends where the record ends: a run terminated or cancelled from outside, and one a refused model request failed', async () => {
     const cut = uniqueId('replay-terminated');
+    const called = uniqueId('replay-cancelled');
     const refused = uniqueId('replay-refused');
-    fake.script(cut, [reply(toolCall('list_files', { path: '.' })), reply(text('never sent')).until(new Promise(() => undefined))]);
+    for (const task of [cut, called]) fake.script(task, [reply(toolCall('list_files', { path: '.' })), reply(text('never sent')).until(new Promise(() => undefined))]);
     fake.script(refused, [reply(toolCall('list_files', { path: '.' })), fail(400)]);
     await withAgentWorker(bed.harness(), async ({ start, client }) => {
       const terminated = await start({ agent: 'general', task: cut });
-      await waitFor(async () => (fake.requestsFor(cut).length === 2 ? true : undefined), 'the second model request');
+      const cancelled = await start({ agent: 'general', task: called });
+      await waitFor(async () => (fake.requestsFor(cut).length === 2 && fake.requestsFor(called).length === 2 ? true : undefined), 'the second model requests');
       await terminated.terminate('stopped by a person');
+      await cancelled.cancel();
+      await cancelled.result().catch(() => undefined);
       const failed = await start({ agent: 'general', task: refused });
       await failed.result().catch(() => undefined);
       const requests = fake.requests.length;
@@ -62,6 +66,9 @@ describe('what a replay takes', () => {
         const first = await lab.replay(terminated.workflowId);
         expect(first.firstDivergence).toBeNull();
         expect(first.completion).toMatchObject({ recorded: { outcome: 'terminated' }, shadow: { outcome: 'terminated' } });
+        const stopped = await lab.replay(cancelled.workflowId);
+        expect(stopped.firstDivergence).toBeNull();
+        expect(stopped.completion).toMatchObject({ recorded: { outcome: 'cancelled' }, shadow: { outcome: 'cancelled' } });
         const second = await lab.replay(failed.workflowId);
         expect(second.firstDivergence).toBeNull();
         expect(second.completion).toMatchObject({ recorded: { outcome: 'failed' }, shadow: { outcome: 'failed', reason: expect.stringContaining('400') } });
