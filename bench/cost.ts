@@ -45,6 +45,8 @@ async function runOnce(env: BenchEnv, mode: Mode, shape: RunShape = { iterations
   writeFileSync(path.join(workspace, 'notes.md'), NOTE);
   const taskQueue = uniqueId('bench-cost');
   const worker = await createAgentWorker({
+    // As before the audit log was on by default: the figures stay comparable with earlier runs.
+    auditLog: false,
     address: env.server.address,
     taskQueue,
     workspaceRoot: workspace,

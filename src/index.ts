@@ -3,12 +3,16 @@
  * worker, and talk to runs. Everything not exported here is internal and may change.
  */
 export { createAgentWorker, type AgentWorker, type AgentWorkerOptions } from './runtime/worker-setup/create-agent-worker';
+export { runAgentWorker, type RunAgentWorkerOptions } from './runtime/worker-setup/run-agent-worker';
+export { UnknownOptionError, type AgentConnectOptions } from './runtime/config/connect-options';
+export type { ServedSettings } from './runtime/config/settings-banner';
 export { parseWorkerSettings, WorkerSettingsError, type WorkerSettings } from './runtime/config/worker-settings';
 export { ModelProviderError, type ModelCredentials } from './runtime/model/providers/model-client';
 export { ModelProviderSchema, type ModelProvider } from './contract/model-provider';
 export { parseClientSettings, ClientSettingsError, type ClientSettings } from './client/client-settings';
 export { describeWorkerSettings } from './runtime/config/settings-banner';
 export { AgentDefinitionSchema, type AgentDefinition, type AgentDefinitionInput, type ContextBudget } from './contract/agent-definition';
+export { defineAgent, type AgentOutput } from './contract/define-agent';
 export { builtinAgents } from './runtime/agents/builtin-agents';
 export { createAgentRegistry, type AgentRegistry } from './runtime/agents/agent-registry';
 export { defineTool, type Tool, type ToolContext, type ToolSpec } from './runtime/tools/tool-definition';
@@ -60,6 +64,7 @@ export { AgentRunInputSchema, type AgentRunInput } from './contract/run-input';
 export type { AgentRunResult } from './contract/run-result';
 export type { RunStatus } from './contract/run-status';
 export { startRun } from './client/start-run';
+export type { RunOutcome } from './client/run-outcome';
 export { forkRun, planFork, type ForkPlan } from './client/fork-run';
 // The replay lab's export (`agentctl replay --export`): a run as a file replayRecordedRun (durable-agent/testing) reads.
 export { exportRecordedRun, RecordedRunFileSchema, type RecordedRunFile } from './client/replay/recorded-run-file';
@@ -77,7 +82,11 @@ export {
   DecisionRefusedError,
   NoWorkerAnsweredError,
   ApproverKeyError,
+  RunDidNotCompleteError,
+  RunWaitTimeoutError,
+  RunEndedWhileWaitingError,
 } from './client/errors';
+export { DurableAgentError, isDurableAgentError } from './contract/durable-agent-error';
 export { FailureType, AgentDefinitionError, ToolDefinitionError, ZodVersionMismatchError, WorkspaceEscapeError, ApproverRegistryError, SandboxUnavailableError } from './contract/errors';
 export { MemoryConversationStore, DirectoryConversationStore } from './runtime/conversation/conversation-store';
 export { type ConversationStore } from './runtime/conversation/conversation-store-types';

@@ -48,6 +48,8 @@ export async function benchWorker(
 ): Promise<AgentWorker & { taskQueue: string }> {
   const taskQueue = uniqueId('bench');
   const worker = await createAgentWorker({
+    // As before the audit log was on by default: the figures stay comparable with earlier runs.
+    auditLog: false,
     address: env.server.address,
     taskQueue,
     workspaceRoot: options.workspaceRoot ?? mkdtempSync(path.join(tmpdir(), 'bench-ws-')),

@@ -4,11 +4,11 @@ import { closeThreadUpdate } from '../contract/agent-run-api';
 import type { AgentRunResult } from '../contract/run-result';
 import type { PendingApproval, PendingQuestionView, RunStatus } from '../contract/run-status';
 import type { AgentRunWorkflow } from '../contract/agent-run-api';
-import { queryStatus, resolveCallId, sendDecision, sendFollowUp, sendReply, withWorkerDeadline } from './approval-helpers';
-import { DecisionRefusedError, RunDidNotCompleteError, RunWaitTimeoutError } from './errors';
+import { executeUpdate, queryStatus, resolveCallId, sendDecision, sendFollowUp, sendReply } from './approval-helpers';
+import { RunDidNotCompleteError, RunEndedWhileWaitingError, RunWaitTimeoutError } from './errors';
 import { resumeRun } from './resume-run';
 import { followRunEvents, type RunEvent, type RunEventOptions } from './run-events';
-import { awaitOutcome, type RunOutcome } from './run-outcome';
+import { awaitOutcome, endingDetail, failureOf, outcomeOfError, type RunOutcome } from './run-outcome';
 
 const ENDED_PHASES: ReadonlySet<string> = new Set(['completed', 'max_iterations', 'guardrail_tripped', 'failed', 'cancelled']);
 
@@ -36,7 +36,7 @@ export interface WaitOptions {
  * can be attached to by id. Decisions and replies go as updates: the caller learns whether they were
  * applied (a refusal throws DecisionRefusedError), and they are signed when the person has a key.
  */
-export class AgentRunHandle {
+export class AgentRunHandle<TOutput = unknown> {
   constructor(
     /** The Temporal handle, for anything this class does not cover. */
     readonly temporal: WorkflowHandle<AgentRunWorkflow>,
@@ -98,9 +98,7 @@ export class AgentRunHandle {
 
   /** Ends a thread once it has answered (the `closeThread` update). */
   async closeThread(): Promise<DecisionOutcome> {
-    const outcome = await withWorkerDeadline(this.temporal, 'the close', () => this.temporal.executeUpdate(closeThreadUpdate));
-    if (!outcome.applied) throw new DecisionRefusedError(outcome.message);
-    return outcome;
+    return executeUpdate(this.temporal, 'the close', () => this.temporal.executeUpdate(closeThreadUpdate));
   }
 
   /** Asks Temporal to cancel the run; it stops at its next step and ends `cancelled`. */
@@ -112,22 +110,27 @@ export class AgentRunHandle {
    * Starts the follow-up of an ended run (at its iteration cap, blocked, partial, failed or cancelled)
    * with its whole state; `maxIterations` more when given. Throws RunNotResumableError otherwise.
    */
-  async resume(options: { maxIterations?: number } = {}): Promise<AgentRunHandle> {
+  async resume(options: { maxIterations?: number } = {}): Promise<AgentRunHandle<TOutput>> {
     const { handle } = await resumeRun(this.client, this.workflowId, { taskQueue: this.taskQueue, ...options });
-    return new AgentRunHandle(handle, this.client, this.taskQueue);
+    return new AgentRunHandle<TOutput>(handle, this.client, this.taskQueue);
   }
 
   /** How the run ended (waits for it): completed with its result, failed, cancelled, terminated or timed out. */
-  outcome(): Promise<RunOutcome> {
-    return awaitOutcome(this.temporal);
+  outcome(): Promise<RunOutcome<TOutput>> {
+    return awaitOutcome(this.temporal) as Promise<RunOutcome<TOutput>>;
   }
 
   /** The run's result (waits for it); a run that did not complete throws RunDidNotCompleteError saying how it ended. */
-  async result(): Promise<AgentRunResult> {
-    const outcome = await this.outcome();
-    if (outcome.kind === 'completed') return outcome.result;
-    const detail = outcome.kind === 'failed' ? `: ${outcome.message}` : outcome.kind === 'terminated' && outcome.reason ? `: ${outcome.reason}` : '';
-    throw new RunDidNotCompleteError(`Run ${this.workflowId} did not complete; it ended ${outcome.kind}${detail}. Use outcome() to handle every ending.`);
+  async result(): Promise<AgentRunResult<TOutput>> {
+    try {
+      return (await this.temporal.result()) as AgentRunResult<TOutput>;
+    } catch (error) {
+      const outcome = outcomeOfError(this.workflowId, error);
+      throw new RunDidNotCompleteError(`Run ${this.workflowId} did not complete; it ended ${outcome.kind}${endingDetail(outcome)}. Use outcome() to handle every ending.`, {
+        cause: failureOf(error),
+        outcome,
+      });
+    }
   }
 
   private async decide(decision: ApprovalDecision['decision'], options: DecideOptions): Promise<DecisionOutcome> {
@@ -141,6 +144,18 @@ export class AgentRunHandle {
     return sendDecision(this.temporal, payload, status.pendingApprovals.find((p) => p.callId === callId));
   }
 
+  /** The error for a run that ended while a caller waited: how it ended, and its failure as the cause. */
+  private async endedWhileWaiting(what: string, phase: string): Promise<RunEndedWhileWaitingError> {
+    // The run has ended, so its result is there at once; a run that was only paused by its own cap
+    // (a thread between links) cannot be here, since its phase would not be an ended one.
+    const ending = await this.temporal.result().then(
+      () => undefined,
+      (error: unknown) => ({ outcome: outcomeOfError(this.workflowId, error), cause: failureOf(error) }),
+    ).catch(() => undefined);
+    const detail = ending ? `${ending.outcome.kind}${endingDetail(ending.outcome)}` : phase;
+    return new RunEndedWhileWaitingError(`Run ${this.workflowId} ended (${detail}) without ${what}.`, ending ?? {});
+  }
+
   private async waitFor(what: string, ready: (status: RunStatus) => boolean, { timeoutMs = 60_000, pollMs = 200 }: WaitOptions): Promise<RunStatus> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
@@ -150,9 +165,7 @@ export class AgentRunHandle {
         throw error;
       });
       // An ended run's status may still list what it waited for when it stopped: nothing more will come.
-      if (status && ENDED_PHASES.has(status.phase)) {
-        throw new RunWaitTimeoutError(`Run ${this.workflowId} ended (${status.phase}) without ${what}.`);
-      }
+      if (status && ENDED_PHASES.has(status.phase)) throw await this.endedWhileWaiting(what, status.phase);
       if (status && ready(status)) return status;
       if (Date.now() >= deadline) throw new RunWaitTimeoutError(`Run ${this.workflowId} showed no ${what} within ${timeoutMs} ms (it is ${status?.phase ?? 'starting'}).`);
       await new Promise((resolve) => setTimeout(resolve, pollMs));

@@ -1,6 +1,7 @@
 // What the approval verbs and the interactive prompt share: finding the call a person means, sending
 // a decision so they learn the outcome, and showing a parked call in a terminal.
 import {
+  ApplicationFailure,
   ServiceError,
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
@@ -76,13 +77,25 @@ export function resolveCallId(status: Pick<RunStatus, 'workflowId' | 'pendingApp
   return pending[0]!.callId;
 }
 
+/**
+ * A refused update as a DecisionRefusedError that keeps what the run said: its failure type, the
+ * failure as the cause, and whether sending again can help (an update that met a run before its
+ * handlers were ready was not judged at all).
+ */
+function refusalOf(error: WorkflowUpdateFailedError): DecisionRefusedError {
+  const cause = error.cause;
+  const failureType = cause instanceof ApplicationFailure ? (cause.type ?? undefined) : undefined;
+  const message = cause?.message ?? error.message;
+  return new DecisionRefusedError(message, { cause: cause ?? error, failureType, retryable: /No registered handler for update/.test(message) });
+}
+
 /** The run's answer to an update, or a DecisionRefusedError with the run's reason. */
 export async function executeUpdate(handle: WorkflowHandle, what: string, call: () => Promise<DecisionOutcome>): Promise<DecisionOutcome> {
   let outcome: DecisionOutcome;
   try {
     outcome = await withWorkerDeadline(handle, what, call);
   } catch (error) {
-    if (error instanceof WorkflowUpdateFailedError) throw new DecisionRefusedError(error.cause?.message ?? error.message);
+    if (error instanceof WorkflowUpdateFailedError) throw refusalOf(error);
     // The server answers an update to a closed run with NOT_FOUND; say that it ended, not that it never existed.
     if (error instanceof WorkflowNotFoundError) {
       const ended = await handle.describe().then((d) => d.status.name, () => undefined);

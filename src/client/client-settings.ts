@@ -6,6 +6,7 @@ import { consoleSettingsFromEnv, type ConsoleEnvSettings } from './console-setti
 import { tracingSettings, type TracingSettings } from '../runtime/observability/tracing';
 import { temporalSettings, type TemporalSettings } from '../runtime/config/worker-config';
 import { collect } from '../runtime/config/collect-problems';
+import { DurableAgentError } from '../contract/durable-agent-error';
 
 /**
  * The settings of the clients (agentctl and the console it serves), parsed from the environment once,
@@ -31,8 +32,10 @@ export interface ClientSettings {
 }
 
 /** One or more client settings are wrong; the message names each variable, what was wrong and what to do. */
-export class ClientSettingsError extends Error {
+export class ClientSettingsError extends DurableAgentError {
   override readonly name = 'ClientSettingsError';
+  readonly code = 'CLIENT_SETTINGS_INVALID';
+  readonly retryable = false;
   constructor(readonly problems: string[]) {
     super(`agentctl's settings are wrong, so it did nothing:\n${problems.map((p) => `- ${p}`).join('\n')}\nFix the environment variables above (see the configuration table in README.md) and run the command again.`);
   }

@@ -3,7 +3,11 @@
  * the worker: connect, start, follow, decide, reply, resume and await a run, schedule runs, and the contract's
  * names and payloads those calls carry. Nothing here loads `@temporalio/worker`.
  */
-export { AgentClient, type AgentClientOptions, type StartOptions } from './agent-client';
+export { defineAgent, type AgentOutput } from '../contract/define-agent';
+export { AgentDefinitionSchema, type AgentDefinitionInput } from '../contract/agent-definition';
+export { AgentClient, type AgentClientOptions, type StartOptions, type EnvironmentVariables } from './agent-client';
+export { UnknownOptionError, type AgentConnectOptions } from '../runtime/config/connect-options';
+export type { ServedSettings } from '../runtime/config/settings-banner';
 export { AgentRunHandle, type DecideOptions, type WaitOptions } from './agent-run-handle';
 export { followRunEvents, type RunEvent, type RunEventOptions } from './run-events';
 export { connectClient } from './connect';
@@ -33,10 +37,13 @@ export {
   ApproverKeyError,
   RunDidNotCompleteError,
   RunWaitTimeoutError,
+  RunEndedWhileWaitingError,
+  RunNotForkableError,
   InvalidScheduleError,
   ScheduleExistsError,
   UnknownScheduleError,
 } from './errors';
+export { DurableAgentError, isDurableAgentError } from '../contract/durable-agent-error';
 export {
   AGENT_RUN_WORKFLOW_TYPE,
   statusQuery,

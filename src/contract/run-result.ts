@@ -2,12 +2,16 @@ import type { Completion, SavedSummary, Task } from './control-tools';
 import type { TokenUsage } from './messages';
 import type { AgentRunInput } from './run-input';
 
-/** What `agentRun` returns. `status` says why the loop stopped; `completion` is the agent's own word. */
-export interface AgentRunResult {
+/**
+ * What `agentRun` returns. `status` says why the loop stopped; `completion` is the agent's own word.
+ * `TOutput` is the type of `output`: a handle started with a `defineAgent` agent knows it from the
+ * agent's zod `outputSchema` (see AgentOutput); otherwise it is `unknown`, to be checked by the caller.
+ */
+export interface AgentRunResult<TOutput = unknown> {
   status: 'completed' | 'max_iterations' | 'guardrail_tripped';
   completion?: Completion;
   /** The typed result, when the run (or its agent) asked for one with an output schema. */
-  output?: unknown;
+  output?: TOutput;
   /** With `guardrail_tripped`: which guardrail stopped the run, why, and at which step. */
   guardrail?: { name: string; reason: string; step: string };
   /** A thread (`followUps`): every turn's completion, in order. */

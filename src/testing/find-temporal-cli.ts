@@ -1,9 +1,12 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import * as path from 'node:path';
+import { DurableAgentError } from '../contract/durable-agent-error';
 
 /** No `temporal` CLI was found; the message says where it was looked for and how to get one. */
-export class TemporalCliNotFoundError extends Error {
+export class TemporalCliNotFoundError extends DurableAgentError {
   override readonly name = 'TemporalCliNotFoundError';
+  readonly code = 'TEMPORAL_CLI_NOT_FOUND';
+  readonly retryable = false;
 }
 
 function isExecutable(file: string): boolean {

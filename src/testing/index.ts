@@ -72,6 +72,11 @@ export type { SandboxUser } from '../runtime/tools/sandbox/sandbox-user';
 export type { SystemPath } from '../runtime/tools/sandbox/system-layout';
 export type { Tool, ToolContext, ToolSpec } from '../runtime/tools/tool-definition';
 export type { AgentWorker, AgentWorkerOptions } from '../runtime/worker-setup/create-agent-worker';
+export type { AgentConnectOptions } from '../runtime/config/connect-options';
+export type { ServedSettings } from '../runtime/config/settings-banner';
+export type { EnvironmentVariables } from '../client/agent-client';
+export type { AgentOutput } from '../contract/define-agent';
+export { DurableAgentError } from '../contract/durable-agent-error';
 export type { SearchAttributeCheck, SearchAttributeRegistrar, SearchAttributeRegistration } from '../runtime/worker-setup/search-attributes-setup';
 // The root's `TextBlock` (a message's text block) is shadowed here by the scripted reply's, so it is
 // re-exported under another name for the message types above that name it.

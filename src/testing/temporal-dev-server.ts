@@ -11,6 +11,7 @@ import os from 'node:os';
 import readline from 'node:readline';
 import { Connection } from '@temporalio/client';
 import { findTemporalCli } from './find-temporal-cli';
+import { DurableAgentError } from '../contract/durable-agent-error';
 
 export type SearchAttributeType = 'Keyword' | 'Text' | 'Int' | 'Double' | 'Bool' | 'Datetime' | 'KeywordList';
 
@@ -52,8 +53,13 @@ export interface DevServer {
 }
 
 /** The server exited or never became reachable; the message carries its last output lines. */
-export class DevServerStartError extends Error {
+export class DevServerStartError extends DurableAgentError {
   override name = 'DevServerStartError';
+  readonly code = 'DEV_SERVER_START_FAILED';
+  /** A server that died on a taken port may start on another try. */
+  get retryable(): boolean {
+    return this.portInUse;
+  }
   constructor(
     message: string,
     /** True when the server died because a port was taken; starting again may succeed. */

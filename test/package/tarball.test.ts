@@ -101,11 +101,18 @@ describe('the packed tarball, installed into a fresh TypeScript project', () => 
     if (work) await rm(work, { recursive: true, force: true });
   });
 
-  it('holds the compiled code, the .d.ts files and the agentctl bin, and no sources, tests, fixtures or benchmarks', () => {
+  it('holds the compiled code, the .d.ts files, the agentctl bin, the license and the docs, and no sources, tests, fixtures or benchmarks', async () => {
+    const readme = await readFile(path.join(REPO, 'README.md'), 'utf8');
     expect(entries).toEqual(expect.arrayContaining(['package/package.json', 'package/bin/agentctl.js', 'package/dist/index.js', 'package/dist/index.d.ts', 'package/dist/client/index.js', 'package/dist/workflows/index.js', 'package/dist/console/public/app.js', 'package/CHANGELOG.md']));
-    const unexpected = entries.filter((entry) => !/^package\/(dist\/|bin\/agentctl\.js$|package\.json$|README\.md$|CHANGELOG\.md$|LICENSE$)/.test(entry));
+    // The docs and the quickstart travel with the package, so the README's links work where it is read.
+    expect(entries).toEqual(expect.arrayContaining(['package/LICENSE', 'package/docs/library.md', 'package/docs/guides/security.md', 'package/examples/quickstart/README.md', 'package/examples/quickstart/src/worker.ts']));
+    const unexpected = entries.filter((entry) => !/^package\/(dist\/|bin\/agentctl\.js$|package\.json$|README\.md$|CHANGELOG\.md$|LICENSE$|docs\/.*\.md$|docs\/screenshots\/[^/]+\.png$|examples\/quickstart\/)/.test(entry));
     expect(unexpected).toEqual([]);
-    expect(entries.filter((entry) => entry.endsWith('.ts') && !entry.endsWith('.d.ts'))).toEqual([]);
+    expect(entries.filter((entry) => entry.endsWith('.ts') && !entry.endsWith('.d.ts') && !entry.startsWith('package/examples/'))).toEqual([]);
+    // Every relative link of the README points at a file the package holds.
+    const links = [...readme.matchAll(/\]\((?!https?:|#)([^)#]+)/g)].map((m) => m[1]!.replace(/\/$/, '/README.md'));
+    expect(links.length).toBeGreaterThan(10);
+    expect(links.filter((link) => !entries.includes(`package/${link}`))).toEqual([]);
   });
 
   it('has declarations that type-check in that project without skipLibCheck', async () => {

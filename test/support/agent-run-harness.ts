@@ -1,6 +1,6 @@
 // Runs agentRun workflows against the shared dev server with an in-process worker whose model is the
 // fake Messages API. Each call gets its own task queue and workspace, so test files never meet.
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ApplicationFailure, WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
@@ -25,10 +25,19 @@ export function quietTemporalLogs(): void {
   }
 }
 
-/** Bundling takes seconds: do it once per test file (in `beforeAll`) and share the result. */
-export function bundleAgentWorkflows(): Promise<WorkflowBundle> {
+/**
+ * The workflow bundle for a test file's workers. Bundling takes seconds of CPU, so the suite's global
+ * setup bundles once and hands every test file the same code (DURABLE_AGENT_TEST_BUNDLE); a file run
+ * on its own, outside the suite's setup, bundles for itself.
+ */
+export async function bundleAgentWorkflows(): Promise<WorkflowBundle> {
+  const prebuilt = process.env[TEST_BUNDLE_ENV];
+  if (prebuilt) return { code: await readFile(prebuilt, 'utf8') };
   return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') });
 }
+
+/** Where the global setup wrote the suite's one workflow bundle. */
+export const TEST_BUNDLE_ENV = 'DURABLE_AGENT_TEST_BUNDLE';
 
 export function tempWorkspace(): Promise<string> {
   return mkdtemp(path.join(tmpdir(), 'agent-ws-'));
@@ -70,7 +79,8 @@ export async function withAgentWorker<T>(options: HarnessOptions, body: (harness
     workspaceRoot: workspace,
     // The head copies go where the global setup put them for the whole run (the worker reads only `env`).
     env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: options.fake.baseUrl, AGENT_AUDIT_HEAD_DIR: process.env.AGENT_AUDIT_HEAD_DIR, ...options.env },
-    auditLog: options.auditLog,
+    // Tests that check the audit log pass one; the rest write none (a worker's default is a file in the cwd).
+    auditLog: options.auditLog ?? false,
     guardrails: options.guardrails,
     approvalHandlers: options.approvalHandlers,
     workflowBundle: options.workflowBundle,

@@ -1,7 +1,8 @@
 // Starts one Temporal dev server for the whole test run and hands its address to test files.
 // Set TEMPORAL_TEST_ADDRESS to run the suite against a server you started yourself instead.
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import * as path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startDevServer } from '../../scripts/temporal-dev-server.js';
@@ -21,8 +22,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await mkdir(base, { recursive: true });
   const headDir = process.env.AGENT_AUDIT_HEAD_DIR ? undefined : await mkdtemp(path.join(base, 'durable-agent-audit-heads-'));
   if (headDir) process.env.AGENT_AUDIT_HEAD_DIR = headDir;
+  // The workflow code, bundled once for every test file's workers (webpack takes 3-4 s of CPU each
+  // time; over the suite that was minutes on 2 cores). Test files read it back (bundleAgentWorkflows).
+  const bundleDir = await mkdtemp(path.join(base, 'durable-agent-test-bundle-'));
+  const bundle = await bundleWorkflowCode({ workflowsPath: path.join(__dirname, '..', '..', 'src', 'workflows', 'index.ts'), logger: new DefaultLogger('WARN') });
+  await writeFile(path.join(bundleDir, 'workflows.js'), bundle.code);
+  process.env.DURABLE_AGENT_TEST_BUNDLE = path.join(bundleDir, 'workflows.js');
   const removeHeadDir = async () => {
     if (headDir) await rm(headDir, { recursive: true, force: true });
+    await rm(bundleDir, { recursive: true, force: true });
   };
   const external = process.env.TEMPORAL_TEST_ADDRESS;
   if (external) {

@@ -80,6 +80,7 @@ export async function runWorker<T>(
     workspaceRoot: opts.workspace,
     env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: bed.fake.baseUrl },
     workflowBundle: bed.harness().workflowBundle,
+    auditLog: false,
   });
   try {
     return await agentWorker.worker.runUntil(body(agentWorker.client));

@@ -12,6 +12,7 @@ import { EffortSchema } from '../../contract/model-options';
 import { buildModelRequest, outputContractFor } from '../model/model-request';
 import { requestFingerprint, type RequestFingerprint } from '../model/request-fingerprint';
 import { streamMessage } from '../model/stream-message';
+import { isRetriedOutage } from '../model/model-errors';
 import { withAttachments } from '../conversation/tool-attachments';
 import { usageFrom } from '../model/usage';
 import { inModelSpan, recordModelResponse } from '../observability/genai-spans';
@@ -178,6 +179,10 @@ export function createCallModel(deps: ActivityDeps) {
         signal: context.cancellationSignal,
         idleMs: idleMsOf(deps),
         attempt: context.info.attempt,
+      }).catch((error: unknown) => {
+        // A retried outage is one line at WARN (Temporal logs the benign failure itself at DEBUG, with its stack).
+        if (isRetriedOutage(error)) context.log.warn(`Model call of ${agent.name} (attempt ${context.info.attempt}): ${error.message}`);
+        throw error;
       });
       const toolCalls = answer.content.filter((b) => b.type === 'tool_use').length;
       recordModelResponse(span, { id: answer.id, model: answer.model, stopReason: answer.stop_reason, usage: usageFrom(answer.usage), toolCalls });

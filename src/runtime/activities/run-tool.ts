@@ -113,7 +113,12 @@ async function execute(deps: ActivityDeps, input: z.output<typeof RunToolInputSc
   const beat = setInterval(() => heartbeat(), HEARTBEAT_MS);
   try {
     const result = await tool.execute(parsed.data, {
-      workspaceRoot,
+      // A worker whose agents have no file tools made no workspace at start: a tool that asks for it
+      // gets it made (the built-in tools and anything that runs a process do), one that never asks leaves none.
+      get workspaceRoot() {
+        mkdirSync(workspaceRoot, { recursive: true });
+        return workspaceRoot;
+      },
       signal: context.cancellationSignal,
       heartbeat,
       idempotencyKey: `${workflowId}/${input.callId}`,

@@ -2,6 +2,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { METADATA_ENCODING_KEY, type Payload, type PayloadCodec } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import type { EncryptionKeys } from './encryption-keys';
+import { DurableAgentError } from '../../contract/durable-agent-error';
 
 /** Payload metadata of a sealed payload. The key id is plaintext on purpose: it picks the key to open it. */
 export const ENCRYPTED_ENCODING = 'binary/encrypted';
@@ -12,13 +13,17 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 /** A sealed payload names a key this process does not have; add it to AGENT_ENCRYPTION_OLD_KEYS. */
-export class UnknownEncryptionKeyError extends Error {
+export class UnknownEncryptionKeyError extends DurableAgentError {
   override readonly name = 'UnknownEncryptionKeyError';
+  readonly code = 'ENCRYPTION_KEY_UNKNOWN';
+  readonly retryable = false;
 }
 
 /** A sealed payload did not open: wrong key under a reused id, or the bytes were altered. */
-export class PayloadDecryptionError extends Error {
+export class PayloadDecryptionError extends DurableAgentError {
   override readonly name = 'PayloadDecryptionError';
+  readonly code = 'PAYLOAD_DECRYPTION_FAILED';
+  readonly retryable = false;
 }
 
 const text = (value: string) => new TextEncoder().encode(value);

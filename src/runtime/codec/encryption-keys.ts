@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DurableAgentError } from '../../contract/durable-agent-error';
 
 /**
  * The keys payloads are encrypted with. `AGENT_ENCRYPTION_KEY` is `<key id>:<base64 of 32 bytes>`
@@ -14,8 +15,10 @@ export interface EncryptionKeys {
 }
 
 /** AGENT_ENCRYPTION_KEY or AGENT_ENCRYPTION_OLD_KEYS is malformed; the message says which and how. */
-export class EncryptionKeyError extends Error {
+export class EncryptionKeyError extends DurableAgentError {
   override readonly name = 'EncryptionKeyError';
+  readonly code = 'ENCRYPTION_KEY_INVALID';
+  readonly retryable = false;
 }
 
 const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;

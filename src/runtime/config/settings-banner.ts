@@ -18,10 +18,28 @@ function withoutPassword(value: string): string {
 }
 
 /**
+ * What a worker does with the settings that are not only read but served or written: the audit log
+ * it writes, the metrics endpoint it serves, whether lifecycle events are printed. `createAgentWorker`
+ * and `runAgentWorker` fill it in, so their banner says what is on and what is off.
+ */
+export interface ServedSettings {
+  /** The audit log this worker writes; undefined when it writes none. */
+  auditLog: string | undefined;
+  /** The metrics endpoint's URL; undefined when none is served. */
+  metricsUrl: string | undefined;
+  /** Whether lifecycle events are printed, one line each (`runAgentWorker` and `npm run worker` do). */
+  consoleLogger: boolean;
+  /** Whether spans are exported (OTEL_EXPORTER_OTLP_ENDPOINT, or a `tracing` option). */
+  tracing: boolean;
+}
+
+/**
  * The settings the worker started with, one `name: value` per line for the start banner, so an
  * operator sees what this process actually uses. Secrets are masked (settings-catalog.ts marks them).
+ * With `served` (what `AgentWorker.describe()` passes), a line whose setting asks for something the
+ * worker does not do says so, instead of promising it.
  */
-export function describeWorkerSettings(settings: WorkerSettings): string[] {
+export function describeWorkerSettings(settings: WorkerSettings, served?: ServedSettings): string[] {
   const secret = (name: string) => SETTINGS.find((s) => s.name === name)?.secret === true;
   const show = (name: string, value: string | number | undefined): string => {
     if (value === undefined || value === '') return `${name}: (unset)`;
@@ -47,13 +65,26 @@ export function describeWorkerSettings(settings: WorkerSettings): string[] {
     show('AGENT_COMMAND_CGROUPS', sandbox.commandCgroups === 'off' ? 'off (limits.totalMemoryBytes, totalProcesses and cpuCores are not enforced; only the rlimits hold)' : 'auto'),
     show('AGENT_CONVERSATION_STORE', settings.conversationStore),
     show('AGENT_APPROVERS_FILE', settings.approversFile),
-    show('AGENT_AUDIT_LOG', audit.log ?? 'off'),
+    show('AGENT_AUDIT_LOG', served ? auditLine(audit.log, served.auditLog) : (audit.log ?? 'off')),
     show('AGENT_AUDIT_HEAD_DIR', audit.headDir),
-    show('AGENT_METRICS_PORT', observability.metrics ? `${observability.metrics.host}:${observability.metrics.port}` : 'off'),
-    show('OTEL_EXPORTER_OTLP_ENDPOINT', observability.otlpTracesUrl ?? 'off'),
+    show('AGENT_METRICS_PORT', served ? metricsLine(observability.metrics, served.metricsUrl) : observability.metrics ? `${observability.metrics.host}:${observability.metrics.port}` : 'off'),
+    show('OTEL_EXPORTER_OTLP_ENDPOINT', served && !served.tracing && observability.otlpTracesUrl ? `${observability.otlpTracesUrl} (not exported: this worker was given no tracing)` : (observability.otlpTracesUrl ?? 'off')),
+    ...(served ? [`lifecycle events: ${served.consoleLogger ? 'printed, one line each' : 'not printed (pass a ConsoleLifecycleLogger in lifecycleHandlers, or use runAgentWorker)'}`] : []),
     show('AGENT_ENCRYPTION_KEY', settings.env.AGENT_ENCRYPTION_KEY),
     show('AGENT_MAX_CACHED_WORKFLOWS', limits.maxCachedWorkflows ?? "the SDK's default"),
     show('AGENT_MODEL_IDLE_SECONDS', limits.modelIdleSeconds),
     show('AGENT_PROMPT_CACHE', limits.promptCache),
   ];
+}
+
+/** The audit line of a worker: the file it writes, or why it writes none although the settings name one. */
+function auditLine(configured: string | undefined, written: string | undefined): string {
+  if (written) return `${written} (written)`;
+  return configured ? `off (the settings name ${configured}, but this worker was built with auditLog: false)` : 'off';
+}
+
+/** The metrics line of a worker: the endpoint it serves, or that it serves none although the settings ask. */
+function metricsLine(configured: { host: string; port: number } | undefined, url: string | undefined): string {
+  if (url) return `${url} (served)`;
+  return configured ? `${configured.host}:${configured.port} (not served: createAgentWorker serves no metrics endpoint; use runAgentWorker, or createBuiltinHandlers)` : 'off';
 }

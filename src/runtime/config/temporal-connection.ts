@@ -1,5 +1,6 @@
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import type { NativeConnectionOptions } from '@temporalio/worker';
+import { DurableAgentError } from '../../contract/durable-agent-error';
 
 /**
  * How to reach Temporal, read by `@temporalio/envconfig` exactly as the Temporal CLI and the other
@@ -22,8 +23,10 @@ export const DEFAULT_ADDRESS = 'localhost:7233';
 export const DEFAULT_NAMESPACE = 'default';
 
 /** The config file or profile is unusable (missing profile, bad TOML, unreadable certificate). */
-export class TemporalConfigError extends Error {
+export class TemporalConfigError extends DurableAgentError {
   override readonly name = 'TemporalConfigError';
+  readonly code = 'TEMPORAL_CONFIG_INVALID';
+  readonly retryable = false;
 }
 
 /**

@@ -6,6 +6,7 @@ import { tracingSettings, type TracingSettings } from '../observability/tracing'
 import { temporalSettings, type TemporalSettings } from './worker-config';
 import { collect } from './collect-problems';
 import { PROVIDER_SETTING_VARIABLES, ProviderSettingsShape } from './provider-settings';
+import { DurableAgentError } from '../../contract/durable-agent-error';
 
 /**
  * The worker's settings, parsed from the environment once, when the worker starts (`createAgentWorker`
@@ -104,8 +105,10 @@ export const SETTING_VARIABLES: Record<string, string> = {
 };
 
 /** One or more settings are wrong; the message names each variable, what was wrong and what to do. */
-export class WorkerSettingsError extends Error {
+export class WorkerSettingsError extends DurableAgentError {
   override readonly name = 'WorkerSettingsError';
+  readonly code = 'WORKER_SETTINGS_INVALID';
+  readonly retryable = false;
   constructor(readonly problems: string[]) {
     super(`The worker's settings are wrong, so it did not start:\n${problems.map((p) => `- ${p}`).join('\n')}\nFix the environment variables above (see the configuration table in README.md) and start the worker again.`);
   }

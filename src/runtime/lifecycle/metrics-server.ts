@@ -1,10 +1,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MetricsCollector } from './metrics-collector';
+import { DurableAgentError } from '../../contract/durable-agent-error';
 
 /** The metrics endpoint could not listen (port taken, bad host); the message says which setting to change. */
-export class MetricsServerError extends Error {
+export class MetricsServerError extends DurableAgentError {
   override readonly name = 'MetricsServerError';
+  readonly code = 'METRICS_SERVER_FAILED';
+  readonly retryable = false;
 }
 
 export interface MetricsServerOptions {

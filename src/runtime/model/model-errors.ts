@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import { FailureType } from '../../contract/errors';
 
 /** Statuses where retrying cannot help: the request itself, the key or the model is wrong. */
@@ -37,6 +37,7 @@ export function toModelFailure(error: unknown, model?: string): Error {
     return ApplicationFailure.create({
       type: FailureType.ModelUnavailable,
       message: `Cannot reach the model API (${error.message}); check ANTHROPIC_BASE_URL and the network. Retrying.`,
+      category: ApplicationFailureCategory.BENIGN,
     });
   }
   if (error instanceof Anthropic.APIError && typeof error.status === 'number') {
@@ -59,6 +60,8 @@ export function toModelFailure(error: unknown, model?: string): Error {
       nextRetryDelay: delay,
       // The workflow waits out an unavailable API itself and reads the delay from here.
       details: [{ status, retryAfterMs: delay }],
+      // An outage to wait out, not a fault: Temporal logs it at DEBUG, and the activity says it in one line.
+      category: ApplicationFailureCategory.BENIGN,
     });
   }
   return error instanceof Error ? error : new Error(String(error));
@@ -67,4 +70,9 @@ export function toModelFailure(error: unknown, model?: string): Error {
 function apiErrorDetail(error: InstanceType<typeof Anthropic.APIError>): string {
   const message = error.apiMessage ?? error.message;
   return error.type ? `${error.type}: ${message}` : message;
+}
+
+/** Whether a failure is an outage the call waits out (a 529, a rate limit, no connection), said in one line, not a stack. */
+export function isRetriedOutage(error: unknown): error is ApplicationFailure {
+  return error instanceof ApplicationFailure && error.category === ApplicationFailureCategory.BENIGN && error.type === FailureType.ModelUnavailable;
 }

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { describeZodError } from '../../contract/describe-zod-error';
 import type { TokenUsage } from '../../contract/messages';
+import { DurableAgentError } from '../../contract/durable-agent-error';
 
 export const MODEL_PRICES_FILE_ENV = 'AGENT_MODEL_PRICES_FILE';
 
@@ -64,8 +65,10 @@ export const SERVER_TOOL_PRICES: Readonly<Record<string, number>> = {
 };
 
 /** The prices file is missing, not JSON, or not a map of model id to prices. */
-export class ModelPricesError extends Error {
+export class ModelPricesError extends DurableAgentError {
   override readonly name = 'ModelPricesError';
+  readonly code = 'MODEL_PRICES_INVALID';
+  readonly retryable = false;
 }
 
 export type ModelPrices = ReadonlyMap<string, ModelPrice>;

@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import { FailureType } from '../../contract/errors';
 import { toModelFailure } from './model-errors';
 import type { ModelClient } from './providers/model-client';
@@ -79,6 +79,7 @@ export async function streamMessage(client: ModelClient, params: Anthropic.Messa
       throw ApplicationFailure.create({
         type: FailureType.ModelUnavailable,
         message: `The model stream sent nothing for ${Math.round(options.idleMs / 1000)}s and was abandoned; retrying.`,
+        category: ApplicationFailureCategory.BENIGN,
       });
     }
     throw toModelFailure(error, params.model);

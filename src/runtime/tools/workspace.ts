@@ -1,15 +1,22 @@
-import { lstatSync, mkdirSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { WorkspaceEscapeError } from '../../contract/errors';
 
 /** The folder of the workspace root that holds the per-run workspaces (`runs/<id>`). */
 export const RUNS_FOLDER = 'runs';
 
-/** The workspace root (the `workspace.root` setting: AGENT_WORKSPACE, default `./workspace`), created and symlink-resolved. */
-export function resolveWorkspaceRoot(configured: string): string {
+/**
+ * The workspace root (the `workspace.root` setting: AGENT_WORKSPACE, default `./workspace`),
+ * symlink-resolved. Created now with `create` (a worker whose agents have file tools); otherwise it is
+ * resolved as far as it exists, and made by the first tool call that works in it (`workspaceFor`), so a
+ * worker whose agents touch no files leaves no folder behind.
+ */
+export function resolveWorkspaceRoot(configured: string, { create = true }: { create?: boolean } = {}): string {
   const absolute = path.resolve(configured);
-  mkdirSync(absolute, { recursive: true });
-  return realpathSync(absolute);
+  if (create) mkdirSync(absolute, { recursive: true });
+  let existing = absolute;
+  while (!existsSync(existing) && path.dirname(existing) !== existing) existing = path.dirname(existing);
+  return path.join(realpathSync(existing), path.relative(existing, absolute));
 }
 
 /** Whether `candidate` is `root` or below it, judged lexically (no symlinks are followed). */

@@ -1,104 +1,36 @@
-import * as path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities';
-import type { AgentRegistry } from '../agents/agent-registry';
-import type { AgentDefinitionInput } from '../../contract/agent-definition';
 import { validateTeam } from '../agents/validate-team';
-import type { ApprovalHandlerFunction, GuardrailFunction } from '../guardrails/guardrail-types';
 import { loadApproverRegistry } from '../approvals/approver-registry';
 import { AuditChain } from '../audit/audit-chain';
 import { assertOutsideWorkspace } from '../audit/audit-path';
+import { refuseUnknownOptions, unreachable, withConnectOptions } from '../config/connect-options';
+import { describeWorkerSettings, type ServedSettings } from '../config/settings-banner';
 import { unknownSettingWarnings } from '../config/unknown-settings';
 import { parseWorkerSettings, type WorkerSettings } from '../config/worker-settings';
 import { conversationStoreFromEnv, DirectoryConversationStore } from '../conversation/conversation-store';
 import { type ConversationStore } from '../conversation/conversation-store-types';
-import type { LifecycleHandler } from '../lifecycle/lifecycle-handler';
+import { ConsoleLifecycleLogger } from '../lifecycle/console-logger';
 import { lifecycleSinks } from '../lifecycle/lifecycle-sink';
 import { openModelClients } from '../model/providers/open-model-clients';
-import type { ModelCredentials } from '../model/providers/model-client';
-import { startConfiguredTracing, type Tracing } from '../observability/tracing';
+import { startConfiguredTracing } from '../observability/tracing';
 import type { ProcessRunner } from '../tools/sandbox/process-runner';
-import type { Tool } from '../tools/tool-definition';
 import { resolveWorkspaceRoot } from '../tools/workspace';
-import type { McpPool } from '../mcp/mcp-pool';
+import { builtinTools } from '../tools/builtin';
 import { mcpHostFor } from '../mcp/mcp-sandbox';
+import { WORKER_OPTION_KEYS, type AgentWorker, type AgentWorkerOptions } from './agent-worker-options';
 import { loadWorkerAgents, type WorkerAgents } from './load-agents';
+import { ensureSearchAttributes } from './search-attributes-setup';
 import { toolProcessRunner } from './tool-process-runner';
-import { ensureSearchAttributes, type SearchAttributeCheck, type SearchAttributeRegistrar } from './search-attributes-setup';
+import { workerCloser } from './worker-closer';
+import { workflowCode } from './workflow-bundle';
 
-export interface AgentWorkerOptions {
-  address?: string;
-  namespace?: string;
-  taskQueue?: string;
-  /** Agents to serve (default: the built-in `general` and `reader`, or the configuration file's). */
-  agents?: AgentDefinitionInput[];
-  /**
-   * A YAML or JSON file of agents and MCP servers (default: `AGENT_CONFIG` from `env`). Its agents
-   * replace the built-in ones unless it sets `includeBuiltinAgents`; `agents` given here are added.
-   */
-  agentConfig?: string;
-  /** Tools besides the built-in ones. */
-  tools?: Tool[];
-  workspaceRoot?: string;
-  conversations?: ConversationStore;
-  lifecycleHandlers?: LifecycleHandler[];
-  /**
-   * The worker's settings (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, AGENT_MODEL_*, AGENT_SANDBOX,
-   * AGENT_APPROVERS_FILE, AGENT_TOOL_ENV, ...; all listed in config/settings-catalog.ts), parsed once
-   * into `WorkerSettings` when the worker is built. Default: `process.env`. Tool processes never see it:
-   * they get a clean environment (see tools/sandbox/tool-environment.ts).
-   */
-  env?: NodeJS.ProcessEnv;
-  /**
-   * Settings already parsed (`npm run worker` parses them once to print its banner); `env` is then
-   * not read again. Default: parsed from `env` here, with a warning for each unknown AGENT_* name.
-   */
-  settings?: WorkerSettings;
-  /** Functions agents' guardrails may name (`guardrails: [{ check: { function: "name" } }]`). */
-  guardrails?: Record<string, GuardrailFunction>;
-  /** Functions agents' `approvalHandler` may name. */
-  approvalHandlers?: Record<string, ApprovalHandlerFunction>;
-  /** Write the hash-chained audit log here (`npm run worker` uses AGENT_AUDIT_LOG); off when unset. */
-  auditLog?: string;
-  /** A prebuilt workflow bundle (tests and benchmarks share one to start workers quickly). */
-  workflowBundle?: WorkerOptions['workflowBundle'];
-  workerOptions?: Partial<WorkerOptions>;
-  /**
-   * OpenTelemetry tracing (see observability/tracing.ts). Default: on when OTEL_EXPORTER_OTLP_ENDPOINT
-   * is set. With a prebuilt `workflowBundle`, bundle it with the plugin's workflow interceptors
-   * (`TRACING_WORKFLOW_MODULES`), or workflow spans are missing.
-   */
-  tracing?: Tracing;
-  /** Replaces the operator call that registers search attributes (tests stand in a server that refuses). */
-  registerSearchAttributes?: SearchAttributeRegistrar;
-  /** Credentials for Bedrock, Vertex AI or Foundry instead of each cloud's default chain (see docs/guides/providers.md). */
-  modelCredentials?: ModelCredentials;
-}
+export type { AgentWorker, AgentWorkerOptions } from './agent-worker-options';
 
-export interface AgentWorker {
-  worker: Worker;
-  registry: AgentRegistry;
-  /** The worker's MCP server connections (none without a configuration that names servers). */
-  mcp: McpPool;
-  client: Client;
-  /** How tool processes run here: `bwrap`, or `none` (unsandboxed; a warning was printed). */
-  processes: ProcessRunner;
-  /** Whether AgentName/AgentStatus were there, registered, or refused (then a warning was printed). */
-  searchAttributes: SearchAttributeCheck;
-  /** The settings this worker runs with (print them with `describeWorkerSettings`). */
-  settings: WorkerSettings;
-  /** Closes the connections and the audit log; call after `worker.run()` has returned. */
-  close(): Promise<void>;
-}
+export { WORKFLOWS_PATH } from './workflow-bundle';
 
-/**
- * The workflow bundle's entry, beside this module in whichever form it runs: `src/workflows/index.ts`
- * from a checkout (tsx, vitest), `dist/workflows/index.js` from the built package, also when it is
- * installed in a user's node_modules. So nobody passes `workflowsPath`: the worker bundles our own
- * compiled workflow code.
- */
-export const WORKFLOWS_PATH = path.join(__dirname, '..', '..', 'workflows', `index${path.extname(__filename)}`);
+const BUILTIN_TOOL_NAMES: ReadonlySet<string> = new Set(builtinTools.map((tool) => tool.name));
 
 /**
  * AGENT_MAX_CACHED_WORKFLOWS bounds the sticky workflow cache. The SDK's default (sized from the heap)
@@ -143,10 +75,16 @@ async function prepareConversationStore(store: ConversationStore, { owned }: { o
  * audit log lives. Then the search attributes are registered.
  */
 export async function createAgentWorker(options: AgentWorkerOptions = {}): Promise<AgentWorker> {
+  refuseUnknownOptions('createAgentWorker()', options, WORKER_OPTION_KEYS);
   // Read once, before anything else: a bad value stops here, before any connection or process.
-  const settings = options.settings ?? workerSettingsFrom(options.env ?? process.env);
+  const parsed = options.settings ?? workerSettingsFrom(options.env ?? process.env);
+  const settings: WorkerSettings = { ...parsed, temporal: withConnectOptions(parsed.temporal, options) };
   // The sandbox is resolved before the agents are loaded: stdio MCP servers start inside it.
-  const workspaceRoot = resolveWorkspaceRoot(options.workspaceRoot ?? settings.workspace.root);
+  // Made now only when something will surely work in it: agents with file tools (the built-in agents
+  // are such), or a configuration file whose MCP servers start in it; otherwise by the first call that needs it.
+  const configured = options.workspaceRoot ?? settings.workspace.root;
+  const filesNeeded = options.agents === undefined || (options.agents ?? []).some((agent) => (agent.tools ?? []).some((tool) => BUILTIN_TOOL_NAMES.has(tool)));
+  const workspaceRoot = resolveWorkspaceRoot(configured, { create: filesNeeded || (options.agentConfig ?? settings.workspace.configFile) !== undefined });
   const processes = toolProcessRunner(settings);
   const mcpHost = mcpHostFor(processes, workspaceRoot);
   const configFile = options.agentConfig ?? settings.workspace.configFile;
@@ -174,13 +112,16 @@ async function startWorker(
   const conversations = options.conversations ?? conversationStoreFromEnv(workerSettings.conversationStore);
   const conversationsDir = conversations instanceof DirectoryConversationStore ? conversations.dir : undefined;
   if (conversationsDir) assertOutsideWorkspace(conversationsDir, workspaceRoot);
-  if (options.auditLog) assertOutsideWorkspace(options.auditLog, workspaceRoot);
+  // On by default, as `npm run worker` has it: the settings' file (AGENT_AUDIT_LOG, or this process's own
+  // in AGENT_AUDIT_DIR); AGENT_AUDIT_LOG=off or `auditLog: false` turns it off.
+  const auditFile = options.auditLog === false ? undefined : (options.auditLog ?? workerSettings.audit.log);
+  if (auditFile) assertOutsideWorkspace(auditFile, workspaceRoot);
 
   await prepareConversationStore(conversations, { owned: !options.conversations });
 
   // Opened before anything connects to Temporal: a log that was cut stops the worker here, and
   // there are no connections yet to leave open.
-  const audit = options.auditLog ? await AuditChain.open(options.auditLog, { headDir: workerSettings.audit.headDir }).catch(async (error: unknown) => {
+  const audit = auditFile ? await AuditChain.open(auditFile, { headDir: workerSettings.audit.headDir }).catch(async (error: unknown) => {
     await mcp.close();
     throw error;
   }) : undefined;
@@ -188,14 +129,19 @@ async function startWorker(
   const settings = workerSettings.temporal;
   const tracing = options.tracing ?? startConfiguredTracing(workerSettings.observability.tracing);
   const plugins = tracing ? [tracing.plugin] : [];
-  const connectionOptions = { ...settings.connection, address: options.address ?? settings.address };
-  const namespace = options.namespace ?? settings.namespace;
-  const taskQueue = options.taskQueue ?? settings.taskQueue;
-  const clientConnection = await Connection.connect(connectionOptions);
+  const connectionOptions = settings.connection;
+  const { namespace, taskQueue } = settings;
+  // A server that does not answer is named, with where its address came from and what to do.
+  const clientConnection = await Connection.connect({ ...connectionOptions, connectTimeout: '10s' }).catch((error: unknown) => {
+    throw unreachable(settings, error);
+  });
   const attributes = await ensureSearchAttributes(clientConnection, namespace, options.registerSearchAttributes);
   if (attributes.warning) console.warn(`WARNING: ${attributes.warning}`);
   const client = new Client({ connection: clientConnection, namespace, dataConverter: settings.dataConverter, plugins });
-  const connection = await NativeConnection.connect(connectionOptions);
+  const connection = await NativeConnection.connect(connectionOptions).catch(async (error: unknown) => {
+    await clientConnection.close();
+    throw unreachable(settings, error);
+  });
 
   const activities = createActivities({
     registry,
@@ -220,7 +166,7 @@ async function startWorker(
     activities,
     dataConverter: settings.dataConverter,
     plugins,
-    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    ...(await workflowCode(options.workflowBundle, options.workerOptions, tracing)),
     // forkPoints is only called while a history replays, where a live worker drops it (fork-point.ts).
     sinks: { ...lifecycleSinks(options.lifecycleHandlers ?? []), forkPoints: { iterationEnded: { fn: () => undefined } } },
     // Heartbeats of a streaming model call carry its text so far; sent this often, a client
@@ -230,6 +176,12 @@ async function startWorker(
     ...options.workerOptions,
   });
 
+  const served: ServedSettings = {
+    auditLog: auditFile,
+    metricsUrl: undefined,
+    consoleLogger: (options.lifecycleHandlers ?? []).some((handler) => handler instanceof ConsoleLifecycleLogger),
+    tracing: tracing !== undefined,
+  };
   return {
     worker,
     registry,
@@ -238,13 +190,15 @@ async function startWorker(
     processes,
     searchAttributes: attributes,
     settings: workerSettings,
-    async close() {
+    auditLog: auditFile,
+    describe: (more = {}) => describeWorkerSettings(workerSettings, { ...served, ...more }),
+    close: workerCloser(worker, async () => {
       await connection.close();
       await clientConnection.close();
       await audit?.close();
       await mcp.close();
       // A store built here from AGENT_CONVERSATION_STORE is closed here; a caller's stays the caller's.
       if (!options.conversations) await conversations.close?.();
-    },
+    }),
   };
 }

@@ -38,7 +38,7 @@ describe('a worker whose audit log or conversation store is inside the workspace
       address: '127.0.0.1:1',
       workspaceRoot,
       auditLog: path.join(workspaceRoot, 'logs', 'audit.log'),
-      env: { AGENT_SANDBOX: 'none' },
+      env: { ANTHROPIC_API_KEY: 'test', AGENT_SANDBOX: 'none' },
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuditLogPlacementError);
     expect((error as Error).message).toMatch(/inside the workspace/);
@@ -49,7 +49,7 @@ describe('a worker whose audit log or conversation store is inside the workspace
     const error = await createAgentWorker({
       address: '127.0.0.1:1',
       workspaceRoot,
-      env: { AGENT_SANDBOX: 'none', AGENT_CONVERSATION_STORE: `dir:${path.join(workspaceRoot, 'conversations')}` },
+      env: { ANTHROPIC_API_KEY: 'test', AGENT_SANDBOX: 'none', AGENT_CONVERSATION_STORE: `dir:${path.join(workspaceRoot, 'conversations')}` },
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuditLogPlacementError);
   });

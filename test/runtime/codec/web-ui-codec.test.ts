@@ -55,6 +55,7 @@ describe('the Temporal Web UI with the codec server', () => {
     await writeFile(path.join(workspace, 'secret.txt'), secret);
     const taskQueue = uniqueId('ui-q');
     const worker = await createAgentWorker({
+      auditLog: false,
       address: server.address,
       taskQueue,
       workspaceRoot: workspace,

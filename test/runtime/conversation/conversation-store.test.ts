@@ -127,7 +127,7 @@ describe('AGENT_CONVERSATION_STORE', () => {
 
   it('stops a worker given a bad value before it connects to anything', async () => {
     // Nothing listens on port 1: a worker that got as far as connecting would fail differently.
-    const error = await createAgentWorker({ address: '127.0.0.1:1', workspaceRoot: await tempDir(), env: { AGENT_CONVERSATION_STORE: 'dir:', AGENT_SANDBOX: 'none' } }).catch(
+    const error = await createAgentWorker({ address: '127.0.0.1:1', workspaceRoot: await tempDir(), env: { ANTHROPIC_API_KEY: 'test', AGENT_CONVERSATION_STORE: 'dir:', AGENT_SANDBOX: 'none' } }).catch(
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(ConversationStoreConfigError);

@@ -129,6 +129,7 @@ describe('PostgresConversationStore', () => {
     // Worker A is gone (its memory with it); worker B, a new store on the same database, takes over.
     quietTemporalLogs();
     const workerB = await createAgentWorker({
+      auditLog: false,
       address: temporalAddress(),
       taskQueue,
       workspaceRoot: workspace,

@@ -52,6 +52,7 @@ describe('search attributes on a namespace chosen by a Temporal profile', () => 
       bed.fake.script(task, [reply(toolCall('list_files', {})), reply(toolCall('complete_task', { summary: 'listed', status: 'success' }))]);
       const taskQueue = uniqueId('q');
       const worker = await createAgentWorker({
+        auditLog: false,
         env: { ...profileEnv, TEMPORAL_TASK_QUEUE: taskQueue, ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: bed.fake.baseUrl },
         workspaceRoot: await tempWorkspace(),
         workflowBundle: bed.harness().workflowBundle,

@@ -26,6 +26,7 @@ async function workerFrom(env: NodeJS.ProcessEnv) {
     workspaceRoot: await tempWorkspace(),
     env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: bed.fake.baseUrl, ...env },
     workflowBundle: bed.harness().workflowBundle,
+    auditLog: false,
   });
 }
 
@@ -79,9 +80,10 @@ describe('settings wiring', () => {
 
   it('takes settings already parsed, and then does not read the environment again', async () => {
     const settings = parseWorkerSettings({ ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: bed.fake.baseUrl, AGENT_MAX_CACHED_WORKFLOWS: '3' });
+    const taskQueue = uniqueId('q-settings');
     const built = await createAgentWorker({
       address: temporalAddress(),
-      taskQueue: uniqueId('q-settings'),
+      taskQueue,
       workspaceRoot: await tempWorkspace(),
       settings,
       // Were this read, the worker would refuse to start.
@@ -89,7 +91,11 @@ describe('settings wiring', () => {
       workflowBundle: bed.harness().workflowBundle,
     });
     try {
-      expect(built.settings).toBe(settings);
+      // The parsed settings are used as they are, under the connection options the call gave.
+      const { temporal, ...rest } = built.settings;
+      const { temporal: parsedTemporal, ...parsedRest } = settings;
+      expect(rest).toEqual(parsedRest);
+      expect(temporal).toEqual({ ...parsedTemporal, address: temporalAddress(), taskQueue, connection: { ...parsedTemporal.connection, address: temporalAddress() }, source: 'options' });
       expect(built.worker.options.maxCachedWorkflows).toBe(3);
     } finally {
       await built.worker.runUntil(Promise.resolve());

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ModelProvider } from '../../../contract/model-provider';
+import { DurableAgentError } from '../../../contract/durable-agent-error';
 
 /**
  * What the worker asks of a model client: the Messages API's `create` and `stream`. Anthropic's
@@ -29,8 +30,10 @@ export interface ModelCredentials {
  * A provider cannot be used as configured (its SDK is not installed, a setting or its credentials
  * are missing). Raised while the worker starts, so no worker polls that would fail every model call.
  */
-export class ModelProviderError extends Error {
+export class ModelProviderError extends DurableAgentError {
   override readonly name = 'ModelProviderError';
+  readonly code = 'MODEL_PROVIDER_UNUSABLE';
+  readonly retryable = false;
   constructor(readonly provider: ModelProvider, problem: string) {
     super(`The model provider "${provider}" cannot be used, so the worker did not start: ${problem}`);
   }

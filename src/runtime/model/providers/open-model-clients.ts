@@ -28,16 +28,18 @@ function withProviderModelNames(client: ModelClient, rename: (id: string) => str
 /**
  * Opens a client for every provider the worker's settings or its agents name, before the worker
  * polls: a provider without its settings or credentials stops the start with what to set
- * (ModelProviderError). Anthropic's own client stays lazy when nothing names it, as it always was,
- * so a worker that never calls the model (or uses the demo model) needs no key.
+ * (ModelProviderError). Every provider some agent will call is checked, the worker's own included
+ * when an agent names none: a missing ANTHROPIC_API_KEY stops the start here, not the first run.
  */
 export async function openModelClients(model: WorkerSettings['model'], named: Iterable<ModelProvider | undefined>, credentials: ModelCredentials = {}): Promise<ModelClients> {
   const workerProvider = model.provider ?? 'anthropic';
-  const providers = new Set([...named, model.provider].filter((p): p is ModelProvider => p !== undefined));
+  // An agent that names no provider uses the worker's, so the worker's own is checked whenever one does.
+  const providers = new Set<ModelProvider>([...named].map((provider) => provider ?? workerProvider));
+  if (model.provider) providers.add(model.provider);
   const clients = new Map<ModelProvider, ModelClient>();
   for (const provider of providers) {
     if (provider === 'anthropic') {
-      if (!model.apiKey) throw new ModelProviderError('anthropic', 'ANTHROPIC_API_KEY is not set. Set it to a key from console.anthropic.com (or point ANTHROPIC_BASE_URL at a compatible server and set any key).');
+      if (!model.apiKey) throw new ModelProviderError('anthropic', 'ANTHROPIC_API_KEY is not set, and agents of this worker call Anthropic. Set it to a key from console.anthropic.com (or point ANTHROPIC_BASE_URL at a compatible server and set any key), or give the agents another provider (AGENT_MODEL_PROVIDER).');
       continue;
     }
     const opened =
