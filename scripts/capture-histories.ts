@@ -22,12 +22,14 @@ import { fixtureAgents, fixtureApprovalHandlers, fixtureGuardrails } from './cap
 import { approvals } from './capture-histories/approvals';
 import { contained } from './capture-histories/contained';
 import { firstRelease } from './capture-histories/first-release';
+import { interleavings } from './capture-histories/interleavings';
 import { people } from './capture-histories/people';
 import type { Scenario } from './capture-histories/support';
 import { team } from './capture-histories/team';
 import { startDevServer } from './temporal-dev-server';
 
-const groups = [firstRelease, approvals, team, people, contained];
+// `interleavings` first: its summarizer script must be found before the team group's catch-all.
+const groups = [interleavings, firstRelease, approvals, team, people, contained];
 
 async function run(): Promise<void> {
   const [outDir, ...only] = process.argv.slice(2);

@@ -68,8 +68,10 @@ export interface RunStatus {
   children: { callId: string; workflowId: string; agent: string; running: boolean }[];
   /** Where this run sits in a tree of runs (depth 0: started by a person). */
   lineage: { depth: number; parentWorkflowId?: string; rootWorkflowId?: string };
-  /** A thread's completions so far. */
+  /** A thread's completions: the latest ones (at most 20; `completionCount` says how many there are in all). */
   completions: Completion[];
+  /** How many completions the thread has had (its result returns them all); absent from runs of earlier releases' workers. */
+  completionCount?: number;
   /** Whether the run is a thread that takes follow-up messages (its input `followUps`). */
   followUps: boolean;
   /** Set when a guardrail ended the run. */

@@ -1,174 +1,127 @@
-import {
-  allHandlersFinished,
-  ApplicationFailure,
-  CancellationScope,
-  condition,
-  ContinueAsNew,
-  continueAsNew,
-  isCancellation,
-  setHandler,
-  ActivityFailure,
-  workflowInfo,
-} from '@temporalio/workflow';
-import { textOf } from '../contract/messages';
-import { FailureType } from '../contract/errors';
-import { setup } from './activity-stubs';
-import { checkpointQuery } from './definitions';
+import { allHandlersFinished, CancellationScope, condition, ContinueAsNew, isCancellation, setHandler, workflowInfo } from '@temporalio/workflow';
 import { statusQuery } from '../contract/agent-run-api';
-import { installMessageHandlers } from './message-handlers';
-import { installApprovalBatchHandlers } from './approval-handlers';
-import { currentFeatures, type Features } from './compat/patches';
-import { RunDriver } from './run-driver';
-import { stepKey } from '../core/machine/next-step';
-import type { RunState } from '../core/machine/run-state';
-import { toStatus } from '../core/machine/run-status';
-import { runWarnings } from '../core/machine/on-steer';
+import { FailureType } from '../contract/errors';
 import type { AgentRunInput, ParsedRunInput } from '../contract/run-input';
 import type { AgentRunResult } from '../contract/run-result';
-import { newRunState, parseInput, stateFromCheckpoint } from './run-state-init';
-import { takeStep, type StepContext } from './take-step';
+import type { RunState } from '../core/machine/run-state';
+import { startingStatus, toStatus } from '../core/machine/run-status';
+import { legacyAgentRun, type RunSlot } from './compat/legacy/agent-run';
+import { migrateState } from './compat/migrations/migrate-state';
+import { currentFeatures } from './compat/patches';
+import { DeadlineTimer } from './deadline-timer';
+import { checkpointQuery } from './definitions';
+import { Deliveries } from './deliveries';
+import { Mailbox } from './mailbox';
+import { installMessageHandlers, signingEnvOf, type MessageOptions } from './message-handlers';
+import { asRunFailure, resultOf, startLink } from './run-lifecycle';
+import { endRun, runLoop, settle, type Loop } from './run-loop';
+import { parseInput } from './run-state-init';
 
 export { CONTINUE_NUDGE } from '../core/machine/on-model';
 
 /**
- * The agent loop as a Temporal workflow. All of the run's state is one `RunState`, changed only by
- * the pure transition function (core/machine/); this function only takes the steps the machine hands out
- * as effects (take-step.ts: activities, child runs, waits) or ends the link. Every outcome goes back through the driver.
+ * The agent loop as a Temporal workflow. All of the run's state is one `RunState`, changed only by the
+ * pure transition function (core/machine/), and only by the loop (run-loop.ts): it applies what the
+ * message handlers queued, takes the steps the machine hands out (take-step.ts: activities, child runs,
+ * waits), and ends the link. Every handler is installed before the first `await` of every link.
+ * Executions from before that design (patch oneWriter) run the code they started with (compat/legacy/).
  */
 export async function agentRun(rawInput: AgentRunInput): Promise<AgentRunResult> {
   const features = currentFeatures();
-  let driver: RunDriver | undefined;
-  let startupFailure: string | undefined;
-  // Installed first, so the query answers before the agent is resolved and after a failed start.
-  setHandler(statusQuery, () => {
-    if (driver) return toStatus(driver.state);
-    if (startupFailure) throw new Error(`The run failed before it started: ${startupFailure}`);
-    throw new Error('The run is starting; try again in a moment.');
-  });
-  setHandler(checkpointQuery, () => {
-    if (!driver) throw new Error(startupFailure ? `The run failed before it started: ${startupFailure}` : 'The run is starting.');
-    return driver.state;
-  });
+  const slot: RunSlot = {};
+  installQueries(slot, rawInput);
+  if (!features.oneWriter) return legacyAgentRun(rawInput, features, slot);
+
+  const mailbox = new Mailbox();
+  const options: MessageOptions = { toolWideChoices: !features.scopedChoices, approvalChannel: features.approvalChannel, steering: features.steerWorkingRuns };
+  installMessageHandlers(mailbox, () => slot.driver?.state, options);
+
   let input: ParsedRunInput;
   try {
     input = parseInput(rawInput);
-    driver = await start(input, features);
+    slot.driver = await startLink(input, { auditing: features.auditDecisions, oneWriter: true, containedCalls: features.containedCalls, report: (event) => mailbox.report(event) });
   } catch (error) {
-    const failure = asRunFailure(error);
-    startupFailure = failure.message;
-    throw failure;
+    // Nothing was applied: every message that came meanwhile is refused with the reason.
+    const cancelled = isCancellation(error);
+    slot.startupFailure = cancelled ? 'it was cancelled while the worker set it up' : asRunFailure(error).message;
+    const reason = `The run failed before it started: ${slot.startupFailure}`;
+    for (const letter of mailbox.close(reason)) letter.answer({ refused: reason });
+    await CancellationScope.nonCancellable(() => condition(allHandlersFinished));
+    throw cancelled ? error : asRunFailure(error);
   }
-  installMessageHandlers(driver, { toolWideChoices: !features.scopedChoices, approvalChannel: features.approvalChannel, steering: features.steerWorkingRuns });
-  installApprovalBatchHandlers(driver, { toolWideChoices: !features.scopedChoices, approvalChannel: features.approvalChannel });
+  const driver = slot.driver;
+  const loop: Loop = {
+    input,
+    runFeatures: features,
+    features: { ...features, handOverWhenCallsDone: true },
+    driver,
+    mailbox,
+    options,
+    deliveries: new Deliveries(driver.state),
+    signingEnv: () => signingEnvOf(options),
+    continuePausedTurns: features.continuePausedTurns,
+    running: new Map(),
+    timer: new DeadlineTimer(),
+    settle: () => settle(loop),
+  };
   driver.publishAgent();
   driver.dispatch({ type: 'started' });
 
+  let ended: RunState;
   try {
     await driver.flushAudit();
-    return await drive(driver, input, features);
+    ended = await runLoop(loop);
   } catch (error) {
     // Continue-as-new travels as a thrown ContinueAsNew: it ends this link, it is not a failure.
     if (error instanceof ContinueAsNew) throw error;
     if (isCancellation(error)) {
       driver.dispatch({ type: 'cancelled' });
-      await CancellationScope.nonCancellable(() => release(driver!.state, features));
+      await CancellationScope.nonCancellable(() => endRun(loop, 'The run was cancelled'));
       throw error;
     }
     const failure = asRunFailure(error);
     driver.dispatch({ type: 'failed', errorType: failure.type ?? FailureType.RunFailed, message: failure.message });
+    await endRun(loop, `The run failed: ${failure.message}`);
     throw failure;
   }
-}
-
-async function start(input: ParsedRunInput, features: Features): Promise<RunDriver> {
-  if (input.checkpoint === undefined) return new RunDriver(await newRunState(input), features.auditDecisions, features.containedCalls);
-  const { state: checkpoint, stored, facts } = await stateFromCheckpoint(input);
-  const driver = new RunDriver(checkpoint, features.auditDecisions, features.containedCalls);
-  // First, so that nothing of the ended run (its parent, its id) is told about this one.
-  if (input.resumedFrom) {
-    const { workflowId, runId } = workflowInfo();
-    driver.dispatch({ type: 'resumed', from: input.resumedFrom, workflowId, conversationKey: `${workflowId}/${runId}`, moreIterations: input.maxIterations });
-  }
-  driver.dispatch({ type: 'preferences_reloaded', stored, approverKeys: facts.approverKeys });
-  // Only a fork's input names a folder to copy, so no earlier history meets this activity. Read from the
-  // driver: the `resumed` event gave the run its own id (the checkpoint still holds the original's).
-  const { agent, chain, workflowId } = driver.state;
-  if (input.copyWorkspaceOf && agent.workspace === 'per-run' && chain.link === 0) await setup.copyWorkspace({ from: input.copyWorkspaceOf, to: workflowId });
-  return driver;
+  // A run the machine ended as failed throws its failure here, outside the loop's own failure path.
+  return resultOf(ended);
 }
 
 /**
- * The loop: ask the machine for the next step, take it, and write the decisions it made to the audit
- * log before the next one (a policy refusal, a timeout, an unknown outcome are on disk before anything
- * acts on them).
+ * The queries, installed first on every path: `status` answers from the first moment (phase
+ * `starting` until the link has its state, from its checkpoint when it has one), and after a start
+ * that failed says why.
  */
-async function drive(driver: RunDriver, input: ParsedRunInput, features: Features): Promise<AgentRunResult> {
-  // A wait's `condition` re-reads its predicate on every activation, and must end exactly when the step
-  // would change: by a message's event, but also by the history filling up, which is no event (its
-  // size is Temporal's, not the state's). So the predicate asks the machine which step it would hand
-  // out now (`peekStep`: it marks nothing).
-  // Ending a wait any other way (on every event, say) would start a new timer, a command that replays
-  // of earlier histories do not have.
-  const ctx: StepContext = { running: new Map(), moved: (waiting) => stepKey(driver.peekStep(features)) !== stepKey(waiting), continuePausedTurns: features.continuePausedTurns };
-  for (;;) {
-    driver.publish();
-    const step = driver.nextStep(features);
-    if (step.kind === 'finish') return finish(driver.state, features);
-    if (step.kind === 'continue_as_new') return handOver(driver.state, input);
-    await takeStep(driver, step, ctx);
-    await driver.flushAudit();
+function installQueries(slot: RunSlot, rawInput: AgentRunInput): void {
+  setHandler(statusQuery, () => {
+    if (slot.driver) return toStatus(slot.driver.state);
+    if (slot.startupFailure) throw new Error(`The run failed before it started: ${slot.startupFailure}`);
+    return statusWhileStarting(rawInput);
+  });
+  setHandler(checkpointQuery, () => {
+    if (!slot.driver) throw new Error(slot.startupFailure ? `The run failed before it started: ${slot.startupFailure}` : 'The run is starting.');
+    return slot.driver.state;
+  });
+}
+
+/** A continued or resumed link shows its checkpoint; a new run what its input says. */
+function statusWhileStarting(raw: AgentRunInput) {
+  const input = (raw ?? {}) as Partial<AgentRunInput>;
+  if (input.checkpoint !== undefined) {
+    try {
+      return { ...toStatus(migrateState(input.checkpoint, new Date().toISOString())), phase: 'starting' as const };
+    } catch {
+      // A checkpoint the start will refuse: the input's own fields are all there is.
+    }
   }
-}
-
-/** Deletes the run's conversation from the model activity's store; best effort, the run is over. */
-async function release(state: RunState, features: Features): Promise<void> {
-  if (!features.releaseConversation) return;
-  await setup.releaseConversation({ owner: state.workflowId }).catch(() => undefined);
-}
-
-async function finish(state: RunState, features: Features): Promise<AgentRunResult> {
-  const outcome = state.outcome!;
-  await release(state, features);
-  if (outcome.kind === 'failed') throw ApplicationFailure.create({ type: outcome.type, nonRetryable: true, message: outcome.message });
-  const lastAssistant = [...state.messages].reverse().find((m) => m.role === 'assistant');
-  const warnings = runWarnings(state);
-  return {
-    status: outcome.kind,
-    completion: state.completion,
-    ...(state.output !== undefined ? { output: state.output } : {}),
-    ...(outcome.kind === 'guardrail_tripped' ? { guardrail: { name: outcome.guardrail, reason: outcome.reason, step: outcome.step } } : {}),
-    ...(state.input.followUps ? { completions: state.thread.completions } : {}),
-    iterations: state.iteration,
-    usage: state.usage,
-    tasks: state.tasks,
-    agent: state.agent.name,
-    workflowId: state.workflowId,
-    ...(warnings.length > 0 ? { warnings } : {}),
-    carryOver: {
-      savedSummaries: state.savedSummaries,
-      conversationSummary: state.conversationSummary,
-      lastAssistantText: lastAssistant ? textOf(lastAssistant).slice(0, 4_000) : undefined,
-    },
-  };
-}
-
-/** Continues as new with the whole state as the next link's checkpoint (same workflow id). */
-async function handOver(state: RunState, input: ParsedRunInput): Promise<never> {
-  await condition(allHandlersFinished);
-  const { checkpoint: _previous, resumedFrom: _resumed, ...rest } = input;
-  return continueAsNew<typeof agentRun>({ ...rest, checkpoint: state });
-}
-
-/**
- * Every way a run can fail ends as a non-retryable ApplicationFailure that says what went wrong; an
- * unexpected error must not become a workflow task failure that Temporal retries forever.
- */
-function asRunFailure(error: unknown): ApplicationFailure {
-  if (error instanceof ApplicationFailure) return error;
-  if (error instanceof ActivityFailure && error.cause instanceof ApplicationFailure) {
-    const cause = error.cause;
-    return ApplicationFailure.create({ type: cause.type ?? undefined, nonRetryable: true, message: cause.message, cause: error });
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return ApplicationFailure.create({ type: FailureType.RunFailed, nonRetryable: true, message, cause: error instanceof Error ? error : undefined });
+  return startingStatus({
+    workflowId: workflowInfo().workflowId,
+    agent: String(input.agent ?? ''),
+    task: String(input.task ?? ''),
+    user: input.user,
+    maxIterations: input.maxIterations,
+    followUps: input.followUps,
+    parent: input.parent,
+  });
 }

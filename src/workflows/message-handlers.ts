@@ -1,214 +1,161 @@
-import { ApplicationFailure, condition, getExternalWorkflowHandle, setHandler, workflowInfo } from '@temporalio/workflow';
-import { FailureType } from '../contract/errors';
-import { checkEditedArguments } from './edit-checks';
+import { ApplicationFailure, setHandler, workflowInfo } from '@temporalio/workflow';
 import { z } from 'zod';
-import { ApprovalDecisionSchema, FollowUpSchema, UserReplySchema, type ApprovalDecision, type DecisionOutcome, type UserReply } from '../contract/approval-decision';
-import { approvalSignal, childStatusSignal, closeSignal, closeThreadUpdate, decideApprovalUpdate, sendMessageUpdate, submitReplyUpdate, userMessageSignal, userReplySignal } from '../contract/agent-run-api';
-import { decisionRefusal, forwardRefusal, type SigningEnv } from '../core/machine/decision-rules';
-import { senderRefusal } from '../core/machine/sender-rules';
+import { ApprovalBatchSchema } from '../contract/approval-batch';
+import { ApprovalDecisionSchema, FollowUpSchema, UserReplySchema, type DecisionOutcome } from '../contract/approval-decision';
+import {
+  approvalSignal,
+  childStatusSignal,
+  closeSignal,
+  closeThreadUpdate,
+  decideApprovalsUpdate,
+  decideApprovalUpdate,
+  sendMessageUpdate,
+  setModeUpdate,
+  submitReplyUpdate,
+  userMessageSignal,
+  userReplySignal,
+} from '../contract/agent-run-api';
+import { FailureType } from '../contract/errors';
+import { SetModeSchema } from '../contract/permission-mode';
 import { ChildWaitingSchema } from '../contract/run-records';
-import type { RunDriver } from './run-driver';
+import { batchRefusal } from '../core/machine/batch-rules';
+import type { SigningEnv } from '../core/machine/decision-rules';
+import { closeRefusal, followUpRefusal, modeRefusal } from '../core/machine/message-rules';
+import { routeDecision, routeReply } from '../core/machine/message-routes';
+import type { RunState } from '../core/machine/run-state';
+import type { Answer, Mailbox, Message } from './mailbox';
 
-const payloadText = (payload: unknown): string => {
-  try {
-    return JSON.stringify(payload) ?? String(payload);
-  } catch {
-    return String(payload);
-  }
-};
-
-/** What became of an edited call: it runs, the rules refused it, or it waits for a decision on the edit. */
-function editOutcome(driver: RunDriver, callId: string): string {
-  const call = driver.state.turn?.calls.find((c) => c.id === callId);
-  if (call?.stage.kind === 'person') return `edit of ${callId} applied; the edited call waits for a decision: ${call.stage.reason}`;
-  if (call?.stage.kind === 'refused') return `edit of ${callId} applied, and the run's rules refused the edited call: ${call.stage.reason}`;
-  return `approve applied to ${callId} with the edited arguments`;
+/** How this execution takes messages (see compat/patches.ts). */
+export interface MessageOptions {
+  /** "Always"/"never" are remembered for the whole tool (executions from before scoped choices). */
+  toolWideChoices: boolean;
+  /** Signatures of the v2 channel, approver prefixes checked (patch approvalChannel). */
+  approvalChannel: boolean;
+  /** A run that is not a thread takes follow-ups as steering (patch steerWorkingRuns). */
+  steering: boolean;
 }
 
-/** Handlers change the state; the main loop publishes the phase when it picks the change up (see RunDriver). */
-const quiet = { publish: false };
-
-const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
+/** What the handlers and the loop check a message against: workflow time and the run's identity. */
+export function signingEnvOf(options: MessageOptions): SigningEnv & { runId: string; toolWide: boolean } {
+  const info = workflowInfo();
+  return { now: Date.now(), namespace: info.namespace, firstRunId: info.firstExecutionRunId, runId: info.runId, legacy: !options.approvalChannel, toolWide: options.toolWideChoices };
+}
 
 const malformed = (issues: { path: PropertyKey[]; message: string }[]) => issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ');
 
-/**
- * Where a decision goes: applied here, forwarded to the sub-agent's run that waits for the call (a
- * decision sent to any ancestor reaches it; that run applies it once, refusing a repeat), or refused.
- */
-function routeDecision(driver: RunDriver, decision: ApprovalDecision, signingEnv: () => SigningEnv): { apply: true } | { forwardTo: string } | { refusal: string } {
-  const refusal = decisionRefusal(driver.state, decision, signingEnv());
-  if (!refusal) return { apply: true };
-  for (const [, waiting] of Object.entries(driver.state.childWaiting)) {
-    const entry = waiting.approvals.find((a) => a.callId === decision.callId);
-    if (!entry) continue;
-    const forbidden = forwardRefusal(entry, decision);
-    return forbidden ? { refusal: forbidden } : { forwardTo: entry.workflowId };
-  }
-  return { refusal };
-}
+const ChildStatusSchema = z.object({ workflowId: z.string(), waiting: ChildWaitingSchema });
 
-/** Which run waits for a reply: this one, the sub-agent run whose question has `callId`, or the only one asking. */
-function routeReply(driver: RunDriver, reply: UserReply, signingEnv: () => SigningEnv): { apply: true } | { forwardTo: string } | { refusal: string } {
-  const callId = reply.callId;
-  const own = driver.state.pendingQuestion;
-  if (own && (!callId || own.callId === callId)) {
-    // The run that asked checks who answers; a forwarded reply is checked by the sub-agent's run.
-    const refusal = senderRefusal(driver.state, 'reply', reply, signingEnv());
-    return refusal ? { refusal } : { apply: true };
-  }
-  const questions = Object.values(driver.state.childWaiting).flatMap((w) => w.questions);
-  const target = callId ? questions.find((q) => q.callId === callId) : questions.length === 1 ? questions[0] : undefined;
-  if (target) return { forwardTo: target.workflowId };
-  if (questions.length > 1 && !callId) return { refusal: `Several questions are waiting (${questions.map((q) => q.callId).join(', ')}); name one with callId` };
-  return { refusal: 'No question is waiting for a reply' };
+/** An update's answer: what was applied, or the refusal as a failure the caller can tell apart (DecisionRefused). */
+function outcomeOf(answer: Answer): DecisionOutcome {
+  if ('refused' in answer) throw ApplicationFailure.create({ type: FailureType.DecisionRefused, nonRetryable: true, message: answer.refused });
+  return { applied: true, message: answer.message };
 }
 
 /**
- * Installs the message handlers. Both paths refuse exactly the same things with the same pure
- * checks: a signal cannot answer, so what it cannot apply is recorded in `ignored` with the reason
- * (a throwing signal handler would fail the workflow task); an update's validator refuses it before
- * anything is written to history, and the caller gets the reason.
+ * Installs every signal and update handler of `agentRun`; called before the run's first `await`, so
+ * a message sent with the start, or while the worker resolves the agent, finds its handler. Handlers
+ * only validate and queue: each parses its payload, posts it to the mailbox and waits for the answer
+ * the loop gives once it has applied it (a signal's refusal is recorded in `ignored` by the loop; an
+ * update's is thrown as a DecisionRefused failure). An update's validator refuses what it can before
+ * anything is written to history: a malformed payload always, and, once the run has its state, what
+ * the state refuses, with the very check the loop makes again right before it applies the message.
+ * While the run starts there is no state yet, so the validator accepts and the loop decides.
  */
-export function installMessageHandlers(driver: RunDriver, options: { toolWideChoices: boolean; approvalChannel: boolean; steering?: boolean }): void {
-  // A run that is not a thread takes messages as steering for its next model request (patch steerWorkingRuns).
-  const steers = () => Boolean(options.steering) && !driver.state.input.followUps;
-  /** Workflow time and the run's identity as the server knows it: what a signature is checked against. */
-  const signingEnv = (): SigningEnv => {
-    const info = workflowInfo();
-    return { now: Date.now(), namespace: info.namespace, firstRunId: info.firstExecutionRunId, legacy: !options.approvalChannel };
+export function installMessageHandlers(mailbox: Mailbox, state: () => RunState | undefined, options: MessageOptions): void {
+  const env = () => signingEnvOf(options);
+  // A closed mailbox (the run ended, or hands over) refuses in the validator, before the update is written.
+  const open = () => {
+    if (mailbox.closed !== undefined) throw new Error(mailbox.closed);
   };
-  // The decision's audit line is on disk before the update answers (and before any tool it allows starts).
-  const decide = async (decision: ApprovalDecision, via: 'signal' | 'update'): Promise<DecisionOutcome> => {
-    const route = routeDecision(driver, decision, signingEnv);
-    if ('forwardTo' in route) {
-      await getExternalWorkflowHandle(route.forwardTo).signal(approvalSignal, decision);
-      return { applied: true, message: `${decision.decision} for ${decision.callId} forwarded to ${route.forwardTo}, the sub-agent run that waits for it` };
-    }
-    // Edited arguments are checked by the worker first: a signal's bad edit is recorded, an update's refused.
-    const edits = await checkEditedArguments(driver, [decision]);
-    if ('refusal' in edits) {
-      if (via === 'update') throw ApplicationFailure.create({ type: FailureType.DecisionRefused, nonRetryable: true, message: edits.refusal });
-      driver.dispatch({ type: 'ignored', kind: 'approval', reason: edits.refusal, payload: payloadText(decision) }, quiet);
-      return { applied: false, message: edits.refusal };
-    }
-    const verified = driver.state.approverKeys !== undefined;
-    const before = driver.state.decisions.length;
-    const analysis = edits.analyses[decision.callId];
-    driver.dispatch({ type: 'decision', decision, via, verified, toolWide: options.toolWideChoices, legacy: !options.approvalChannel, ...(analysis ? { analysis } : {}) }, quiet);
-    await driver.flushAudit();
-    const settled = driver.state.decisions.length - before;
-    const others = settled > 1 ? ` (and ${settled - 1} other pending call(s) it covers)` : '';
-    if (decision.arguments !== undefined) return { applied: true, message: editOutcome(driver, decision.callId) };
-    return { applied: true, message: `${decision.decision} applied to ${decision.callId}${others}` };
-  };
+  const signal = (message: Message, raw: unknown) => mailbox.post(message, raw).then(() => undefined);
+  const update = async (message: Message, raw: unknown) => outcomeOf(await mailbox.post(message, raw));
 
-  setHandler(approvalSignal, async (raw: unknown) => {
+  setHandler(approvalSignal, (raw: unknown) => {
     const parsed = ApprovalDecisionSchema.safeParse(raw);
-    if (!parsed.success) {
-      driver.dispatch({ type: 'ignored', kind: 'approval', reason: `malformed approval payload: ${malformed(parsed.error.issues)}`, payload: payloadText(raw) }, quiet);
-      return;
-    }
-    const route = routeDecision(driver, parsed.data, signingEnv);
-    if ('refusal' in route) driver.dispatch({ type: 'ignored', kind: 'approval', reason: route.refusal, payload: payloadText(raw) }, quiet);
-    else await decide(parsed.data, 'signal');
+    if (!parsed.success) return signal({ kind: 'malformed', ignoredAs: 'approval', reason: `malformed approval payload: ${malformed(parsed.error.issues)}`, payload: raw }, raw);
+    return signal({ kind: 'decision', decision: parsed.data, via: 'signal' }, raw);
   });
-
-  setHandler(decideApprovalUpdate, (decision) => decide(ApprovalDecisionSchema.parse(decision), 'update'), {
+  setHandler(decideApprovalUpdate, (raw) => update({ kind: 'decision', decision: ApprovalDecisionSchema.parse(raw), via: 'update' }, raw), {
     validator: (raw: unknown) => {
+      open();
       const parsed = ApprovalDecisionSchema.safeParse(raw);
       if (!parsed.success) throw new Error(`Malformed approval: ${malformed(parsed.error.issues)}`);
-      const route = routeDecision(driver, parsed.data, signingEnv);
-      if ('refusal' in route) throw new Error(route.refusal);
+      const now = state();
+      const route = now && routeDecision(now, parsed.data, env());
+      if (route && 'refusal' in route) throw new Error(route.refusal);
     },
   });
 
-  const reply = async (payload: UserReply, via: 'signal' | 'update'): Promise<DecisionOutcome> => {
-    const route = routeReply(driver, payload, signingEnv);
-    if ('forwardTo' in route) {
-      // Forwarded whole: the sender and signature are checked by the run that asked.
-      await getExternalWorkflowHandle(route.forwardTo).signal(userReplySignal, payload);
-      return { applied: true, message: `reply forwarded to ${route.forwardTo}, the sub-agent run that asked` };
-    }
-    driver.dispatch({ type: 'reply', text: payload.text, via }, quiet);
-    return { applied: true, message: 'reply delivered to the agent' };
-  };
-
-  setHandler(userReplySignal, async (raw: unknown) => {
-    const parsed = UserReplySchema.safeParse(raw);
-    if (!parsed.success) {
-      driver.dispatch({ type: 'ignored', kind: 'userReply', reason: 'malformed reply payload: expected { "text": "..." }', payload: payloadText(raw) }, quiet);
-      return;
-    }
-    const route = routeReply(driver, parsed.data, signingEnv);
-    if ('refusal' in route) driver.dispatch({ type: 'ignored', kind: 'userReply', reason: lowerFirst(route.refusal), payload: payloadText(raw) }, quiet);
-    else await reply(parsed.data, 'signal');
+  // An update, not a signal: the caller must learn which decision of a batch was refused.
+  setHandler(decideApprovalsUpdate, (raw) => update({ kind: 'decisions', decisions: ApprovalBatchSchema.parse(raw).decisions }, raw), {
+    // Everything but the edits' schema checks is refused here, before the update reaches the history.
+    validator: (raw: unknown) => {
+      open();
+      const parsed = ApprovalBatchSchema.safeParse(raw);
+      if (!parsed.success) throw new Error(`Malformed batch: ${malformed(parsed.error.issues)}`);
+      const now = state();
+      const refusal = now && batchRefusal(now, parsed.data.decisions.map((decision) => ({ decision })), env());
+      if (refusal) throw new Error(refusal);
+    },
   });
 
-  setHandler(submitReplyUpdate, (raw) => reply(UserReplySchema.parse(raw), 'update'), {
+  setHandler(setModeUpdate, (raw) => update({ kind: 'mode', change: SetModeSchema.parse(raw) }, raw), {
     validator: (raw: unknown) => {
+      open();
+      const parsed = SetModeSchema.safeParse(raw);
+      if (!parsed.success) throw new Error(`Malformed mode switch: ${malformed(parsed.error.issues)} (modes: default, plan, acceptEdits, dontAsk)`);
+      const now = state();
+      const refusal = now && modeRefusal(now, parsed.data);
+      if (refusal) throw new Error(refusal);
+    },
+  });
+
+  setHandler(userReplySignal, (raw: unknown) => {
+    const parsed = UserReplySchema.safeParse(raw);
+    if (!parsed.success) return signal({ kind: 'malformed', ignoredAs: 'userReply', reason: 'malformed reply payload: expected { "text": "..." }', payload: raw }, raw);
+    return signal({ kind: 'reply', reply: parsed.data, via: 'signal' }, raw);
+  });
+  setHandler(submitReplyUpdate, (raw) => update({ kind: 'reply', reply: UserReplySchema.parse(raw), via: 'update' }, raw), {
+    validator: (raw: unknown) => {
+      open();
       const parsed = UserReplySchema.safeParse(raw);
       if (!parsed.success) throw new Error('Malformed reply: expected { "text": "..." }');
-      const route = routeReply(driver, parsed.data, signingEnv);
-      if ('refusal' in route) throw new Error(route.refusal);
+      const now = state();
+      const route = now && routeReply(now, parsed.data, env());
+      if (route && 'refusal' in route) throw new Error(route.refusal);
     },
   });
 
   setHandler(childStatusSignal, (raw: unknown) => {
-    const parsed = z.object({ workflowId: z.string(), waiting: ChildWaitingSchema }).safeParse(raw);
-    // Published at once: the main loop may be waiting on the child run itself and not look again for a while.
-    if (parsed.success) driver.dispatch({ type: 'child_waiting', workflowId: parsed.data.workflowId, waiting: parsed.data.waiting });
+    const parsed = ChildStatusSchema.safeParse(raw);
+    if (!parsed.success) return signal({ kind: 'malformed', ignoredAs: 'childStatus', reason: `malformed childStatus payload: ${malformed(parsed.error.issues)}`, payload: raw }, raw);
+    return signal({ kind: 'child_status', workflowId: parsed.data.workflowId, waiting: parsed.data.waiting }, raw);
   });
 
   setHandler(userMessageSignal, (raw: unknown) => {
     const parsed = FollowUpSchema.safeParse(raw);
-    if (!parsed.success) {
-      driver.dispatch({ type: 'ignored', kind: 'userMessage', reason: 'malformed message: expected { "text": "..." }', payload: payloadText(raw) }, quiet);
-      return;
-    }
-    const refusal = senderRefusal(driver.state, 'message', parsed.data, signingEnv());
-    if (refusal) driver.dispatch({ type: 'ignored', kind: 'userMessage', reason: refusal, payload: payloadText(raw) }, quiet);
-    else driver.dispatch({ type: 'user_message', text: parsed.data.text, sender: parsed.data.sender, ...(steers() ? { steer: true } : {}) }, quiet);
+    if (!parsed.success) return signal({ kind: 'malformed', ignoredAs: 'userMessage', reason: 'malformed message: expected { "text": "..." }', payload: raw }, raw);
+    return signal({ kind: 'follow_up', message: parsed.data, via: 'signal' }, raw);
+  });
+  // Answers once the agent's turn on the message has started (it may wait behind the current turn).
+  setHandler(sendMessageUpdate, (raw) => update({ kind: 'follow_up', message: FollowUpSchema.parse(raw), via: 'update' }, raw), {
+    validator: (raw: unknown) => {
+      open();
+      const parsed = FollowUpSchema.safeParse(raw);
+      if (!parsed.success) throw new Error('Malformed message: expected { "text": "..." }');
+      const now = state();
+      const refusal = now && followUpRefusal(now, parsed.data, { ...env(), steering: options.steering });
+      if (refusal) throw new Error(refusal);
+    },
   });
 
-  // Answers once the agent's turn on the message has started (it may wait behind the current turn).
-  setHandler(
-    sendMessageUpdate,
-    async ({ text, sender }) => {
-      if (steers()) {
-        driver.dispatch({ type: 'user_message', text, sender, steer: true }, quiet);
-        return { applied: true, message: 'message queued; the model reads it at its next request, after the results of the calls in flight' };
-      }
-      driver.dispatch({ type: 'user_message', text, sender }, quiet);
-      const queued = driver.state.thread.inbox.includes(text);
-      // A message that came while the agent was working waits in the inbox for the current turn to end.
-      await condition(() => Boolean(driver.state.outcome) || !driver.state.thread.inbox.includes(text));
-      return { applied: true, message: queued ? 'message delivered after the current turn' : 'message delivered; the agent is working on it' };
+  setHandler(closeSignal, () => signal({ kind: 'close', via: 'signal' }, {}));
+  setHandler(closeThreadUpdate, () => update({ kind: 'close', via: 'update' }, {}), {
+    validator: () => {
+      open();
+      const now = state();
+      const refusal = now && closeRefusal(now);
+      if (refusal) throw new Error(refusal);
     },
-    {
-      validator: (raw: unknown) => {
-        const parsed = FollowUpSchema.safeParse(raw);
-        if (!parsed.success) throw new Error('Malformed message: expected { "text": "..." }');
-        if (!driver.state.input.followUps && !options.steering) throw new Error('This run does not take follow-up messages; start it with followUps: true');
-        if (driver.state.outcome) throw new Error('The run has ended');
-        const refusal = senderRefusal(driver.state, 'message', parsed.data, signingEnv());
-        if (refusal) throw new Error(refusal);
-      },
-    },
-  );
-
-  setHandler(closeSignal, () => driver.dispatch({ type: 'close_requested' }, quiet));
-  setHandler(
-    closeThreadUpdate,
-    () => {
-      driver.dispatch({ type: 'close_requested' }, quiet);
-      return { applied: true, message: driver.state.outcome ? 'thread closed' : 'the thread closes when the agent finishes its current turn' };
-    },
-    {
-      validator: () => {
-        if (!driver.state.input.followUps) throw new Error('This run is not a thread; cancel it to stop it');
-        if (driver.state.outcome) throw new Error('The run has ended');
-      },
-    },
-  );
+  });
 }

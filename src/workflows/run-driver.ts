@@ -30,18 +30,21 @@ const forkReplay = () => workflowInfo().unsafe.isReplaying && (globalThis as Rec
  */
 export class RunDriver {
   private unaudited: AuditEntry[] = [];
+  /** The audit flush in flight (one-writer executions): a later flush chains onto it, so none overtakes it. */
+  private flushing: Promise<void> = Promise.resolve();
   /** The phase the `AgentStatus` search attribute holds. */
   private publishedPhase: string;
   /** The agent the `AgentName` search attribute holds (it changes with a handoff). */
   private publishedAgent: string | undefined;
-  /** What this run last told its parent it waits for. */
+  /** What this run last told its parent it waits for (one-writer executions: once the signal was delivered). */
   private toldParent = JSON.stringify({ approvals: [], questions: [] });
+  /** What is on its way to the parent, and what could not be delivered (not sent again until it changes). */
+  private tellingParent: string | undefined;
+  private untold: string | undefined;
 
   constructor(
     public state: RunState,
-    private readonly auditing: boolean,
-    /** Patch `contained-calls`: this execution judges calls by issue 30's rules (see TransitionEnv). */
-    private readonly containedCalls = true,
+    private readonly options: DriverOptions,
   ) {
     this.publishedPhase = state.phase;
   }
@@ -74,20 +77,20 @@ export class RunDriver {
    */
   peekStep(features: StepFeatures): NextStep {
     const info = workflowInfo();
-    return peekStep(this.state, { now: Date.now(), runId: info.runId, namespace: info.namespace, firstRunId: info.firstExecutionRunId, historyFull: historyIsFull(this.state.input.historyBudget), features, containedCalls: this.containedCalls });
+    return peekStep(this.state, { now: Date.now(), runId: info.runId, namespace: info.namespace, firstRunId: info.firstExecutionRunId, historyFull: historyIsFull(this.state.input.historyBudget), features, containedCalls: this.options.containedCalls });
   }
 
   private run(event: RunEvent, options: { publish?: boolean; step?: Pick<TransitionEnv, 'historyFull' | 'features'> }): NextStep[] {
     const before = this.state;
     const info = workflowInfo();
-    const env = { now: Date.now(), runId: info.runId, namespace: info.namespace, firstRunId: info.firstExecutionRunId, containedCalls: this.containedCalls, ...options.step };
+    const env = { now: Date.now(), runId: info.runId, namespace: info.namespace, firstRunId: info.firstExecutionRunId, containedCalls: this.options.containedCalls, ...options.step };
     const { state, effects, events } = transition(before, event, env);
     this.state = state;
     if (options.publish !== false) this.publish();
     setCurrentDetails(runDetails(state));
     for (const e of events) {
       lifecycle.emit(e);
-      const entry = this.auditing ? auditEntryOf(e, before, state) : undefined;
+      const entry = this.options.auditing ? auditEntryOf(e, before, state) : undefined;
       if (entry) this.unaudited.push(entry);
     }
     this.tellParent();
@@ -105,10 +108,28 @@ export class RunDriver {
     if (!parent) return;
     const waiting: ChildWaiting = this.state.outcome ? { approvals: [], questions: [] } : { approvals: pendingApprovalsOf(this.state), questions: pendingQuestionsOf(this.state) };
     const told = JSON.stringify(waiting);
-    if (told === this.toldParent) return;
-    this.toldParent = told;
-    // The parent may have ended meanwhile; nothing to tell then.
-    getExternalWorkflowHandle(parent).signal(childStatusSignal, { workflowId: this.state.workflowId, waiting }).catch(() => undefined);
+    const signal = () => getExternalWorkflowHandle(parent).signal(childStatusSignal, { workflowId: this.state.workflowId, waiting });
+    if (!this.options.oneWriter) {
+      if (told === this.toldParent) return;
+      this.toldParent = told;
+      // The parent may have ended meanwhile; nothing to tell then.
+      signal().catch(() => undefined);
+      return;
+    }
+    if (told === this.toldParent || told === this.tellingParent || told === this.untold) return;
+    this.tellingParent = told;
+    signal().then(
+      () => {
+        this.toldParent = told;
+        if (this.tellingParent === told) this.tellingParent = undefined;
+      },
+      (error: unknown) => {
+        if (this.tellingParent === told) this.tellingParent = undefined;
+        this.untold = told;
+        // Reported to the loop, which records it (the parent ended, or never existed).
+        this.options.report?.({ type: 'parent_unreachable', parent, error: error instanceof Error ? error.message : String(error) });
+      },
+    );
   }
 
   /** Brings the `AgentStatus` search attribute in line with the phase (an upsert only when it changed). */
@@ -119,11 +140,39 @@ export class RunDriver {
     upsertSearchAttributes([{ key: AgentStatusKey, value: this.state.phase }]);
   }
 
-  /** Writes the audit lines of decisions made so far (a local activity; nothing when there are none). */
-  async flushAudit(): Promise<void> {
+  /**
+   * Writes the audit lines of decisions made so far (a local activity; nothing when there are none).
+   * In a one-writer execution it resolves only once every line handed out before is on disk: a flush
+   * that finds nothing new still waits for the one in flight, and a new one starts after it.
+   */
+  flushAudit(): Promise<void> {
+    if (!this.options.oneWriter) return this.legacyFlush();
+    if (this.unaudited.length === 0) return this.flushing;
+    const entries = this.unaudited;
+    this.unaudited = [];
+    // A flush that failed (the run was cancelled mid-write) does not keep later lines from being tried.
+    const written = this.flushing.catch(() => undefined).then(() => audit.recordAudit(entries));
+    this.flushing = written;
+    return written;
+  }
+
+  /** Executions from before the one-writer patch: a flush that finds nothing new returns at once (replays depend on it). */
+  private async legacyFlush(): Promise<void> {
     if (this.unaudited.length === 0) return;
     const entries = this.unaudited;
     this.unaudited = [];
     await audit.recordAudit(entries);
   }
+}
+
+/** How a driver behaves in this execution (see patches.ts), and where it reports what it learns on its own. */
+export interface DriverOptions {
+  /** Decisions are written to the audit log (patch auditDecisions). */
+  auditing: boolean;
+  /** The one-writer execution: flushes chain, and the parent is told until a signal is delivered. */
+  oneWriter: boolean;
+  /** Patch `contained-calls`: this execution judges calls by issue 30's rules (see TransitionEnv). */
+  containedCalls: boolean;
+  /** Takes the event of something the driver learned outside a transition (a parent it could not tell). */
+  report?: (event: RunEvent) => void;
 }

@@ -1,67 +1,153 @@
-import type { RunDriver } from './run-driver';
-import type { NextStep } from '../core/machine/next-step';
+import { condition, isCancellation } from '@temporalio/workflow';
+import type { NextStep, StepFeatures, ToolRun } from '../core/machine/next-step';
+import { stepKey } from '../core/machine/next-step';
 import type { RunEvent } from '../core/machine/run-events';
-import { callModelStep, compactStep, guardrailStep, handoffStep, judgeStep, runChildStep, runToolStep, savePreferenceStep, waitStep } from './run-steps';
+import { isStarted } from '../core/machine/call-records';
+import type { DeadlineTimer } from './deadline-timer';
+import type { Mailbox } from './mailbox';
+import type { RunDriver } from './run-driver';
+import { callModelStep, compactStep, guardrailStep, handoffStep, judgeStep, runChildStep, runToolStep, savePreferenceStep } from './run-steps';
+import { thoughtNote, type StepThought } from './step-notes';
 
 /** Every step the loop takes itself; `finish` and `continue_as_new` end the loop instead. */
 export type TakenStep = Exclude<NextStep, { kind: 'finish' } | { kind: 'continue_as_new' }>;
 
-/** What a step needs besides the driver: the calls still running, and whether the next step has changed. */
+/** What taking a step needs: the run, its mailbox, and what lives across steps. */
 export interface StepContext {
-  running: Map<string, Promise<void>>;
-  /** Read by a wait on every activation: true once a message changed what the run would do next. */
-  moved: (waiting: NextStep) => boolean;
-  /** Whether this execution continues a paused turn as it is (see patches.ts), or nudges it with "Continue.". */
+  driver: RunDriver;
+  mailbox: Mailbox;
+  features: StepFeatures;
+  /** Whether this execution continues a paused turn as it is (see compat/patches.ts), or nudges it with "Continue.". */
   continuePausedTurns: boolean;
+  /** Calls this execution started that have not reported yet. */
+  running: Map<string, Promise<void>>;
+  /** The timer of the wait the loop is in, kept when the loop enters the same wait again. */
+  timer: DeadlineTimer;
   /** The last model reply's thinking, when it thought: said in the summaries of the activities after it. */
-  thought?: { iteration: number; tokens: number };
+  thought?: StepThought;
+  /** Applies everything waiting in the mailbox (the loop's own settle). */
+  settle(): Promise<void>;
+}
+
+/** What a wait's timer is called in the Web UI. */
+const WAIT_SUMMARY: Record<Extract<NextStep, { kind: 'wait' }>['for'], string> = {
+  approval: 'approval deadline',
+  reply: 'reply deadline',
+  model_retry: 'next model attempt',
+  message: 'thread idle timeout',
+};
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The event of a call whose own workflow code failed (not its activity: that is a result): the model
+ * is told it could not run, or, for a call that must not run twice, that its outcome is unknown.
+ */
+export function failedCallEvent(call: ToolRun, error: unknown): RunEvent {
+  const cause = errorText(error);
+  if (call.lane === 'child') return { type: 'child_finished', callId: call.id, outcome: { error: `the sub-agent run could not be followed: ${cause}` }, durationMs: 0 };
+  if (call.lane === 'once') return { type: 'tool_outcome_unknown', callId: call.id, cause, durationMs: 0 };
+  return { type: 'tool_finished', callId: call.id, result: { success: false, shouldContinue: true, output: `${call.name} could not run (${cause}). Try a different approach.` }, durationMs: 0 };
 }
 
 /**
- * What the Web UI's activity summary adds after a turn that thought, e.g. ` · turn 3 thought 812 tokens`.
- * Temporal fixes an activity's summary when it is scheduled, before the model answers, so a model call
- * cannot carry its own count: the tool calls of the turn and the next model call carry it instead.
+ * Starts a call in the background. Nothing awaits it, so its promise never rejects: its outcome goes
+ * to the mailbox as an event, a failure of its own code as the call's failed result, and a
+ * cancellation (the run is being cancelled) as a fault the loop rethrows.
  */
-export function thoughtNote(thought: StepContext['thought']): string {
-  return thought ? ` · turn ${thought.iteration} thought ${thought.tokens.toLocaleString('en-US')} tokens` : '';
+export function startInBackground(ctx: Pick<StepContext, 'mailbox' | 'running'>, call: ToolRun, work: () => Promise<RunEvent>): void {
+  const reported = Promise.resolve()
+    .then(work)
+    .then(
+      (event) => ctx.mailbox.report(event),
+      (error: unknown) => (isCancellation(error) ? ctx.mailbox.fault(error) : ctx.mailbox.report(failedCallEvent(call, error))),
+    )
+    .finally(() => ctx.running.delete(call.id));
+  ctx.running.set(call.id, reported);
 }
 
 /**
- * Takes one step the machine handed out (it already marked what the step starts): the step's executor
- * runs, and the event it reports goes back through the driver. Tool calls and sub-agent runs go on in
- * the background; each reports its own outcome when it ends.
+ * Waits for `work` while applying what arrives meanwhile (a person's message, a background call's
+ * outcome): the loop stays the one writer, and a message is answered while an activity takes minutes.
  */
-export async function takeStep(driver: RunDriver, step: TakenStep, ctx: StepContext): Promise<void> {
+export async function whileWorking<T>(ctx: Pick<StepContext, 'mailbox' | 'settle'>, work: Promise<T>): Promise<T> {
+  let done = false;
+  const finished = work.finally(() => void (done = true));
+  // Observed here, so a rejection that comes while the loop applies messages is not unhandled.
+  finished.catch(() => undefined);
+  for (;;) {
+    await condition(() => done || ctx.mailbox.size > 0);
+    if (done) return finished;
+    await ctx.settle();
+  }
+}
+
+/**
+ * Takes one step the machine handed out (it already marked what the step starts). The step's own
+ * outcome is applied here, by the loop; tool calls and sub-agent runs go on in the background and
+ * report to the mailbox. A wait returns as soon as anything arrives, for the loop to apply it and ask
+ * for its next step: the same wait again keeps its timer.
+ */
+export async function takeStep(step: TakenStep, ctx: StepContext): Promise<void> {
+  const { driver } = ctx;
   const state = driver.state;
-  const report = (event: RunEvent | undefined) => {
-    if (event) driver.dispatch(event);
-  };
   switch (step.kind) {
     case 'run_tools':
       for (const call of step.calls) {
-        const work = call.lane === 'child' ? runChildStep(state, call) : runToolStep(state, call, step.endsRun, thoughtNote(ctx.thought));
-        ctx.running.set(call.id, work.then(report).finally(() => ctx.running.delete(call.id)));
+        startInBackground(ctx, call, () => (call.lane === 'child' ? runChildStep(state, call) : runToolStep(state, call, step.endsRun, thoughtNote(ctx.thought))));
       }
       return;
     case 'await_tools':
-      return void (await Promise.race(ctx.running.values()));
+      if (ctx.running.size === 0 && ctx.mailbox.size === 0) return reportOrphans(ctx);
+      return condition(() => ctx.mailbox.size > 0);
     case 'wait':
-      return report(await waitStep(step, () => ctx.moved(step)));
+      return waitStep(step, ctx);
     case 'save_preference':
-      return report(await savePreferenceStep(state, step.rule));
+      return driver.dispatch(await whileWorking(ctx, savePreferenceStep(state, step.rule)));
     case 'handoff':
-      return report(await handoffStep(state, step));
+      return driver.dispatch(await whileWorking(ctx, handoffStep(state, step)));
     case 'check_guardrails':
-      return report(await guardrailStep(state, step));
+      return driver.dispatch(await whileWorking(ctx, guardrailStep(state, step)));
     case 'judge':
-      return report(await judgeStep(state, step));
+      return driver.dispatch(await whileWorking(ctx, judgeStep(state, step)));
     case 'compact':
-      return report(await compactStep(state, step));
+      return driver.dispatch(await whileWorking(ctx, compactStep(state, step)));
     case 'call_model': {
-      const event = await callModelStep(state, step, ctx.continuePausedTurns, thoughtNote(ctx.thought));
+      const event = await whileWorking(ctx, callModelStep(state, step, ctx.continuePausedTurns, thoughtNote(ctx.thought)));
       // A failed call leaves the note for its retry; a reply replaces it with its own count, or none.
       if (event.type === 'model_replied') ctx.thought = event.usage.thinkingTokens ? { iteration: state.iteration, tokens: event.usage.thinkingTokens } : undefined;
-      return report(event);
+      return driver.dispatch(event);
     }
+  }
+}
+
+/**
+ * Waits until something arrives, the step would change (the history filled up, a deadline moved),
+ * or the deadline passes; a passed deadline is told to the machine as `time_passed`.
+ */
+async function waitStep(step: Extract<NextStep, { kind: 'wait' }>, ctx: StepContext): Promise<void> {
+  const deadline = ctx.timer.arm(step.until, WAIT_SUMMARY[step.for]);
+  const moved = () => {
+    const next = ctx.driver.peekStep(ctx.features);
+    return stepKey(next) !== stepKey(step) || (next.kind === 'wait' && !Object.is(next.until, step.until));
+  };
+  await condition(() => ctx.mailbox.size > 0 || deadline.fired || moved());
+  if (ctx.mailbox.size > 0 || !deadline.fired || moved()) return;
+  ctx.timer.disarm();
+  ctx.driver.dispatch({ type: 'time_passed' });
+}
+
+/**
+ * Calls the state marks as running that no activity of this execution runs: an earlier link handed
+ * over while they ran (executions before the one-writer patch could). Nobody will report them, so
+ * they end here: outcome unknown for a tool, an error for a sub-agent's run.
+ */
+function reportOrphans(ctx: StepContext): void {
+  const orphans = (ctx.driver.state.turn?.calls ?? []).filter((c) => isStarted(c) && !c.result && !ctx.running.has(c.id));
+  // The machine said a call runs; if none does here either, waiting would never end.
+  if (orphans.length === 0) throw new Error('the turn waits for running calls, but no call runs or was left behind by an earlier link; this is a bug of the run loop, please report it with the run\'s history');
+  const cause = 'an earlier link of this run handed over while it ran, and nothing reports it here';
+  for (const call of orphans) {
+    ctx.driver.dispatch(call.child ? { type: 'child_finished', callId: call.id, outcome: { error: `the sub-agent run was left behind: ${cause}` }, durationMs: 0 } : { type: 'tool_outcome_unknown', callId: call.id, cause, durationMs: 0 });
   }
 }

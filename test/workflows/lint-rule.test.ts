@@ -1,6 +1,8 @@
 import * as path from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
+import { bundleAgentWorkflows } from '../support/agent-run-harness';
+import { workflowBundleFiles } from '../../scripts/workflow-bundle-files.mjs';
 
 const repoRoot = path.resolve(__dirname, '../..');
 const RULE = '@typescript-eslint/no-restricted-imports';
@@ -67,4 +69,26 @@ describe('the workflow determinism lint rule', () => {
     const problems = results.flatMap((r) => r.messages.map((m) => `${path.relative(repoRoot, r.filePath)}:${m.line} ${m.ruleId}: ${m.message}`));
     expect(problems).toEqual([]);
   });
+});
+
+describe('the files the determinism rule covers', () => {
+  /** The repository's source files webpack put into the workflow bundle, as the bundle names them. */
+  const bundledSources = async () => {
+    const { code } = await bundleAgentWorkflows();
+    return [...new Set([...code.matchAll(/"\.\/(src\/[^"]+\.ts)"/g)].map((m) => m[1]!))].sort();
+  };
+
+  it('covers every source file the workflow bundle loads, and the walk that lists them finds exactly those', async () => {
+    const eslint = new ESLint({ cwd: repoRoot });
+    const bundled = await bundledSources();
+    expect(bundled.length).toBeGreaterThan(50);
+    // The config's list is walked from the entry; a real bundle is the proof the walk follows what webpack keeps.
+    expect(workflowBundleFiles(repoRoot)).toEqual(bundled);
+    const unlinted: string[] = [];
+    for (const file of bundled) {
+      const config = (await eslint.calculateConfigForFile(path.join(repoRoot, file))) as { rules?: Record<string, unknown> };
+      if (!config.rules?.[RULE]) unlinted.push(file);
+    }
+    expect(unlinted, 'bundled into workflows but not held to the determinism rule').toEqual([]);
+  }, 120_000);
 });

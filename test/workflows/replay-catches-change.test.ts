@@ -56,6 +56,26 @@ const PEOPLE_PATHS: typeof PATHS = [
   { path: 'a fork starting from an earlier iteration', change: 'from-checkpoint', fixtures: ['forked'] },
 ];
 
+/**
+ * Issue 31 (patch one-writer-message-handlers) changed the loop and every handler: the whole release is
+ * captured again with the new code (the paths above, for this release too), and so are the edges the
+ * fix is about, whose histories from before the fix are in 27e1fcd/ (replayed by replay.test.ts).
+ */
+const ONE_WRITER_RELEASE = 'a13cef5';
+const ONE_WRITER_PATHS: typeof PATHS = [
+  { path: 'a follow-up sent with the start (update-with-start)', change: 'update:sendMessage', fixtures: ['x-at-start'] },
+  { path: 'a thread handing over with follow-ups queued', change: 'continue-as-new', fixtures: ['x-handover'] },
+  { path: 'the link after it, delivering them', change: 'resumed', fixtures: ['x-handover-last-link'] },
+  { path: 'an edited decision overtaken by a plain approval', change: 'activity:checkEdits', fixtures: ['x-overtaken'] },
+  { path: 'a cancel while an edit is checked', change: 'cancel', fixtures: ['x-cancelled-edit'] },
+  { path: 'a decision forwarded to a sub-agent run that ended', change: 'child-signal', fixtures: ['x-closed-child', 'x-closed-child-child'] },
+  { path: 'a failure inside the loop', change: 'activity:summarizeConversation', fixtures: ['x-failed-loop'] },
+  { path: 'a parent that cannot be told', change: 'child-signal', fixtures: ['x-orphan'] },
+  { path: 'a malformed childStatus', change: 'signal:childStatus', fixtures: ['x-child-status'] },
+  { path: 'two follow-ups with one text', change: 'update:sendMessage', fixtures: ['x-same-text'] },
+  { path: 'more follow-ups than the inbox takes', change: 'signal:userMessage', fixtures: ['x-full-inbox'] },
+];
+
 /** The release's fixtures of the simple path, which the first release's fixtures already covered. */
 const SIMPLE_PATH = ['completed', 'approved-completed', 'failed-model-outage', 'parked-approval', 'parked-question'];
 
@@ -112,7 +132,18 @@ describe('replay fixtures catch a change on each path', () => {
     expect(people.filter((name) => !PEOPLE_PATHS.some((p) => p.fixtures.includes(name)))).toEqual([]);
   });
 
-  const rows = [...PATHS.map((p) => ({ ...p, release: RELEASE })), ...PEOPLE_PATHS.map((p) => ({ ...p, release: PEOPLE_RELEASE }))];
+  it(`nets every ${ONE_WRITER_RELEASE} fixture`, () => {
+    const captured = listFixtures().filter((f) => f.startsWith(`${ONE_WRITER_RELEASE}/`)).map((f) => path.basename(f, '.json'));
+    const netted = new Set([...SIMPLE_PATH, ...[...PATHS, ...PEOPLE_PATHS, ...ONE_WRITER_PATHS].flatMap((p) => p.fixtures), 'forked-original']);
+    expect(captured.filter((name) => !netted.has(name))).toEqual([]);
+    expect(ONE_WRITER_PATHS.flatMap((p) => p.fixtures).filter((name) => !captured.includes(name))).toEqual([]);
+  });
+
+  const rows = [
+    ...PATHS.map((p) => ({ ...p, release: RELEASE })),
+    ...PEOPLE_PATHS.map((p) => ({ ...p, release: PEOPLE_RELEASE })),
+    ...[...PATHS, ...PEOPLE_PATHS, ...ONE_WRITER_PATHS].map((p) => ({ ...p, release: ONE_WRITER_RELEASE })),
+  ];
   describe.each(rows)('$path ($change)', ({ change, fixtures, release }) => {
     it.each(fixtures)(`the change fails replay of ${release}/%s`, async (name) => {
       await replayFailure(replay(changed(change), `${release}/${name}.json`));

@@ -39,7 +39,9 @@ export const sendCommand: Command = {
       return 0;
     }
     const initial = await queryStatus(handle);
-    const before = initial.completions.length;
+    // The status lists only the latest completions; the count says how many there are in all.
+    const completionsOf = (status: typeof initial) => status.completionCount ?? status.completions.length;
+    const before = completionsOf(initial);
     const outcome = await withWorkerDeadline(handle, 'the message', () => handle.executeUpdate(sendMessageUpdate, { args: [message] })).catch((error: unknown) => {
       if (error instanceof WorkflowUpdateFailedError) throw new DecisionRefusedError(error.cause?.message ?? error.message);
       throw error;
@@ -59,7 +61,7 @@ export const sendCommand: Command = {
         shown.add(key);
         if (!ctx.json) ctx.out(`  ${renderToolCall(call)}`);
       }
-      const answered = status.completions.length > before ? status.completions.at(-1) : undefined;
+      const answered = completionsOf(status) > before ? status.completions.at(-1) : undefined;
       const ended = ['completed', 'max_iterations', 'failed', 'cancelled', 'guardrail_tripped'].includes(status.phase);
       if (answered || ended) {
         ctx.print({ workflowId, phase: status.phase, completion: answered ?? status.completion }, () =>

@@ -121,7 +121,7 @@ function turnStep(state: RunState, standing: Extract<Standing, { kind: 'turn' }>
   if (standing.toGuard.length > 0) return { kind: 'check_guardrails', on: 'tool', calls: byId(standing.toGuard) };
   if (standing.toJudge.length > 0) return { kind: 'judge', calls: byId(standing.toJudge) };
   if (standing.toDecide.length > 0) {
-    if (env.historyFull) return { kind: 'continue_as_new' };
+    if (env.historyFull && !(env.features.handOverWhenCallsDone && standing.running)) return { kind: 'continue_as_new' };
     const until = Math.min(...byId(standing.toDecide).map((c) => Date.parse(c.stage.kind === 'person' ? c.stage.requestedAt : '') + timeoutMs));
     return { kind: 'wait', for: 'approval', until };
   }

@@ -3,7 +3,7 @@ import { addUsage, type TokenUsage } from '../../contract/messages';
 import { errorResult, markStarted, recordCall, toBlock } from './call-records';
 import type { ChildWaiting } from '../../contract/run-records';
 import type { ResolvedAgent } from '../../contract/resolved-agent';
-import type { RunState, TurnCall } from './run-state';
+import { pushBounded, StateLimits, type RunState, type TurnCall } from './run-state';
 import type { TransitionContext } from './transition-context';
 
 /** Tools that need the outside world (a child run, another agent's definition) although the workflow handles them. */
@@ -100,6 +100,17 @@ export function onChildWaiting(state: RunState, workflowId: string, waiting: Chi
   if (!running) return;
   if (waiting.approvals.length === 0 && waiting.questions.length === 0) delete state.childWaiting[workflowId];
   else state.childWaiting[workflowId] = waiting;
+}
+
+/**
+ * This run could not tell its parent what it waits for. Said once per parent and error in the
+ * warnings (the run tries again whenever what it waits for changes), and as an `errorOccurred` event.
+ */
+export function onParentUnreachable(state: RunState, parent: string, error: string, ctx: TransitionContext): void {
+  const warning = `could not tell its parent run ${parent} what it waits for (${error}); its approvals and questions may not show there: decide them on this run`;
+  if (state.warnings.includes(warning)) return;
+  pushBounded(state.warnings, warning, StateLimits.warnings);
+  ctx.emit(state, 'errorOccurred', { message: warning, type: 'ParentUnreachable' }, `parent-${state.warnings.length}`);
 }
 
 /** The run now belongs to another agent: its instructions, tools, tier and approval rules from here on. */

@@ -91,6 +91,11 @@ export type RunEvent =
   /** A `delegate_task` call's sub-agent run was started, and how it ended. */
   | { type: 'child_started'; callId: string; workflowId: string }
   | { type: 'child_finished'; callId: string; outcome: ChildOutcome | { error: string }; durationMs: number }
+  /**
+   * This sub-agent's run could not tell its parent what it waits for (the signal failed: the parent
+   * ended, or never existed). Its approvals and questions may not show at the parent.
+   */
+  | { type: 'parent_unreachable'; parent: string; error: string }
   /** A sub-agent's run told this one what it waits for (signal `childStatus`). */
   | { type: 'child_waiting'; workflowId: string; waiting: ChildWaiting }
   /** A `handoff` call: the other agent's definition, or why it could not be had. */

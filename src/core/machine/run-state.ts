@@ -72,6 +72,22 @@ export const StateLimits = {
   warnings: 10,
   savedSummaries: 20,
   choicesThisRun: 100,
+  /**
+   * Messages waiting in `thread.inbox` (a thread's follow-ups, or a working run's steering), and their
+   * UTF-8 bytes with their senders' names (`inboxFrom`). One more is refused, saying so: a message may
+   * be 100,000 characters, and the inbox travels in every checkpoint.
+   */
+  inbox: 20,
+  inboxBytes: 256 * 1024,
+  /**
+   * A thread's completions (`thread.completions`, every one returned in its result), counted with the
+   * messages still waiting for theirs, and their bytes: a follow-up past either is refused, and the
+   * thread should be closed and a new one started.
+   */
+  threadCompletions: 100,
+  threadCompletionBytes: 256 * 1024,
+  /** The completions the status query returns (the latest ones; `completionCount` says how many there are). */
+  statusCompletions: 20,
 } as const;
 
 export function pushBounded<T>(list: T[], item: T, limit: number): void {

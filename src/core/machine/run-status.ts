@@ -1,7 +1,7 @@
 import type { PendingApproval, PendingQuestionView, RunStatus } from '../../contract/run-status';
 import type { LifecycleEvent } from '../../contract/lifecycle-event';
 import { effectiveApprovers, pendingCalls } from './decision-rules';
-import type { RunState } from './run-state';
+import { StateLimits, type RunState } from './run-state';
 import { taskProgress } from './task-progress';
 import { runWarnings } from './on-steer';
 
@@ -55,7 +55,8 @@ export function toStatus(state: RunState): RunStatus {
       .filter((c) => c.child)
       .map((c) => ({ callId: c.id, workflowId: c.child!.workflowId, agent: String((c.input as { agent?: unknown }).agent), running: !c.result })),
     lineage: state.lineage,
-    completions: state.thread.completions,
+    completions: state.thread.completions.slice(-StateLimits.statusCompletions),
+    completionCount: state.thread.completions.length,
     followUps: state.input.followUps,
     guardrail: state.outcome?.kind === 'guardrail_tripped' ? { name: state.outcome.guardrail, reason: state.outcome.reason, step: state.outcome.step } : undefined,
     tasks: state.tasks,
@@ -77,5 +78,54 @@ export function toStatus(state: RunState): RunStatus {
     mode: state.mode,
     warnings: runWarnings(state),
     modelText: state.lastReplyText,
+  };
+}
+
+/** What a run that has not started yet is known by: its input, before the worker resolved its agent. */
+export interface StartingRun {
+  workflowId: string;
+  agent: string;
+  task: string;
+  user?: string;
+  maxIterations?: number;
+  followUps?: boolean;
+  parent?: { workflowId: string; rootWorkflowId: string; depth: number };
+}
+
+/**
+ * The status of a run whose worker is still setting it up (resolving the agent, loading preferences):
+ * phase `starting`, with what its input says. What only the agent decides is not known yet: the model
+ * tier is empty, the iteration cap 0 unless the input set one, and the run counts as unsandboxed.
+ */
+export function startingStatus(run: StartingRun): RunStatus {
+  return {
+    workflowId: run.workflowId,
+    agent: run.agent,
+    startedAs: run.agent,
+    task: run.task,
+    user: run.user ?? 'default',
+    phase: 'starting',
+    iteration: 0,
+    maxIterations: run.maxIterations ?? 0,
+    modelTier: '',
+    usage: { inputTokens: 0, outputTokens: 0, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 },
+    recentToolCalls: [],
+    pendingApprovals: [],
+    pendingQuestions: [],
+    children: [],
+    lineage: run.parent ? { depth: run.parent.depth, parentWorkflowId: run.parent.workflowId, rootWorkflowId: run.parent.rootWorkflowId } : { depth: 0, rootWorkflowId: run.workflowId },
+    completions: [],
+    completionCount: 0,
+    followUps: run.followUps ?? false,
+    tasks: [],
+    progress: taskProgress([]),
+    decisions: [],
+    ignored: [],
+    events: [],
+    compactions: 0,
+    continueAsNewLinks: 0,
+    sandboxed: false,
+    signedDecisions: false,
+    warnings: [],
   };
 }

@@ -8,6 +8,12 @@ export interface StepFeatures {
   localQuickTools: boolean;
   waitOutModelOutage: boolean;
   toolResultEndsRun: boolean;
+  /**
+   * A run waiting for a person while calls of its turn still run continues as new only once they have
+   * finished (absent: at once, as executions from before the one-writer patch did, which left the
+   * running calls, and a sub-agent's run, without anyone to report to in the next link).
+   */
+  handOverWhenCallsDone?: boolean;
 }
 
 /** What the machine needs from outside to choose the next step: the clock, the history's size, and the features. */

@@ -6,7 +6,7 @@ import { onDecision, onReply, onTimePassed, recordIgnored } from './on-decision'
 import { failRun, onModelCallStarted, onModelFailed, onModelReplied } from './on-model';
 import { onToolFinished, onToolOutcomeUnknown, onToolStarted } from './on-tool';
 import { onCallsJudged, onGuardrailsChecked } from './on-guardrails';
-import { onChildFinished, onChildStarted, onChildWaiting, onHandedOff } from './on-team';
+import { onChildFinished, onChildStarted, onChildWaiting, onHandedOff, onParentUnreachable } from './on-team';
 import { onCloseRequested, onUserMessage } from './on-thread';
 import { onModeSet } from './on-mode';
 import { onResume } from './on-resume';
@@ -96,6 +96,8 @@ function apply(state: RunState, event: RunEvent, ctx: TransitionContext): void {
       return onChildFinished(state, event.callId, event.outcome, event.durationMs, ctx);
     case 'child_waiting':
       return onChildWaiting(state, event.workflowId, event.waiting);
+    case 'parent_unreachable':
+      return onParentUnreachable(state, event.parent, event.error, ctx);
     case 'handed_off':
       return onHandedOff(state, event.callId, event.agent, ctx);
     case 'guardrails_checked':

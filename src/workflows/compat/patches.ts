@@ -34,6 +34,14 @@ export const Patches = {
   /** A paused turn (`pause_turn`) is sent back as it is, and the reply continues it (was: a "Continue." user message). */
   continuePausedTurns: 'continue-paused-turns',
   /**
+   * Every message handler is installed before the run's first `await`; handlers only validate and
+   * queue, and the loop is the one writer that applies messages, runs their effects and answers them
+   * (was: handlers installed after the agent was resolved, dispatching into the state, running
+   * activities and signalling other runs themselves, concurrently with the loop). The code such
+   * executions run is kept in compat/legacy/.
+   */
+  oneWriter: 'one-writer-message-handlers',
+  /**
    * Issue 30: a built-in file tool's write to a protected path asks a person in every mode, and
    * acceptEdits lets only the built-in file tools write unasked (was: rules, "always" and acceptEdits
    * let such writes through to the tool, which refused them; acceptEdits let every write tool run).

@@ -1,13 +1,15 @@
+// The batch and mode handlers of executions from before the one-writer patch (see ../patches.ts), kept as
+// they were so those histories replay; new executions use ../../message-handlers.ts.
 import { ApplicationFailure, getExternalWorkflowHandle, setHandler, workflowInfo } from '@temporalio/workflow';
-import { ApprovalBatchSchema } from '../contract/approval-batch';
-import { approvalSignal, decideApprovalsUpdate, setModeUpdate } from '../contract/agent-run-api';
-import { SetModeSchema } from '../contract/permission-mode';
-import { FailureType } from '../contract/errors';
-import { batchRefusal, planBatch, type ForwardedDecision } from '../core/machine/batch-rules';
-import { effectiveApprovers, pendingCalls, type SigningEnv } from '../core/machine/decision-rules';
-import { modeLoosens } from '../core/approvals/permission-mode';
-import { checkEditedArguments } from './edit-checks';
-import type { RunDriver } from './run-driver';
+import { ApprovalBatchSchema } from '../../../contract/approval-batch';
+import { approvalSignal, decideApprovalsUpdate, setModeUpdate } from '../../../contract/agent-run-api';
+import { SetModeSchema } from '../../../contract/permission-mode';
+import { FailureType } from '../../../contract/errors';
+import { batchRefusal, planBatch, type ForwardedDecision } from '../../../core/machine/batch-rules';
+import { pendingCalls, type SigningEnv } from '../../../core/machine/decision-rules';
+import { modeRefusal } from '../../../core/machine/message-rules';
+import { checkEditedArguments } from '../../edit-checks';
+import type { RunDriver } from '../../run-driver';
 
 const quiet = { publish: false };
 
@@ -41,7 +43,7 @@ export function installApprovalBatchHandlers(driver: RunDriver, options: { toolW
       if ('refusal' in first) throw refused(first.refusal);
       // The worker checks the edits first (a forwarded call's too, against its tool's schema, so a bad
       // edit refuses the whole batch); the state may have moved meanwhile, so the batch is tried again after.
-      const edits = await checkEditedArguments(driver, decisions, first.forwarded.map((f) => ({ callId: f.decision.callId, tool: f.tool })));
+      const edits = await checkEditedArguments(driver.state, decisions, first.forwarded.map((f) => ({ callId: f.decision.callId, tool: f.tool })));
       if ('refusal' in edits) throw refused(`${edits.refusal}; nothing was applied`);
       const items = decisions.map((decision) => ({ decision, analysis: edits.analyses[decision.callId] }));
       const plan = planBatch(driver.state, items, signingEnv());
@@ -82,18 +84,8 @@ export function installApprovalBatchHandlers(driver: RunDriver, options: { toolW
       validator: (raw: unknown) => {
         const parsed = SetModeSchema.safeParse(raw);
         if (!parsed.success) throw new Error(`Malformed mode switch: ${malformed(parsed.error.issues)} (modes: default, plan, acceptEdits, dontAsk)`);
-        if (driver.state.outcome) throw new Error('The run has ended; its mode cannot change');
-        const approvers = effectiveApprovers(driver.state);
-        const by = parsed.data.by;
-        if (approvers && (!by || !approvers.includes(by))) {
-          throw new Error(`${by ? `"${by}"` : 'a switch without "by"'} may not change this run's mode (approvers: ${approvers.join(', ') || 'none'})`);
-        }
-        const from = driver.state.mode;
-        if (driver.state.approverKeys !== undefined && modeLoosens(from, parsed.data.mode)) {
-          throw new Error(
-            `This run takes signed decisions only, and a mode switch is not signed, so it may only tighten the run (from ${from} to a stricter mode). Switching to ${parsed.data.mode} would let calls run unasked: approve them with signed decisions instead.`,
-          );
-        }
+        const refusal = modeRefusal(driver.state, parsed.data);
+        if (refusal) throw new Error(refusal);
       },
     },
   );

@@ -1,0 +1,83 @@
+import { getExternalWorkflowHandle, isCancellation } from '@temporalio/workflow';
+import type { ApprovalDecision } from '../contract/approval-decision';
+import { approvalSignal } from '../contract/agent-run-api';
+import { planBatch, type ForwardedDecision } from '../core/machine/batch-rules';
+import { pendingCalls } from '../core/machine/decision-rules';
+import { editOutcome, routeDecision } from '../core/machine/message-routes';
+import { checkEditedArguments } from './edit-checks';
+import type { LetterContext, Settle } from './letter-context';
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * A person's decision on one call (signal `approval`, update `decideApproval`), applied by the loop:
+ * forwarded to the sub-agent's run that waits for the call, or checked (edited arguments go to the
+ * worker first) and applied here. The state may move while the worker checks an edit, so the route is
+ * asked again right before the decision is applied, in the same step as applying it: an update that
+ * says "applied" was applied, and its audit line is on disk before it says so.
+ */
+export async function applyDecision(decision: ApprovalDecision, via: 'signal' | 'update', ctx: LetterContext, settle: Settle): Promise<void> {
+  const { driver } = ctx;
+  const route = routeDecision(driver.state, decision, ctx.signingEnv());
+  if ('refusal' in route) return settle.refuse(route.refusal);
+  if ('forwardTo' in route) {
+    const sent = await forward([{ decision, workflowId: route.forwardTo, tool: '' }]);
+    const problem = sent[0];
+    if (problem) return settle.refuse(`${decision.decision} for ${decision.callId} could not be forwarded to ${route.forwardTo}, the sub-agent run that waits for it: ${problem}; nothing was applied`);
+    return settle.applied(`${decision.decision} for ${decision.callId} forwarded to ${route.forwardTo}, the sub-agent run that waits for it`);
+  }
+  // Edited arguments are checked by the worker first: a bad edit is refused (recorded, for a signal).
+  const edits = await checkEditedArguments(driver.state, [decision]);
+  if ('refusal' in edits) return settle.refuse(edits.refusal);
+  const now = routeDecision(driver.state, decision, ctx.signingEnv());
+  if (!('apply' in now)) return settle.refuse('refusal' in now ? now.refusal : `call ${decision.callId} now waits in a sub-agent's run; decide it again`);
+  const before = driver.state.decisions.length;
+  const analysis = edits.analyses[decision.callId];
+  const { toolWideChoices, approvalChannel } = ctx.options;
+  driver.dispatch({ type: 'decision', decision, via, verified: driver.state.approverKeys !== undefined, toolWide: toolWideChoices, legacy: !approvalChannel, ...(analysis ? { analysis } : {}) });
+  await driver.flushAudit();
+  if (decision.arguments !== undefined) return settle.applied(editOutcome(driver.state, decision.callId));
+  const settled = driver.state.decisions.length - before;
+  const others = settled > 1 ? ` (and ${settled - 1} other pending call(s) it covers)` : '';
+  return settle.applied(`${decision.decision} applied to ${decision.callId}${others}`);
+}
+
+/**
+ * A batch of decisions (update `decideApprovals`), all or none: planned against the state, the edits
+ * checked by the worker (a forwarded call's too, against its tool's schema), planned again right
+ * before it is applied. Each sub-agent's run applies its own part and checks what only it can (its
+ * signature); a forward that fails (the run ended meanwhile) is reported, since this run's part is applied.
+ */
+export async function applyBatch(decisions: ApprovalDecision[], ctx: LetterContext, settle: Settle): Promise<void> {
+  const { driver } = ctx;
+  const first = planBatch(driver.state, decisions.map((decision) => ({ decision })), ctx.signingEnv());
+  if ('refusal' in first) return settle.refuse(first.refusal);
+  const edits = await checkEditedArguments(driver.state, decisions, first.forwarded.map((f) => ({ callId: f.decision.callId, tool: f.tool })));
+  if ('refusal' in edits) return settle.refuse(`${edits.refusal}; nothing was applied`);
+  const items = decisions.map((decision) => ({ decision, analysis: edits.analyses[decision.callId] }));
+  const plan = planBatch(driver.state, items, ctx.signingEnv());
+  if ('refusal' in plan) return settle.refuse(plan.refusal);
+  const before = driver.state.decisions.length;
+  const { toolWideChoices, approvalChannel } = ctx.options;
+  if (plan.local.length > 0) {
+    driver.dispatch({ type: 'decisions', decisions: plan.local, via: 'update', verified: driver.state.approverKeys !== undefined, toolWide: toolWideChoices, legacy: !approvalChannel });
+  }
+  await driver.flushAudit();
+  const calls = decisions.map((d) => d.callId).join(', ');
+  const settled = `${driver.state.decisions.length - before} call(s) settled, ${pendingCalls(driver.state).length} still parked`;
+  if (plan.forwarded.length === 0) return settle.applied(`${decisions.length} decision(s) applied (${calls}); ${settled}`);
+  const problems = await forward(plan.forwarded);
+  const lines = plan.forwarded.map((f, i) => `${f.decision.callId} → ${f.workflowId}${problems[i] ? ` (not delivered: ${problems[i]})` : ''}`);
+  const here = plan.local.length > 0 ? `here ${settled}; ` : '';
+  return settle.applied(`${decisions.length} decision(s) applied (${calls}); ${here}forwarded to the sub-agent runs that wait for them: ${lines.join(', ')}`);
+}
+
+/** Signals each decision to the run that waits for it; per decision, why it could not be delivered (undefined: it was). */
+async function forward(forwarded: readonly ForwardedDecision[]): Promise<(string | undefined)[]> {
+  const sent = await Promise.allSettled(forwarded.map((f) => getExternalWorkflowHandle(f.workflowId).signal(approvalSignal, f.decision)));
+  return sent.map((outcome) => {
+    if (outcome.status === 'fulfilled') return undefined;
+    if (isCancellation(outcome.reason)) throw outcome.reason;
+    return `the run no longer takes signals (${errorText(outcome.reason)})`;
+  });
+}

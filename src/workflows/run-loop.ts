@@ -1,0 +1,105 @@
+import { allHandlersFinished, condition, continueAsNew } from '@temporalio/workflow';
+import type { AgentRunInput, ParsedRunInput } from '../contract/run-input';
+import type { AgentRunResult } from '../contract/run-result';
+import type { RunState } from '../core/machine/run-state';
+import { applyLetter, refuseLetter } from './apply-letter';
+import type { Features } from './compat/patches';
+import type { LetterContext } from './letter-context';
+import type { Letter } from './mailbox';
+import { nextLinkInput, release } from './run-lifecycle';
+import type { StepContext } from './take-step';
+import { takeStep, whileWorking } from './take-step';
+
+/** Everything the loop of one link holds: the run, its mailbox, and how this execution behaves. */
+export interface Loop extends StepContext, LetterContext {
+  input: ParsedRunInput;
+  runFeatures: Features;
+}
+
+/** What an update on a message still in the inbox is told when the run ends before the agent took it up. */
+function undelivered(state: RunState): string {
+  const ended = state.outcome?.kind ?? state.phase;
+  return `message queued, but the run ended (${ended}) before the agent took it up; it is kept with the run's state, and \`agentctl resume ${state.workflowId}\` delivers it`;
+}
+
+/**
+ * Applies everything waiting in the mailbox, in arrival order: messages (each answered once applied,
+ * with its audit line on disk first), and the outcomes of the run's own background calls. This, and
+ * the step the loop takes, are the only places the run's state changes.
+ */
+export async function settle(loop: Loop): Promise<void> {
+  const { driver, mailbox } = loop;
+  for (let next = mailbox.take(); next; next = mailbox.take()) {
+    if (next.kind === 'fault') throw next.error;
+    if (next.kind === 'result') driver.dispatch(next.event);
+    else await applyLetter(next.letter, loop);
+  }
+  loop.deliveries.check(driver.state);
+  driver.publish();
+  await driver.flushAudit();
+}
+
+/**
+ * The loop of a one-writer execution: apply what arrived, ask the machine for the next step, write
+ * the decisions it made to the audit log, take the step. When the machine says the link or the run
+ * ends, the loop waits for every handler first and reads the state after that wait; anything that
+ * arrived meanwhile is applied and the machine asked again, since it may change the step. Returns the
+ * state of the run that ended (its result is read from it), or continues as new.
+ */
+export async function runLoop(loop: Loop): Promise<RunState> {
+  let released = false;
+  for (;;) {
+    await settle(loop);
+    const step = loop.driver.nextStep(loop.features);
+    if (step.kind === 'finish' && !released) {
+      // The conversation is released while messages are still taken (and refused: the run has ended).
+      released = true;
+      loop.timer.disarm();
+      await whileWorking(loop, release(loop.driver.state, loop.runFeatures));
+      continue;
+    }
+    if (step.kind === 'finish' || step.kind === 'continue_as_new') {
+      loop.timer.disarm();
+      const state = await quiesce(loop, step.kind);
+      if (!state) continue;
+      // Nothing is awaited from here on: no message can come between the last read and the end.
+      if (step.kind === 'continue_as_new') {
+        loop.mailbox.close('The run is handing over to its next link; send the message again');
+        return continueAsNew<(input: AgentRunInput) => Promise<AgentRunResult>>(nextLinkInput(loop.input, state));
+      }
+      loop.mailbox.close('The run has ended');
+      return state;
+    }
+    if (step.kind !== 'wait') loop.timer.disarm();
+    // What the step's own transition decided is on disk before the step acts on it.
+    await loop.driver.flushAudit();
+    await takeStep(step, loop);
+  }
+}
+
+/**
+ * Before the link or the run ends: every `sendMessage` still waiting for its turn is answered (its
+ * message stays in the state: the next link takes it up, or `agentctl resume` does), and every handler
+ * is let finish. The state is read after that wait; undefined when a message arrived meanwhile.
+ */
+async function quiesce(loop: Loop, ending: 'finish' | 'continue_as_new'): Promise<RunState | undefined> {
+  const { driver, mailbox } = loop;
+  loop.deliveries.answerAll(ending === 'continue_as_new' ? 'message queued; the agent takes it up after the current turn' : undelivered(driver.state));
+  await condition(() => mailbox.size > 0 || allHandlersFinished());
+  return mailbox.size > 0 ? undefined : driver.state;
+}
+
+/**
+ * A run that fails or is cancelled: what waits in the mailbox is refused with the reason (a signal's
+ * refusal recorded in `ignored`), nothing more is taken, waiting updates are answered, the conversation
+ * is released, and the run ends only once every handler has finished.
+ */
+export async function endRun(loop: Loop, reason: string): Promise<void> {
+  loop.timer.disarm();
+  // A letter that comes while the conversation is released is refused at once, and recorded as well.
+  const refuse = (letter: Letter) => refuseLetter(letter, loop, reason);
+  for (const letter of loop.mailbox.close(reason, refuse)) refuse(letter);
+  loop.deliveries.answerAll(undelivered(loop.driver.state));
+  await release(loop.driver.state, loop.runFeatures);
+  await condition(allHandlersFinished);
+}
