@@ -66,6 +66,10 @@ export type { RunStatus } from './contract/run-status';
 export { startRun } from './client/start-run';
 export type { RunOutcome } from './client/run-outcome';
 export { forkRun, planFork, type ForkPlan } from './client/fork-run';
+// The replay lab's export (`agentctl replay --export`): a run as a file replayRecordedRun (durable-agent/testing) reads.
+export { exportRecordedRun, RecordedRunFileSchema, type RecordedRunFile } from './client/replay/recorded-run-file';
+export type { StoredBodies } from './client/replay/stored-bodies';
+export type { StoredPrefix } from './client/replay/recorded-conversation';
 export { AGENT_RUN_WORKFLOW_TYPE } from './contract/agent-run-api';
 export { connectClient } from './client/connect';
 export {

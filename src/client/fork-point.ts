@@ -45,7 +45,7 @@ export function forkReplayBundle(): Promise<WorkflowBundle> {
  * continues (`continuedExecutionRunId`), so the chain is walked back from the newest one through the
  * histories alone: no visibility query, which may lag.
  */
-async function chainOf(client: Client, workflowId: string): Promise<{ runId: string; history: History }[]> {
+export async function chainOf(client: Client, workflowId: string): Promise<{ runId: string; history: History }[]> {
   const links: { runId: string; history: History }[] = [];
   let runId: string | undefined;
   try {

@@ -34,6 +34,11 @@ export {
 export { startDevServer, freePort, DevServerStartError, type DevServer, type DevServerOptions, type SearchAttributeType } from './temporal-dev-server';
 export { findTemporalCli, ensureTemporalCli, TemporalCliNotFoundError } from './find-temporal-cli';
 export type { CacheUsage } from './prompt-cache-simulator';
+export { replayRecordedRun, type ReplayRecordedRunOptions } from './replay-recorded-run';
+export type { ReplayReport, CompletionView } from '../client/replay/replay-report';
+export type { Divergence, DivergenceKind, WouldRun, DecideFlag } from '../client/replay/shadow-session';
+export type { ApprovalView } from '../client/replay/shadow-decisions';
+export type { Effort, EffortSchema } from '../contract/model-options';
 // An environment carries a client, a worker and their options, and their signatures name much of the
 // public API in turn: those types are re-exported here, type-only, from where the client and root
 // entries take them, so a test can name whatever an environment hands it. `npm run api:check` fails

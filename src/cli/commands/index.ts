@@ -12,6 +12,7 @@ import { resultCommand } from './result';
 import { cancelCommand } from './cancel';
 import { resumeCommand } from './resume';
 import { forkCommand } from './fork';
+import { replayCommand } from './replay';
 import { keysCommand } from './keys';
 import { auditCommand } from './audit';
 import { consoleCommand } from './console';
@@ -33,6 +34,7 @@ export const commands: Command[] = [
   preferencesCommand,
   resumeCommand,
   forkCommand,
+  replayCommand,
   statusCommand,
   watchCommand,
   listCommand,

@@ -36,7 +36,7 @@ function outputSchemaFlag(file: string | undefined): Record<string, unknown> | u
 }
 
 /** `--effort low|medium|high|xhigh|max`, checked here so a typo is reported before anything starts. */
-function effortFlag(raw: string | undefined): Effort | undefined {
+export function effortFlag(raw: string | undefined): Effort | undefined {
   if (raw === undefined) return undefined;
   const parsed = EffortSchema.safeParse(raw);
   if (!parsed.success) throw new UsageError(`--effort must be one of ${EffortSchema.options.join(', ')} (got "${raw}")`);

@@ -10,6 +10,7 @@ import { isApiBlock, type ApiBlock, type ContentBlock, type ConversationMessage,
 import { FailureType } from '../../contract/errors';
 import { EffortSchema } from '../../contract/model-options';
 import { buildModelRequest, outputContractFor } from '../model/model-request';
+import { requestFingerprint, type RequestFingerprint } from '../model/request-fingerprint';
 import { streamMessage } from '../model/stream-message';
 import { isRetriedOutage } from '../model/model-errors';
 import { withAttachments } from '../conversation/tool-attachments';
@@ -58,6 +59,11 @@ export interface CallModelResult {
    * followed by this reply's, and takes the place of the conversation's last message.
    */
   continued?: true;
+  /**
+   * What the request asked for besides its messages (model, parameters, digests of the system prompt
+   * and of each tool), so the replay lab can tell from the history whether a shadow asks the same.
+   */
+  request?: RequestFingerprint;
 }
 
 /** A stream that sends nothing for this long is abandoned and the call retried (`AGENT_MODEL_IDLE_SECONDS`, read at start). */
@@ -200,6 +206,7 @@ export function createCallModel(deps: ActivityDeps) {
       promptChars: promptCharsOf(messages),
       analyses: await analyzeCalls(deps, content, workspaceFor(deps.workspaceRoot, agent.workspace, facts.workflowId ?? 'standalone').workspaceRoot),
       ...(contract ? { outputChecks: checkCompletionOutputs(content, agent.completionTools, contract) } : {}),
+      request: requestFingerprint(request),
     };
   };
 }

@@ -32,7 +32,8 @@ export function createCopyWorkspace(deps: ActivityDeps) {
   };
 }
 
-async function copyable(file: string): Promise<boolean> {
+/** Folders, files and links: what a workspace copy takes (a FIFO would block the reader, sockets and devices have no content). */
+export async function copyable(file: string): Promise<boolean> {
   const kind = await lstat(file);
   return kind.isDirectory() || kind.isFile() || kind.isSymbolicLink();
 }

@@ -18,7 +18,8 @@ export const ATTACHMENT_LINE = '[attached: ';
 /** The API refuses larger images; PDFs count against the request's size. */
 export const ATTACHMENT_LIMITS = { maxBytes: 5 * 1024 * 1024, maxParts: 20 } as const;
 
-const keyOf = (owner: string, callId: string) => `attachments:${owner}:${callId}`;
+/** Where a call's attachments are kept (tagged with the call id, owned by the run). */
+export const attachmentKey = (owner: string, callId: string) => `attachments:${owner}:${callId}`;
 const bytesOf = (part: ToolContentPart) => Buffer.byteLength(part.data, 'base64');
 const label = (part: ToolContentPart) => `${part.mediaType} ${part.type}${part.type === 'document' && part.title ? ` "${part.title}"` : ''}, ${bytesOf(part)} bytes`;
 
@@ -41,7 +42,7 @@ export async function keepAttachments(store: ConversationStore, owner: string, c
   }
   // The store keeps conversations; the attachments travel as one text block of JSON, so every
   // store (memory, directory, PostgreSQL) holds them without a schema of its own.
-  if (kept.length > 0) await store.save(keyOf(owner, callId), { messages: [{ role: 'user', content: [{ type: 'text', text: JSON.stringify(kept) }] }], tag: callId }, owner);
+  if (kept.length > 0) await store.save(attachmentKey(owner, callId), { messages: [{ role: 'user', content: [{ type: 'text', text: JSON.stringify(kept) }] }], tag: callId }, owner);
   return { ...rest, output: [rest.output, ...lines].filter(Boolean).join('\n') };
 }
 
@@ -51,7 +52,7 @@ function toApiBlock(part: ToolContentPart): Anthropic.ImageBlockParam | Anthropi
 }
 
 async function loadAttachments(store: ConversationStore, owner: string, callId: string): Promise<ToolContentPart[] | undefined> {
-  const stored = await store.load(keyOf(owner, callId), owner, callId);
+  const stored = await store.load(attachmentKey(owner, callId), owner, callId);
   const block = Array.isArray(stored?.messages[0]?.content) ? stored.messages[0].content[0] : undefined;
   if (block?.type !== 'text') return undefined;
   const parsed = ToolContentPartSchema.array().safeParse(JSON.parse(block.text));

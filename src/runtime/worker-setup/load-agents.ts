@@ -6,6 +6,7 @@ import { checkToolReferences, loadAgentConfig, type LoadedAgentConfig } from '..
 import { AgentConfigError, AgentDefinitionError } from '../../contract/errors';
 import { McpPool } from '../mcp/mcp-pool';
 import type { McpHost } from '../mcp/mcp-sandbox';
+import type { McpServersConfig } from '../mcp/mcp-server-config';
 import { mcpTools } from '../mcp/mcp-tools';
 import { builtinTools } from '../tools/builtin';
 import type { Tool } from '../tools/tool-definition';
@@ -28,6 +29,8 @@ export interface LoadAgentsOptions {
   env: NodeJS.ProcessEnv;
   /** The sandbox stdio MCP servers run in: the one tool commands get, with the workspace. */
   mcpHost: McpHost;
+  /** Changes the configuration's MCP servers before they start (the replay lab points them at its own folder). */
+  mcpServers?: (servers: McpServersConfig) => McpServersConfig;
 }
 
 function agentsToServe(config: LoadedAgentConfig | undefined, own: AgentDefinitionInput[] | undefined): AgentDefinitionInput[] {
@@ -45,7 +48,8 @@ export async function loadWorkerAgents(options: LoadAgentsOptions): Promise<Work
   checkUserTools(builtinTools, options.tools ?? []);
   const config = options.configFile ? loadAgentConfig(options.configFile) : undefined;
   const warn = (message: string) => console.warn(`WARNING: ${message}`);
-  const mcp = config && Object.keys(config.mcpServers).length > 0 ? await McpPool.start(config.mcpServers, options.env, options.mcpHost, warn) : McpPool.empty();
+  const servers = config && options.mcpServers ? options.mcpServers(config.mcpServers) : config?.mcpServers;
+  const mcp = servers && Object.keys(servers).length > 0 ? await McpPool.start(servers, options.env, options.mcpHost, warn) : McpPool.empty();
   try {
     const tools = [...builtinTools, ...(options.tools ?? []), ...mcpTools(mcp, warn)];
     if (config) checkToolReferences(config, tools.map((t) => t.name));
