@@ -143,6 +143,7 @@ export declare const AgentDefinitionSchema: z.ZodObject<{
             argumentsMatch: z.ZodOptional<z.ZodString>;
             command: z.ZodOptional<z.ZodString>;
             writes: z.ZodOptional<z.ZodBoolean>;
+            network: z.ZodOptional<z.ZodBoolean>;
         }, z.core.$strip>]>>>;
         alwaysApproved: z.ZodOptional<z.ZodArray<z.ZodUnion<readonly [z.ZodString, z.ZodObject<{
             tool: z.ZodString;
@@ -150,6 +151,7 @@ export declare const AgentDefinitionSchema: z.ZodObject<{
             argumentsMatch: z.ZodOptional<z.ZodString>;
             command: z.ZodOptional<z.ZodString>;
             writes: z.ZodOptional<z.ZodBoolean>;
+            network: z.ZodOptional<z.ZodBoolean>;
         }, z.core.$strip>]>>>;
         alwaysRejected: z.ZodOptional<z.ZodArray<z.ZodUnion<readonly [z.ZodString, z.ZodObject<{
             tool: z.ZodString;
@@ -157,6 +159,7 @@ export declare const AgentDefinitionSchema: z.ZodObject<{
             argumentsMatch: z.ZodOptional<z.ZodString>;
             command: z.ZodOptional<z.ZodString>;
             writes: z.ZodOptional<z.ZodBoolean>;
+            network: z.ZodOptional<z.ZodBoolean>;
         }, z.core.$strip>]>>>;
         scopes: z.ZodOptional<z.ZodObject<{
             read: z.ZodOptional<z.ZodPreprocess<z.ZodEnum<{
@@ -331,6 +334,7 @@ export declare const AgentRunInputSchema: z.ZodObject<{
             argumentsMatch: z.ZodOptional<z.ZodString>;
             command: z.ZodOptional<z.ZodString>;
             writes: z.ZodOptional<z.ZodBoolean>;
+            network: z.ZodOptional<z.ZodBoolean>;
         }, z.core.$strip>]>>>;
         alwaysApproved: z.ZodOptional<z.ZodArray<z.ZodUnion<readonly [z.ZodString, z.ZodObject<{
             tool: z.ZodString;
@@ -338,6 +342,7 @@ export declare const AgentRunInputSchema: z.ZodObject<{
             argumentsMatch: z.ZodOptional<z.ZodString>;
             command: z.ZodOptional<z.ZodString>;
             writes: z.ZodOptional<z.ZodBoolean>;
+            network: z.ZodOptional<z.ZodBoolean>;
         }, z.core.$strip>]>>>;
         alwaysRejected: z.ZodOptional<z.ZodArray<z.ZodUnion<readonly [z.ZodString, z.ZodObject<{
             tool: z.ZodString;
@@ -345,6 +350,7 @@ export declare const AgentRunInputSchema: z.ZodObject<{
             argumentsMatch: z.ZodOptional<z.ZodString>;
             command: z.ZodOptional<z.ZodString>;
             writes: z.ZodOptional<z.ZodBoolean>;
+            network: z.ZodOptional<z.ZodBoolean>;
         }, z.core.$strip>]>>>;
         scopes: z.ZodOptional<z.ZodObject<{
             read: z.ZodOptional<z.ZodPreprocess<z.ZodEnum<{
@@ -394,6 +400,8 @@ export declare const AgentRunInputSchema: z.ZodObject<{
         }, z.core.$strip>>;
         iterationsBefore: z.ZodDefault<z.ZodNumber>;
     }, z.core.$strip>>;
+    priority: z.ZodOptional<z.ZodNumber>;
+    fairnessKey: z.ZodOptional<z.ZodString>;
     approvers: z.ZodOptional<z.ZodArray<z.ZodString>>;
     network: z.ZodOptional<z.ZodBoolean>;
     modelRetryMaxSeconds: z.ZodOptional<z.ZodNumber>;
@@ -1491,8 +1499,10 @@ export declare interface RunStatus {
         parentWorkflowId?: string;
         rootWorkflowId?: string;
     };
-    /** A thread's completions so far. */
+    /** A thread's completions: the latest ones (at most 20; `completionCount` says how many there are in all). */
     completions: Completion[];
+    /** How many completions the thread has had (its result returns them all); absent from runs of earlier releases' workers. */
+    completionCount?: number;
     /** Whether the run is a thread that takes follow-up messages (its input `followUps`). */
     followUps: boolean;
     /** Set when a guardrail ended the run. */
@@ -1858,7 +1868,10 @@ export declare interface TriggerOptions extends ScheduleScope {
 
 /** What a trigger came to. */
 export declare type TriggerOutcome = 
-/** A run started; its workflow id. */
+/**
+* A run started; its workflow id. Under `cancel_other` the server asks the open run to cancel and
+* may start the new one before the old one has closed.
+*/
     {
     outcome: 'started';
     workflowId: string;

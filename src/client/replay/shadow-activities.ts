@@ -101,7 +101,9 @@ export function createShadowActivities(deps: ActivityDeps, sessions: ShadowSessi
       sessionOf();
     },
     async recordAudit() {
+      // A shadow writes no audit log: it decides nothing a person or a tool acts on.
       sessionOf();
+      return { lines: [] };
     },
     async copyWorkspace() {
       // The shadow's copy of the original's folder was made before it started (shadow-workspace.ts).
