@@ -47,6 +47,13 @@ export const Patches = {
    * let such writes through to the tool, which refused them; acceptEdits let every write tool run).
    */
   containedCalls: 'contained-calls',
+  /**
+   * Issue 32: a `childStatus` report is taken only from a running sub-agent run of this one, about
+   * itself and the runs below it (was: any running child's report, listing any run); a decision's
+   * `argumentsHash` and `workflowId` are checked and a signed one must carry the hash; a signed
+   * message or decision is taken once; run rules under a registry are a ceiling.
+   */
+  approvalChannelII: 'approval-channel-ii',
 } as const;
 
 export type Features = { -readonly [K in keyof typeof Patches]: boolean };
