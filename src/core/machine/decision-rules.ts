@@ -57,7 +57,7 @@ export function forwardRefusal(
   // The run below checks all this against its own call too; this says it early, so an update is not
   // told "forwarded" for a decision the run below would only record as ignored.
   const { state, env } = shown;
-  const hashProblem = shownArgumentsRefusal(state, { id: decision.callId, input: waiting.input }, decision);
+  const hashProblem = shownArgumentsRefusal({ id: decision.callId, input: waiting.input }, decision);
   if (hashProblem) return hashProblem;
   if (state.approverKeys === undefined) return undefined;
   if (!decision.signature || !decision.approver || !Object.hasOwn(state.approverKeys, decision.approver)) {
@@ -65,22 +65,24 @@ export function forwardRefusal(
   }
   const expires = decision.expiresAt === undefined ? Number.NaN : Date.parse(decision.expiresAt);
   if (!(expires > env.now)) return `the decision's signature has no expiry ahead (expiresAt ${decision.expiresAt ?? 'absent'}); decide again; the call stays parked`;
-  return undefined;
+  return missingHashRefusal(state, decision.callId, decision);
 }
 
 /**
  * Why a decision does not cover the call as it waits now: the person saw other arguments (an edit
- * parked it again under the same id since), or, with an approver registry, the decision does not say
- * what they saw. Undefined when it covers the call.
+ * parked it again under the same id since). Undefined when it names no hash or the hash matches.
  */
-export function shownArgumentsRefusal(state: RunState, call: { id: string; input: unknown }, decision: ApprovalDecision): string | undefined {
-  if (decision.argumentsHash === undefined) {
-    if (state.approverKeys === undefined || decision.signature === undefined) return undefined;
-    return `signed decision on ${call.id} carries no argumentsHash: with an approver registry a decision must say which arguments the person saw (sha-256 of their canonical JSON); decide again with \`agentctl\` or the console of this release; the call stays parked`;
-  }
+export function shownArgumentsRefusal(call: { id: string; input: unknown }, decision: ApprovalDecision): string | undefined {
+  if (decision.argumentsHash === undefined) return undefined;
   const now = argumentsHash(call.input);
   if (decision.argumentsHash === now) return undefined;
   return `the arguments of ${call.id} changed since they were shown (argumentsHash ${decision.argumentsHash.slice(0, 12)}…, the call now ${now.slice(0, 12)}…): look at the call again and decide what it asks now; the call stays parked`;
+}
+
+/** With an approver registry, a decision must say which arguments the person saw; undefined when it does or none is needed. */
+export function missingHashRefusal(state: RunState, callId: string, decision: ApprovalDecision): string | undefined {
+  if (state.approverKeys === undefined || decision.argumentsHash !== undefined) return undefined;
+  return `signed decision on ${callId} carries no argumentsHash: with an approver registry a decision must say which arguments the person saw (sha-256 of their canonical JSON); decide again with \`agentctl\` or the console of this release; the call stays parked`;
 }
 
 /**
@@ -107,7 +109,7 @@ export function decisionRefusal(state: RunState, decision: ApprovalDecision, env
   const scopeProblem = scopeRefusal(state, call, decision, env.legacy === true);
   if (scopeProblem) return scopeProblem;
   if (env.channelII) {
-    const shownProblem = shownArgumentsRefusal(state, call, decision);
+    const shownProblem = shownArgumentsRefusal(call, decision);
     if (shownProblem) return shownProblem;
   }
   // An execution from before the patch replays the v1 decisions it applied, and takes v2 ones from new clients.
@@ -121,7 +123,8 @@ export function decisionRefusal(state: RunState, decision: ApprovalDecision, env
   const legacy = approver === undefined ? undefined : legacyDecisionText({ workflowId: state.workflowId, callId: decision.callId, decision: decision.decision, approver, scope: legacyScope });
   const check = checkSignature({ registry: state.approverKeys, signer: approver, signature: decision.signature, message, now: env.now, legacy });
   if (!check.ok) return `${check.reason}; the call stays parked`;
-  return undefined;
+  // Last, so a bad or unknown signature is named as such: only a good one is asked what it was shown.
+  return env.channelII ? missingHashRefusal(state, call.id, decision) : undefined;
 }
 
 /**
