@@ -157,6 +157,37 @@ describe('issue 32: the approval channel, the run side', () => {
       await cancel(tight);
     });
   }, 120_000);
+
+  it('must-have 7: a decision naming its run reaches that run, when two sub-agents park the same call id', async () => {
+    const [task, subA, subB] = [uniqueId('same-id'), uniqueId('same-id-a'), uniqueId('same-id-b')];
+    const delegate = (sub: string, id: string) => toolCall('delegate_task', { agent: 'guarded', task: sub }, id);
+    bed.fake.script(task, [reply(delegate(subA, 'toolu_a'), delegate(subB, 'toolu_b')), done('boss done')]);
+    bed.fake.script(subA, [write('a.txt', 'toolu_same'), done('a done')]);
+    bed.fake.script(subB, [write('b.txt', 'toolu_same'), done('b done')]);
+    await withAgentWorker(bed.harness(), async ({ start, client }) => {
+      const root = await start({ agent: 'boss', task });
+      const [childA, childB] = [`${root.workflowId}/sub-toolu_a`, `${root.workflowId}/sub-toolu_b`];
+      const parked = await waitForApprovals(root, 2, 30_000);
+      expect(parked.pendingApprovals.map((p) => [p.workflowId, p.callId]).sort()).toEqual([[childA, 'toolu_same'], [childB, 'toolu_same']]);
+      const outcome = await root.executeUpdate(decideApprovalUpdate, { args: [{ callId: 'toolu_same', workflowId: childB, decision: 'reject', approver: 'alice', reason: 'not b' }] });
+      expect(outcome.message).toContain(`delivered to ${childB}`);
+      const b = client.workflow.getHandle(childB);
+      const decided = await waitFor(async () => {
+        const s = await b.query(statusQuery);
+        return s.decisions.length > 0 ? s.decisions : undefined;
+      }, 'the decision to reach the second sub-agent');
+      expect(decided).toEqual([expect.objectContaining({ callId: 'toolu_same', decision: 'reject', reason: 'not b' })]);
+      const a = await client.workflow.getHandle(childA).query(statusQuery);
+      expect(a.decisions).toEqual([]);
+      expect(a.phase).toBe('waiting_approval');
+      // A run the tree does not have is refused, not sent to the first run with that call id.
+      expect(await refusal(root.executeUpdate(decideApprovalUpdate, { args: [{ callId: 'toolu_same', workflowId: `${root.workflowId}/sub-nobody`, decision: 'approve', approver: 'alice' }] }))).toMatch(
+        /^no call toolu_same of .*\/sub-nobody waits for a decision in this run's tree/,
+      );
+      await root.executeUpdate(decideApprovalsUpdate, { args: [{ decisions: [{ callId: 'toolu_same', workflowId: childA, decision: 'approve', approver: 'alice' }] }] });
+      expect((await root.result()).completion?.summary).toBe('boss done');
+    });
+  }, 120_000);
 });
 
 /** The reason an update was refused with. */
