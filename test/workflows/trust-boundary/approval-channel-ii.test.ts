@@ -188,6 +188,29 @@ describe('issue 32: the approval channel, the run side', () => {
       expect((await root.result()).completion?.summary).toBe('boss done');
     });
   }, 120_000);
+
+  // A guard, not a test seen failing: the run already decided only the calls a batch names; the issue's
+  // "approve all" posted {} and the console's server filled in every parked call (32b's side).
+  it('finding 4, the run side: an approve-all list decides exactly the calls it shows, all or none', async () => {
+    const task = uniqueId('approve-all-list');
+    const [a, b] = [{ path: 'a.txt', content: 'x' }, { path: 'PWNED-toctou.txt', content: 'x' }];
+    bed.fake.script(task, [reply(toolCall('write_file', a, 'toolu_a')), reply(toolCall('write_file', b, 'toolu_b')), done('done')]);
+    await withAgentWorker(bed.harness(), async ({ start, workspace }) => {
+      const handle = await start({ agent: 'general', task, approvers: ['alice', 'bob'] });
+      await waitForApprovals(handle);
+      const shown = [{ workflowId: handle.workflowId, callId: 'toolu_a', argumentsHash: argumentsHash(a) }];
+      // Bob decides the call alice was shown; the model parks another one.
+      await handle.executeUpdate(decideApprovalUpdate, { args: [{ callId: 'toolu_a', decision: 'approve', approver: 'bob', argumentsHash: argumentsHash(a) }] });
+      await waitFor(async () => ((await handle.query(statusQuery)).pendingApprovals.some((p) => p.callId === 'toolu_b') ? true : undefined), 'the second call to park');
+      const decisions = shown.map((call) => ({ ...call, decision: 'approve' as const, approver: 'alice' }));
+      expect(await refusal(handle.executeUpdate(decideApprovalsUpdate, { args: [{ decisions }] }))).toMatch(/^decision 1 of 1 \(approve toolu_a\) is refused: call toolu_a was already decided.*nothing was applied$/);
+      const status = await handle.query(statusQuery);
+      expect(status.pendingApprovals.map((p) => p.callId)).toEqual(['toolu_b']);
+      expect(existsSync(path.join(workspace, 'PWNED-toctou.txt'))).toBe(false);
+      await handle.executeUpdate(decideApprovalsUpdate, { args: [{ decisions: [{ workflowId: handle.workflowId, callId: 'toolu_b', argumentsHash: argumentsHash(b), decision: 'reject', approver: 'alice' }] }] });
+      expect((await handle.result()).status).toBe('completed');
+    });
+  }, 120_000);
 });
 
 /** The reason an update was refused with. */
