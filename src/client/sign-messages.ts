@@ -6,6 +6,7 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import type { ApprovalDecision, FollowUp, UserReply } from '../contract/approval-decision';
 import {
+  argumentsHash,
   decisionMessage,
   DEFAULT_SIGNATURE_LIFETIME_MS,
   followUpMessage,
@@ -29,17 +30,24 @@ const expiry = (): string => new Date(Date.now() + DEFAULT_SIGNATURE_LIFETIME_MS
 
 /**
  * `decision`, signed by its approver when they have a key. `pending` reads the run's pending calls
- * (only when there is something to sign): the call's arguments, as the run reports them, are signed.
+ * (only when there is something to sign): the call's arguments, as the run reports them, are signed,
+ * and the payload says which (`argumentsHash`) and which run of the tree waits for the call
+ * (`workflowId`). A decision that already carries the hash of what the person was shown is refused
+ * here when the call's arguments have changed since: the run would refuse it too.
  */
 export async function signDecision(handle: WorkflowHandle, decision: ApprovalDecision, pending: () => Promise<readonly PendingApproval[]>): Promise<ApprovalDecision> {
   const approver = decision.approver;
   if (decision.signature || !approver || !hasApproverKey(approver)) return decision;
   const call = (await pending()).find((p) => p.callId === decision.callId);
   if (!call) throw new DecisionRefusedError(`Run ${handle.workflowId} has no call ${decision.callId} waiting for approval, so there is nothing to sign.`);
+  const hash = argumentsHash(call.input);
+  if (decision.argumentsHash !== undefined && decision.argumentsHash !== hash) {
+    throw new DecisionRefusedError(`The arguments of ${decision.callId} changed since they were shown; look at the call again (\`agentctl pending ${handle.workflowId}\`) and decide what it asks now.`);
+  }
   const run = await describeRunIdentity(handle, call.workflowId || handle.workflowId);
   const expiresAt = expiry();
   const message = decisionMessage(run, call.input, { ...decision, approver, expiresAt });
-  return { ...decision, expiresAt, signature: signWithApproverKey(approver, signedText(message)) };
+  return { ...decision, workflowId: run.workflowId, argumentsHash: hash, expiresAt, signature: signWithApproverKey(approver, signedText(message)) };
 }
 
 /** `reply`, naming the question it answers and signed by its sender when they have a key. */

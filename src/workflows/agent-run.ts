@@ -33,13 +33,13 @@ export async function agentRun(rawInput: AgentRunInput): Promise<AgentRunResult>
   if (!features.oneWriter) return legacyAgentRun(rawInput, features, slot);
 
   const mailbox = new Mailbox();
-  const options: MessageOptions = { toolWideChoices: !features.scopedChoices, approvalChannel: features.approvalChannel, steering: features.steerWorkingRuns };
+  const options: MessageOptions = { toolWideChoices: !features.scopedChoices, approvalChannel: features.approvalChannel, steering: features.steerWorkingRuns, approvalChannelII: features.approvalChannelII };
   installMessageHandlers(mailbox, () => slot.driver?.state, options);
 
   let input: ParsedRunInput;
   try {
     input = parseInput(rawInput);
-    slot.driver = await startLink(input, { auditing: features.auditDecisions, oneWriter: true, containedCalls: features.containedCalls, report: (event) => mailbox.report(event) });
+    slot.driver = await startLink(input, { auditing: features.auditDecisions, oneWriter: true, containedCalls: features.containedCalls, report: (event) => mailbox.report(event) }, features.approvalChannelII);
   } catch (error) {
     // Nothing was applied: every message that came meanwhile is refused with the reason.
     const cancelled = isCancellation(error);

@@ -24,7 +24,8 @@ export async function applyDecision(decision: ApprovalDecision, via: 'signal' | 
     const sent = await forward([{ decision, workflowId: route.forwardTo, tool: '' }]);
     const problem = sent[0];
     if (problem) return settle.refuse(`${decision.decision} for ${decision.callId} could not be forwarded to ${route.forwardTo}, the sub-agent run that waits for it: ${problem}; nothing was applied`);
-    return settle.applied(`${decision.decision} for ${decision.callId} forwarded to ${route.forwardTo}, the sub-agent run that waits for it`);
+    if (!ctx.options.approvalChannelII) return settle.applied(`${decision.decision} for ${decision.callId} forwarded to ${route.forwardTo}, the sub-agent run that waits for it`);
+    return settle.applied(`${decision.decision} for ${decision.callId} delivered to ${route.forwardTo}, the sub-agent run that waits for it; not applied yet: that run checks its signature and applies it (or records in its status why not)`);
   }
   // Edited arguments are checked by the worker first: a bad edit is refused (recorded, for a signal).
   const edits = await checkEditedArguments(driver.state, [decision]);
@@ -69,7 +70,11 @@ export async function applyBatch(decisions: ApprovalDecision[], ctx: LetterConte
   const problems = await forward(plan.forwarded);
   const lines = plan.forwarded.map((f, i) => `${f.decision.callId} → ${f.workflowId}${problems[i] ? ` (not delivered: ${problems[i]})` : ''}`);
   const here = plan.local.length > 0 ? `here ${settled}; ` : '';
-  return settle.applied(`${decisions.length} decision(s) applied (${calls}); ${here}forwarded to the sub-agent runs that wait for them: ${lines.join(', ')}`);
+  if (!ctx.options.approvalChannelII) return settle.applied(`${decisions.length} decision(s) applied (${calls}); ${here}forwarded to the sub-agent runs that wait for them: ${lines.join(', ')}`);
+  // Truthful: only this run's part is applied; each run below checks and applies its own part.
+  const local = plan.local.map((item) => item.decision.callId);
+  const applied = local.length > 0 ? `${local.length} decision(s) applied here (${local.join(', ')}); ${settled}; ` : '';
+  return settle.applied(`${applied}${plan.forwarded.length} delivered to the sub-agent runs that wait for them, not applied yet (each checks its signature and applies it, or records in its status why not): ${lines.join(', ')}`);
 }
 
 /** Signals each decision to the run that waits for it; per decision, why it could not be delivered (undefined: it was). */

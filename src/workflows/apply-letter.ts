@@ -2,6 +2,7 @@ import { getExternalWorkflowHandle, isCancellation } from '@temporalio/workflow'
 import type { FollowUp, UserReply } from '../contract/approval-decision';
 import { userReplySignal } from '../contract/agent-run-api';
 import type { SetMode } from '../contract/permission-mode';
+import { checkChildReport } from '../core/machine/child-reports';
 import { closeRefusal, followUpRefusal, modeRefusal } from '../core/machine/message-rules';
 import { routeReply } from '../core/machine/message-routes';
 import { applyBatch, applyDecision } from './apply-decisions';
@@ -93,10 +94,16 @@ async function apply(letter: Letter, ctx: LetterContext, settle: Settle): Promis
       return applyFollowUp(message.message, letter, ctx, settle);
     case 'close':
       return applyClose(ctx, settle);
-    case 'child_status':
+    case 'child_status': {
+      if (ctx.options.approvalChannelII) {
+        const check = checkChildReport(ctx.driver.state, message.workflowId, message.waiting);
+        if ('refusal' in check) return settle.refuse(check.refusal);
+        if ('drop' in check) return settle.applied('noted');
+      }
       // Published at once by the loop: it may be waiting on the child run itself and not look again for a while.
       ctx.driver.dispatch({ type: 'child_waiting', workflowId: message.workflowId, waiting: message.waiting });
       return settle.applied('noted');
+    }
     case 'malformed':
       return settle.refuse(message.reason);
   }

@@ -17,8 +17,8 @@ import { newRunState, stateFromCheckpoint } from './run-state-init';
  */
 
 /** The run's state at the start of this link: a new run's, or the checkpoint's with the person's choices reloaded. */
-export async function startLink(input: ParsedRunInput, driverOptions: DriverOptions): Promise<RunDriver> {
-  if (input.checkpoint === undefined) return new RunDriver(await newRunState(input), driverOptions);
+export async function startLink(input: ParsedRunInput, driverOptions: DriverOptions, ceiling = false): Promise<RunDriver> {
+  if (input.checkpoint === undefined) return new RunDriver(await newRunState(input, ceiling), driverOptions);
   const { state: checkpoint, stored, facts } = await stateFromCheckpoint(input);
   const driver = new RunDriver(checkpoint, driverOptions);
   // First, so that nothing of the ended run (its parent, its id) is told about this one.

@@ -1,6 +1,7 @@
 import { ApplicationFailure, workflowInfo } from '@temporalio/workflow';
 import { z } from 'zod';
 import { commandPatternsOf } from '../core/approvals/approval-policy';
+import { runRulesCeilingProblem } from '../core/approvals/run-rules-ceiling';
 import { workflowIdProblem } from '../core/approvals/signatures/workflow-id';
 import { toRules } from '../core/approvals/preference-messages';
 import type { PreferenceRule } from '../core/approvals/preference-rules';
@@ -100,12 +101,17 @@ export async function stateFromCheckpoint(input: ParsedRunInput): Promise<{ stat
   return { state, stored: rules, facts };
 }
 
-/** The state of a new run. */
-export async function newRunState(input: ParsedRunInput): Promise<RunState> {
+/**
+ * The state of a new run. `ceiling` (patch approvalChannelII): with an approver registry, a run input
+ * that would loosen its agent's rules or mode is refused, naming the setting (run-rules-ceiling.ts).
+ */
+export async function newRunState(input: ParsedRunInput, ceiling = false): Promise<RunState> {
   const patterns = commandPatternsOf(input.toolApproval);
   const resolved: unknown = await setup.resolveAgent({ agent: input.agent, commandPatterns: patterns });
   const agent = resolvedAgentOf(resolved);
   const { approverKeys } = WorkerFactsSchema.parse(resolved);
+  const loosens = ceiling && approverKeys !== undefined ? runRulesCeilingProblem(input, agent) : undefined;
+  if (loosens) throw ApplicationFailure.create({ type: FailureType.InvalidRunInput, nonRetryable: true, message: `Refused to run: ${loosens}.` });
   const user = input.user ?? 'default';
   const { rules } = preferencesOf(await setup.loadPreferences({ user }));
   const workflowId = workflowInfo().workflowId;

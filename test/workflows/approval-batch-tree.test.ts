@@ -89,7 +89,8 @@ describe('decideApprovals across sub-agent runs', () => {
       const outcome = await root.executeUpdate(decideApprovalsUpdate, { args: [{ decisions: [{ ...ok('toolu_a_w'), approver: 'ana' }, edited] }] });
       expect(outcome).toEqual({
         applied: true,
-        message: `2 decision(s) applied (toolu_a_w, toolu_b_w); forwarded to the sub-agent runs that wait for them: toolu_a_w → ${childA}, toolu_b_w → ${childB}`,
+        // Truthful (issue 32): this run applied nothing itself; each sub-agent run applies its own part.
+        message: `2 delivered to the sub-agent runs that wait for them, not applied yet (each checks its signature and applies it, or records in its status why not): toolu_a_w → ${childA}, toolu_b_w → ${childB}`,
       });
       expect((await root.result()).completion?.summary).toBe('lead done');
       const b = await client.workflow.getHandle(childB).query(statusQuery);
@@ -107,7 +108,7 @@ describe('decideApprovals across sub-agent runs', () => {
       await waitForApprovals(root, 2, 30_000);
       const { callIds, outcome } = await approveAllParked(root, { approver: 'ana' });
       expect(callIds.sort()).toEqual(['toolu_a_w', 'toolu_b_w']);
-      expect(outcome.message).toMatch(/^2 decision\(s\) applied .*; forwarded to the sub-agent runs that wait for them: /);
+      expect(outcome.message).toMatch(/^2 delivered to the sub-agent runs that wait for them, not applied yet .*: /);
       expect((await root.result()).completion?.summary).toBe('lead done');
       for (const file of ['a.txt', 'b.txt']) expect(existsSync(path.join(workspace, file))).toBe(true);
     });

@@ -2,6 +2,7 @@ import { produce } from 'immer';
 import type { ApprovalDecision } from '../../contract/approval-decision';
 import type { ShellAnalysis } from '../../contract/shell-analysis';
 import { decisionRefusal, forwardRefusal, pendingCalls, type SigningEnv } from './decision-rules';
+import { waitingBelow } from './message-routes';
 import { onDecision } from './on-decision';
 import type { RunState } from './run-state';
 import { transitionContext } from './transition-context';
@@ -38,21 +39,27 @@ export function planBatch(state: RunState, items: readonly BatchItem[], env: Sig
   const forwarded: ForwardedDecision[] = [];
   const refuse = (index: number, decision: ApprovalDecision, problem: string) =>
     `decision ${index + 1} of ${items.length} (${decision.decision} ${decision.callId}) is refused: ${problem}; nothing was applied`;
-  const waitingBelow = Object.values(state.childWaiting).flatMap((w) => w.approvals);
+  const below = waitingBelow(state);
   const ctx = transitionContext({ now: env.now, runId: env.runId, namespace: env.namespace, firstRunId: env.firstRunId }, []);
   produce(state, (draft) => {
     for (const [index, item] of items.entries()) {
       const { decision, analysis } = item;
-      // This run's own parked call wins over a sub-agent's call with the same id, as for a single decision.
-      const own = pendingCalls(draft).some((c) => c.id === decision.callId);
-      const below = own ? undefined : waitingBelow.find((a) => a.callId === decision.callId);
-      if (below) {
-        const problem = forwardRefusal(below, decision);
+      // A decision naming its run goes there; otherwise this run's own parked call wins over a
+      // sub-agent's call with the same id, as for a single decision.
+      const target = env.channelII ? decision.workflowId : undefined;
+      const own = target === undefined ? pendingCalls(draft).some((c) => c.id === decision.callId) : target === state.workflowId;
+      const there = own ? undefined : below.find((a) => a.callId === decision.callId && (target === undefined || a.workflowId === target));
+      if (!own && !there && target !== undefined) {
+        refusal = refuse(index, decision, `no call ${decision.callId} of ${target} waits for a decision in this run's tree`);
+        return;
+      }
+      if (there) {
+        const problem = forwardRefusal(there, decision, { state, env });
         if (problem) {
           refusal = refuse(index, decision, problem);
           return;
         }
-        forwarded.push({ decision, workflowId: below.workflowId, tool: below.tool });
+        forwarded.push({ decision, workflowId: there.workflowId, tool: there.tool });
         continue;
       }
       const problem = decisionRefusal(draft, decision, env);

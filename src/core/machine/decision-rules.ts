@@ -3,7 +3,7 @@ import { canonicalJson } from '../approvals/canonical-json';
 import { argumentOf, type PreferenceMatch } from '../approvals/preference-rules';
 import { checkSignature } from '../approvals/signatures/decision-signature';
 import { v1SignatureVerifies } from '../approvals/signatures/legacy-v1';
-import { decisionMessage, legacyDecisionText, type RunIdentity } from '../approvals/signatures/signed-message';
+import { argumentsHash, decisionMessage, legacyDecisionText, type RunIdentity } from '../approvals/signatures/signed-message';
 import { COMMAND_ARGUMENT } from './decisions';
 import type { RunState, TurnCall } from './run-state';
 
@@ -28,6 +28,11 @@ export interface SigningEnv {
   firstRunId: string;
   /** An execution from before the `approval-channel-v2` patch: v1 signatures too, no prefix check. */
   legacy?: boolean;
+  /**
+   * Issue 32's checks (patch approvalChannelII): a decision's `argumentsHash` must match the call's
+   * arguments now, a signed one must carry it, and its `workflowId` picks the run of a tree.
+   */
+  channelII?: boolean;
 }
 
 /** The run a signature must name, from the workflow's own facts, never from the payload. */
@@ -39,10 +44,45 @@ export function runIdentity(state: RunState, env: SigningEnv): RunIdentity {
  * Why a decision on a call a sub-agent's run waits for may not be forwarded there: its approver is not
  * one that run accepts (its list, as the run reported it in `childWaiting`). Undefined when it may.
  */
-export function forwardRefusal(waiting: { workflowId: string; approvers?: string[] }, decision: ApprovalDecision): string | undefined {
-  if (!waiting.approvers || (decision.approver && waiting.approvers.includes(decision.approver))) return undefined;
-  const who = decision.approver ? `"${decision.approver}"` : 'a decision without an approver';
-  return `${who} may not decide calls of ${waiting.workflowId} (approvers: ${waiting.approvers.join(', ')}); the call stays parked`;
+export function forwardRefusal(
+  waiting: { workflowId: string; callId?: string; input?: unknown; approvers?: string[] },
+  decision: ApprovalDecision,
+  shown?: { state: RunState; env: SigningEnv },
+): string | undefined {
+  if (waiting.approvers && !(decision.approver && waiting.approvers.includes(decision.approver))) {
+    const who = decision.approver ? `"${decision.approver}"` : 'a decision without an approver';
+    return `${who} may not decide calls of ${waiting.workflowId} (approvers: ${waiting.approvers.join(', ')}); the call stays parked`;
+  }
+  if (!shown?.env.channelII) return undefined;
+  // The run below checks all this against its own call too; this says it early, so an update is not
+  // told "forwarded" for a decision the run below would only record as ignored.
+  const { state, env } = shown;
+  const hashProblem = shownArgumentsRefusal({ id: decision.callId, input: waiting.input }, decision);
+  if (hashProblem) return hashProblem;
+  if (state.approverKeys === undefined) return undefined;
+  if (!decision.signature || !decision.approver || !Object.hasOwn(state.approverKeys, decision.approver)) {
+    return `${decision.signature ? `unknown approver ${decision.approver ?? '(none)'}` : 'unsigned decision'}: ${waiting.workflowId} takes signed decisions of registered approvers only; the call stays parked`;
+  }
+  const expires = decision.expiresAt === undefined ? Number.NaN : Date.parse(decision.expiresAt);
+  if (!(expires > env.now)) return `the decision's signature has no expiry ahead (expiresAt ${decision.expiresAt ?? 'absent'}); decide again; the call stays parked`;
+  return missingHashRefusal(state, decision.callId, decision);
+}
+
+/**
+ * Why a decision does not cover the call as it waits now: the person saw other arguments (an edit
+ * parked it again under the same id since). Undefined when it names no hash or the hash matches.
+ */
+export function shownArgumentsRefusal(call: { id: string; input: unknown }, decision: ApprovalDecision): string | undefined {
+  if (decision.argumentsHash === undefined) return undefined;
+  const now = argumentsHash(call.input);
+  if (decision.argumentsHash === now) return undefined;
+  return `the arguments of ${call.id} changed since they were shown (argumentsHash ${decision.argumentsHash.slice(0, 12)}…, the call now ${now.slice(0, 12)}…): look at the call again and decide what it asks now; the call stays parked`;
+}
+
+/** With an approver registry, a decision must say which arguments the person saw; undefined when it does or none is needed. */
+export function missingHashRefusal(state: RunState, callId: string, decision: ApprovalDecision): string | undefined {
+  if (state.approverKeys === undefined || decision.argumentsHash !== undefined) return undefined;
+  return `signed decision on ${callId} carries no argumentsHash: with an approver registry a decision must say which arguments the person saw (sha-256 of their canonical JSON); decide again with \`agentctl\` or the console of this release; the call stays parked`;
 }
 
 /**
@@ -68,6 +108,10 @@ export function decisionRefusal(state: RunState, decision: ApprovalDecision, env
   }
   const scopeProblem = scopeRefusal(state, call, decision, env.legacy === true);
   if (scopeProblem) return scopeProblem;
+  if (env.channelII) {
+    const shownProblem = shownArgumentsRefusal(call, decision);
+    if (shownProblem) return shownProblem;
+  }
   // An execution from before the patch replays the v1 decisions it applied, and takes v2 ones from new clients.
   if (env.legacy && decision.arguments === undefined && v1SignatureVerifies({ registry: state.approverKeys, workflowId: state.workflowId, decision })) return undefined;
   const approver = decision.approver;
@@ -79,7 +123,8 @@ export function decisionRefusal(state: RunState, decision: ApprovalDecision, env
   const legacy = approver === undefined ? undefined : legacyDecisionText({ workflowId: state.workflowId, callId: decision.callId, decision: decision.decision, approver, scope: legacyScope });
   const check = checkSignature({ registry: state.approverKeys, signer: approver, signature: decision.signature, message, now: env.now, legacy });
   if (!check.ok) return `${check.reason}; the call stays parked`;
-  return undefined;
+  // Last, so a bad or unknown signature is named as such: only a good one is asked what it was shown.
+  return env.channelII ? missingHashRefusal(state, call.id, decision) : undefined;
 }
 
 /**

@@ -9,18 +9,30 @@ export type Route = { apply: true } | { forwardTo: string } | { refusal: string 
 /**
  * Where a decision goes: applied here, forwarded to the sub-agent's run that waits for the call (a
  * decision sent to any ancestor reaches it; that run applies it once, refusing a repeat), or refused.
+ * A decision that names its run (`workflowId`, issue 32) goes to that run only: two sub-agents may
+ * park the same call id. Without one, this run's own call wins, then the first run below waiting for it.
  * Pure: the update validator, the signal path and the loop (right before it applies) ask the same.
  */
 export function routeDecision(state: RunState, decision: ApprovalDecision, env: SigningEnv): Route {
-  const refusal = decisionRefusal(state, decision, env);
-  if (!refusal) return { apply: true };
-  for (const waiting of Object.values(state.childWaiting)) {
-    const entry = waiting.approvals.find((a) => a.callId === decision.callId);
-    if (!entry) continue;
-    const forbidden = forwardRefusal(entry, decision);
+  const target = env.channelII ? decision.workflowId : undefined;
+  if (target !== undefined && target !== state.workflowId) {
+    const entry = waitingBelow(state).find((a) => a.workflowId === target && a.callId === decision.callId);
+    if (!entry) return { refusal: `no call ${decision.callId} of ${target} waits for a decision in this run's tree; decision ignored` };
+    const forbidden = forwardRefusal(entry, decision, { state, env });
     return forbidden ? { refusal: forbidden } : { forwardTo: entry.workflowId };
   }
-  return { refusal };
+  const refusal = decisionRefusal(state, decision, env);
+  if (!refusal) return { apply: true };
+  if (target !== undefined) return { refusal };
+  const entry = waitingBelow(state).find((a) => a.callId === decision.callId);
+  if (!entry) return { refusal };
+  const forbidden = forwardRefusal(entry, decision, { state, env });
+  return forbidden ? { refusal: forbidden } : { forwardTo: entry.workflowId };
+}
+
+/** The calls the runs below this one wait for, as they reported them (see child-reports.ts). */
+export function waitingBelow(state: RunState): RunState['childWaiting'][string]['approvals'] {
+  return Object.values(state.childWaiting).flatMap((w) => w.approvals);
 }
 
 /** Which run waits for a reply: this one, the sub-agent run whose question has `callId`, or the only one asking. */

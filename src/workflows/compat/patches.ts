@@ -52,6 +52,13 @@ export const Patches = {
    * behind (was: a decision applied in the task that cancelled the run had no audit line).
    */
   endFlushesAudit: 'end-flushes-audit',
+  /**
+   * Issue 32: a `childStatus` report is taken only from a running sub-agent run of this one, about
+   * itself and the runs below it (was: any running child's report, listing any run); a decision's
+   * `argumentsHash` and `workflowId` are checked and a signed one must carry the hash; run rules
+   * under a registry are a ceiling.
+   */
+  approvalChannelII: 'approval-channel-ii',
 } as const;
 
 export type Features = { -readonly [K in keyof typeof Patches]: boolean };

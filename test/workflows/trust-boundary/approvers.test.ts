@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decisionMessage, signedText } from '../../../src/core/approvals/signatures/signed-message';
+import { argumentsHash, decisionMessage, signedText } from '../../../src/core/approvals/signatures/signed-message';
 import { createApproverKey, signWithApproverKey } from '../../../src/client/approver-keys';
 import { describeRunIdentity } from '../../../src/client/sign-messages';
 import { approvalSignal, decideApprovalUpdate, statusQuery } from '../../../src/contract/agent-run-api';
@@ -79,7 +79,9 @@ describe('who may decide', () => {
         const other = signWithApproverKey('ana', signedText(decisionMessage(run, args, { callId: 'toolu_9_9', decision: 'approve', approver: 'ana', expiresAt })), { dir: keys })!;
         expect(await refusal(decide({ approver: 'ana', signature: other, expiresAt }))).toMatch(/^bad signature for ana/);
         const good = signWithApproverKey('ana', signedText(decisionMessage(run, args, { callId: 'toolu_0_0', decision: 'approve', approver: 'ana', expiresAt })), { dir: keys })!;
-        expect(await decide({ approver: 'ana', signature: good, expiresAt })).toMatchObject({ applied: true });
+        // A good signature must also say which arguments ana saw (issue 32).
+        expect(await refusal(decide({ approver: 'ana', signature: good, expiresAt }))).toMatch(/^signed decision on toolu_0_0 carries no argumentsHash/);
+        expect(await decide({ approver: 'ana', signature: good, expiresAt, argumentsHash: argumentsHash(args) })).toMatchObject({ applied: true });
         expect((await handle.result()).status).toBe('completed');
         expect((await handle.query(statusQuery)).decisions).toContainEqual(expect.objectContaining({ callId: 'toolu_0_0', approver: 'ana', verified: true }));
       });

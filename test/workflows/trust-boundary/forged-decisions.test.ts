@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { WorkflowFailedError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApprovalDecision } from '../../../src/contract/approval-decision';
-import { decisionMessage, legacyDecisionText, signedText, type DecisionFields, type RunIdentity } from '../../../src/core/approvals/signatures/signed-message';
+import { argumentsHash, decisionMessage, legacyDecisionText, signedText, type DecisionFields, type RunIdentity } from '../../../src/core/approvals/signatures/signed-message';
 import { createApproverKey, signWithApproverKey } from '../../../src/client/approver-keys';
 import { InvalidRunRequestError } from '../../../src/client/errors';
 import { AGENT_RUN_WORKFLOW_TYPE } from '../../../src/contract/agent-run-api';
@@ -50,7 +50,8 @@ describe('forged and replayed decisions (issue 19)', () => {
   /** What alice's key signs over `fields` for the call with `args` in `run`: a real signature of hers. */
   const aliceSigns = (run: RunIdentity, args: unknown, fields: Omit<DecisionFields, 'approver'>): ApprovalDecision => {
     const signature = signWithApproverKey('alice', signedText(decisionMessage(run, args, { ...fields, approver: 'alice' })), { dir: keys })!;
-    return { ...(fields as ApprovalDecision), approver: 'alice', signature };
+    // With the hash of the arguments she signed over, as agentctl and the console send it (issue 32).
+    return { ...(fields as ApprovalDecision), approver: 'alice', signature, argumentsHash: argumentsHash(args) };
   };
   const harness = () => ({ ...bed.harness(), env: { AGENT_APPROVERS_FILE: registryFile } });
   const stillParked = async (handle: WorkflowHandle) => expect((await handle.query(statusQuery)).phase).toBe('waiting_approval');
@@ -82,8 +83,10 @@ describe('forged and replayed decisions (issue 19)', () => {
       const rejected = aliceSigns(await describeRunIdentity(decoy), writeArgs('decoy.txt'), { callId: 'toolu_0_0', decision: 'reject', expiresAt: inTenMinutes() });
       await decoy.executeUpdate(decideApprovalUpdate, { args: [rejected] });
       const forged: ApprovalDecision = { ...rejected, decision: 'approve_always', scope: 'tool' };
-      expect(await refusal(victim.executeUpdate(decideApprovalUpdate, { args: [forged] }))).toMatch(/^bad signature for alice/);
-      expect(await refusal(victim.executeUpdate(decideApprovalUpdate, { args: [rejected] }))).toMatch(/^bad signature for alice/);
+      // The victim's call has other arguments than the decoy's, which the decision names (issue 32); without the hash, the signature fails.
+      expect(await refusal(victim.executeUpdate(decideApprovalUpdate, { args: [forged] }))).toMatch(/^the arguments of toolu_0_0 changed since they were shown/);
+      expect(await refusal(victim.executeUpdate(decideApprovalUpdate, { args: [{ ...forged, argumentsHash: argumentsHash(writeArgs('victim.txt')) }] }))).toMatch(/^bad signature for alice/);
+      expect(await refusal(victim.executeUpdate(decideApprovalUpdate, { args: [{ ...rejected, argumentsHash: argumentsHash(writeArgs('victim.txt')) }] }))).toMatch(/^bad signature for alice/);
       await stillParked(victim);
     });
   });
@@ -123,7 +126,8 @@ describe('forged and replayed decisions (issue 19)', () => {
 
       // Alice approved writing another file: not this call's arguments.
       const otherArgs = aliceSigns(run, writeArgs('notes/b.txt'), { callId: 'toolu_0_0', decision: 'approve', expiresAt: inTenMinutes() });
-      expect(await refusal(decide(otherArgs))).toMatch(/^bad signature for alice/);
+      expect(await refusal(decide(otherArgs))).toMatch(/^the arguments of toolu_0_0 changed since they were shown/);
+      expect(await refusal(decide({ ...otherArgs, argumentsHash: argumentsHash(args) }))).toMatch(/^bad signature for alice/);
 
       const withReason = aliceSigns(run, args, { callId: 'toolu_0_0', decision: 'approve', reason: 'one file', expiresAt: inTenMinutes() });
       expect(await refusal(decide({ ...withReason, reason: 'approved by the security team' }))).toMatch(/^bad signature for alice/);

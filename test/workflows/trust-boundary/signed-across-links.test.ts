@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decisionMessage, signedText } from '../../../src/core/approvals/signatures/signed-message';
+import { argumentsHash, decisionMessage, signedText } from '../../../src/core/approvals/signatures/signed-message';
 import { createApproverKey, signWithApproverKey } from '../../../src/client/approver-keys';
 import { describeRunIdentity } from '../../../src/client/sign-messages';
 import { startRun } from '../../../src/client/start-run';
@@ -58,7 +58,7 @@ describe('a signed decision across continue-as-new', () => {
       }, 'the next link to wait for the same approval');
       expect((await describeRunIdentity(handle)).runId).toBe(run.runId);
 
-      expect(await handle.executeUpdate(decideApprovalUpdate, { args: [{ ...fields, signature }] })).toMatchObject({ applied: true });
+      expect(await handle.executeUpdate(decideApprovalUpdate, { args: [{ ...fields, signature, argumentsHash: argumentsHash(pending.input) }] })).toMatchObject({ applied: true });
       expect((await handle.result()).status).toBe('completed');
     });
   });

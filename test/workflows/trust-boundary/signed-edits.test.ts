@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApprovalDecision } from '../../../src/contract/approval-decision';
-import { decisionMessage, signedText, type DecisionFields, type RunIdentity } from '../../../src/core/approvals/signatures/signed-message';
+import { argumentsHash, decisionMessage, signedText, type DecisionFields, type RunIdentity } from '../../../src/core/approvals/signatures/signed-message';
 import { createApproverKey, signWithApproverKey } from '../../../src/client/approver-keys';
 import { describeRunIdentity } from '../../../src/client/sign-messages';
 import { decideApprovalUpdate, setModeUpdate, statusQuery } from '../../../src/contract/agent-run-api';
@@ -54,7 +54,7 @@ describe('signed edited approvals', () => {
       expect((error as WorkflowUpdateFailedError).cause?.message).toMatch(/^bad signature for alice: .*arguments \(the original and the edited ones\)/);
       expect((await handle.query(statusQuery)).phase).toBe('waiting_approval');
 
-      const overEdit: ApprovalDecision = { ...base, approver: 'alice', arguments: edited, signature: aliceSigns(run, original, { ...base, arguments: edited }) };
+      const overEdit: ApprovalDecision = { ...base, approver: 'alice', arguments: edited, argumentsHash: argumentsHash(original), signature: aliceSigns(run, original, { ...base, arguments: edited }) };
       await handle.executeUpdate(decideApprovalUpdate, { args: [overEdit] });
       expect((await handle.result()).status).toBe('completed');
       expect(existsSync(path.join(workspace, 'edited.txt'))).toBe(true);

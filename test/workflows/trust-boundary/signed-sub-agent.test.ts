@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentDefinitionInput } from '../../../src/contract/agent-definition';
 import { builtinAgents } from '../../../src/runtime/agents/builtin-agents';
-import { decisionMessage, signedText } from '../../../src/core/approvals/signatures/signed-message';
+import { argumentsHash, decisionMessage, signedText } from '../../../src/core/approvals/signatures/signed-message';
 import { createApproverKey, signWithApproverKey } from '../../../src/client/approver-keys';
 import { describeRunIdentity } from '../../../src/client/sign-messages';
 import { decideApprovalUpdate, statusQuery } from '../../../src/contract/agent-run-api';
@@ -48,7 +48,9 @@ describe("a sub-agent's call, signed", () => {
       const expiresAt = new Date(Date.now() + 600_000).toISOString();
       const fields = { callId: 'toolu_0_0', decision: 'approve' as const, approver: 'alice', expiresAt };
       const signature = signWithApproverKey('alice', signedText(decisionMessage(await describeRunIdentity(root), pendingApprovals[0]!.input, fields)), { dir: keys })!;
-      await root.executeUpdate(decideApprovalUpdate, { args: [{ ...fields, signature }] });
+      // It names what alice saw, so the root delivers it; only the run that waits can check its signature.
+      const outcome = await root.executeUpdate(decideApprovalUpdate, { args: [{ ...fields, signature, argumentsHash: argumentsHash(pendingApprovals[0]!.input) }] });
+      expect(outcome.message).toMatch(/delivered to .*; not applied yet: that run checks its signature/);
       const child = client.workflow.getHandle(childId);
       const ignored = await waitFor(async () => {
         const s = await child.query(statusQuery);
