@@ -131,7 +131,7 @@ describe('console session and rendering in a browser', () => {
       await page.goto(`${running.url}#session-key=${bob.key}`);
       await page.waitForURL(/\/login$/, { timeout: 15_000 });
       expect(await page.content()).not.toContain('Logged in as bob');
-      expect(await page.evaluate(() => window.localStorage.getItem('console-session-key'))).not.toBe(bob.key);
+      expect(await page.evaluate(`window.localStorage.getItem('console-session-key')`)).not.toBe(bob.key);
       expectNoPageErrors(errors.filter((e) => !/status of (401|403)/.test(e)));
 
       // Over HTTP: a wrong nonce is refused, the login's own is taken once.

@@ -53,7 +53,7 @@ export function addApiRoutes(app: Hono<ConsoleEnv>, deps: ConsoleDeps): void {
 
   app.post('/api/runs/:id/resume', async (c) => {
     const { maxIterations } = await body(c, ResumeRequestSchema);
-    const resumed = await resumeAs(deps.client, c.req.param('id'), deps.taskQueue, maxIterations);
+    const resumed = await resumeAs(deps.client, c.get('session').user, c.req.param('id'), deps.taskQueue, maxIterations);
     deps.watcher.refreshNow();
     return c.json(resumed, 201);
   });
@@ -71,7 +71,7 @@ export function addApiRoutes(app: Hono<ConsoleEnv>, deps: ConsoleDeps): void {
   });
 
   app.post('/api/runs/:id/fork', async (c) => {
-    const forked = await forkAs(deps.client, c.req.param('id'), await body(c, ForkRequestSchema), deps.taskQueue);
+    const forked = await forkAs(deps.client, c.get('session').user, c.req.param('id'), await body(c, ForkRequestSchema), deps.taskQueue);
     deps.watcher.refreshNow();
     return c.json(forked, 201);
   });

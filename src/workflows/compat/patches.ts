@@ -47,6 +47,11 @@ export const Patches = {
    * let such writes through to the tool, which refused them; acceptEdits let every write tool run).
    */
   containedCalls: 'contained-calls',
+  /**
+   * Issue 32: a fork or resume of a run with approvers starts only at an approver's (signed) request,
+   * and runs as the requester's, with only the choices they made (was: anyone, as the original's user).
+   */
+  forkRequester: 'fork-requester',
 } as const;
 
 export type Features = { -readonly [K in keyof typeof Patches]: boolean };
