@@ -95,6 +95,8 @@ export async function decide(item, decision, options = {}) {
       wholeTool: options.wholeTool === true,
       reason: options.reason || undefined,
       arguments: options.arguments,
+      // The arguments this card showed: a call edited since is refused, never decided unseen.
+      argumentsHash: item.argumentsHash,
     }),
   );
 }
