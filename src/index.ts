@@ -28,6 +28,7 @@ export {
   type UserReply,
   type FollowUp,
   type DecisionOutcome,
+  ArgumentsHashSchema,
 } from './contract/approval-decision';
 export { verifyDecisionSignature, checkSignature, type SignatureCheck } from './core/approvals/signatures/decision-signature';
 export {
@@ -55,7 +56,7 @@ export { EventDeduper } from './runtime/lifecycle/event-dedupe';
 export { createBuiltinHandlers, type BuiltinHandlers } from './runtime/lifecycle/builtin-handlers';
 export { statusQuery, approvalSignal, decideApprovalUpdate, decideApprovalsUpdate, setModeUpdate, userReplySignal, submitReplyUpdate } from './contract/agent-run-api';
 export { PermissionModeSchema, SetModeSchema, type PermissionMode, type SetMode } from './contract/permission-mode';
-export { ApprovalBatchSchema, type ApprovalBatch } from './contract/approval-batch';
+export { ApprovalBatchSchema, ShownCallSchema, type ApprovalBatch, type ShownCall } from './contract/approval-batch';
 export { AgentRunInputSchema, type AgentRunInput } from './contract/run-input';
 export type { AgentRunResult } from './contract/run-result';
 export type { RunStatus } from './contract/run-status';

@@ -6,12 +6,28 @@ const ExpiresAtSchema = z.iso.datetime({ offset: true });
 /** Base64 Ed25519 signature by the sender's key over the v2 canonical message (signatures/signed-message.ts). */
 const SignatureSchema = z.string().min(1).max(200);
 
+/** sha-256 (lower-case hex) of the canonical JSON of a call's arguments (signatures/signed-message.ts `argumentsHash`). */
+export const ArgumentsHashSchema = z.string().regex(/^[0-9a-f]{64}$/, 'argumentsHash must be the sha-256 of the canonical arguments, 64 lower-case hex digits');
+
 /**
  * The one JSON object the `approval` signal and the `decideApproval` update carry. `callId`,
- * `decision`, `reason`, `approver`, `signature` and `expiresAt` are a contract with plain Temporal clients.
+ * `workflowId`, `argumentsHash`, `decision`, `reason`, `approver`, `signature` and `expiresAt` are a
+ * contract with plain Temporal clients.
  */
 export const ApprovalDecisionSchema = z.object({
   callId: z.string().min(1),
+  /**
+   * The run that parked the call (this run, or a sub-agent's run below it), as the status reports it
+   * in `pendingApprovals[].workflowId`. In a tree of runs two sub-agents may park the same call id:
+   * this picks the one. Absent: this run's own call, else the only run below that waits for `callId`.
+   */
+  workflowId: z.string().min(1).max(1_000).optional(),
+  /**
+   * sha-256 of the canonical JSON of the call's arguments as the person saw them. When present and the
+   * call's arguments hash differs now (an edit parked it again), the decision is refused. Required
+   * when the worker has an approver registry.
+   */
+  argumentsHash: ArgumentsHashSchema.optional(),
   decision: z.enum(['approve', 'reject', 'approve_always', 'reject_always']),
   reason: z.string().max(2_000).optional(),
   approver: z.string().min(1).max(200).optional(),
