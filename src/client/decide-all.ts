@@ -6,6 +6,7 @@ import type { CliContext } from './cli-context';
 import type { PendingApproval } from '../contract/run-status';
 import { NoPendingApprovalError, UsageError } from './errors';
 import { signDecision } from './sign-messages';
+import { argumentsHash } from '../core/approvals/signatures/signed-message';
 import { terminalSafe } from './terminal-safe';
 
 /**
@@ -26,7 +27,15 @@ export async function approveAllParked(
   if (parked.length === 0) throw new NoPendingApprovalError(`Run ${handle.workflowId} has no call waiting for approval, neither its own nor a sub-agent's.`);
   const decisions: ApprovalDecision[] = [];
   for (const call of parked) {
-    const decision: ApprovalDecision = { callId: call.callId, decision: 'approve', ...(options.approver ? { approver: options.approver } : {}), ...(options.reason ? { reason: options.reason } : {}) };
+    const decision: ApprovalDecision = {
+      callId: call.callId,
+      workflowId: call.workflowId || handle.workflowId,
+      // What is approved is these arguments: the run refuses the decision if the call has others by then.
+      argumentsHash: argumentsHash(call.input),
+      decision: 'approve',
+      ...(options.approver ? { approver: options.approver } : {}),
+      ...(options.reason ? { reason: options.reason } : {}),
+    };
     decisions.push(await signDecision(handle, decision, async () => [call]));
   }
   const outcome = await executeUpdate(handle, 'the approvals', () => handle.executeUpdate(decideApprovalsUpdate, { args: [{ decisions }] }));

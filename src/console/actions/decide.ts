@@ -63,6 +63,8 @@ export function decideAs(client: Client, user: string, request: DecisionRequest)
   if (request.wholeTool && (request.decision === 'approve_always' || request.decision === 'reject_always')) payload.scope = 'tool';
   const handle = client.workflow.getHandle(request.workflowId);
   const seen = request.argumentsHash;
+  // The run refuses it too (32a's contract) when the call's arguments are not the ones shown any more.
+  if (seen) Object.assign(payload, { workflowId: request.workflowId, argumentsHash: seen });
   return settle(
     async () => sendDecision(handle, payload, seen ? (await callsAsSeen(handle, [{ workflowId: request.workflowId, callId: request.callId, argumentsHash: seen }]))[0] : undefined),
     () => decidedElsewhere(client, request.workflowId, request.callId),

@@ -3,17 +3,16 @@
 // call is looked up as the run lists it now, and a call that changed (edited by another approver and
 // parked again under the same id) or left is refused, not decided with arguments nobody displayed.
 import type { WorkflowHandle } from '@temporalio/client';
-import { z } from 'zod';
 import { queryStatus } from '../../client/approval-helpers';
 import { DecisionRefusedError } from '../../client/errors';
 import type { PendingApproval } from '../../contract/run-status';
+import { ArgumentsHashSchema } from '../../contract/approval-decision';
+import { ShownCallSchema, type ShownCall } from '../../contract/approval-batch';
 import { argumentsHash } from '../../core/approvals/signatures/signed-message';
 
-export const ArgumentsHashSchema = z.string().regex(/^[0-9a-f]{64}$/, 'argumentsHash must be the sha256 (hex) the console listed the call with');
-
-/** One call as the page showed it. */
-export const SeenCallSchema = z.object({ workflowId: z.string().min(1), callId: z.string().min(1), argumentsHash: ArgumentsHashSchema });
-export type SeenCall = z.infer<typeof SeenCallSchema>;
+/** One call as the page showed it (the contract's ShownCall). */
+export { ArgumentsHashSchema, ShownCallSchema as SeenCallSchema };
+export type SeenCall = ShownCall;
 
 /**
  * The parked calls `seen` names, as `handle`'s run (which lists its sub-agents' too) reports them now,
