@@ -98,14 +98,15 @@ describe('fork and resume of a run with approvers (issue 32, finding 1)', () => 
     });
   });
 
-  it("carries ana's \"always\" into ana's fork, never into cara's", async () => {
+  it("carries ana's \"always\" into ana's fork, never into cara's; it covers only the file its line wrote", async () => {
     const approvers = await registry();
     const task = uniqueId('fork-choices');
     const append = 'echo hello >> forksteer.txt';
     // The fake answers by the number of turns so far, so a fork after iteration 1 gets the second reply.
     // Original: ana approves the append "always", the second append runs unasked. Cara's fork: the same
-    // append parks. Ana's fork: it runs unasked.
-    bed.fake.script(task, [shell(append), shell(append), complete()]);
+    // append parks. Ana's fork: it runs unasked. The same words writing another file park everywhere.
+    const pwned = 'echo hello >> PWNED-forksteer.txt';
+    bed.fake.script(task, [shell(append), shell(append), shell(pwned), complete()]);
     await withAgentWorker({ ...bed.harness(), env: { AGENT_APPROVERS_FILE: approvers } }, async (harness) => {
       const { built, as } = await consoleFor(harness, ['ana', 'cara']);
       try {
@@ -114,8 +115,11 @@ describe('fork and resume of a run with approvers (issue 32, finding 1)', () => 
         const { pendingApprovals } = await waitForApprovals(original);
         const decided = await ana.postJson('/api/decisions', { workflowId: original.workflowId, callId: pendingApprovals[0]!.callId, decision: 'approve_always' });
         expect(decided.status).toBe(200);
+        const third = await waitForApprovals(original);
+        expect(third.pendingApprovals[0]).toMatchObject({ input: { command: pwned } });
+        expect(third.decisions).toHaveLength(1);
+        await ana.postJson('/api/decisions', { workflowId: original.workflowId, callId: third.pendingApprovals[0]!.callId, decision: 'reject' });
         expect((await original.result()).status).toBe('completed');
-        expect((await original.query(statusQuery)).decisions).toHaveLength(1);
 
         const byCara = await cara.postJson(`/api/runs/${original.workflowId}/fork`, { iteration: 1, task: 'append again' });
         expect(byCara.status).toBe(201);
@@ -127,8 +131,11 @@ describe('fork and resume of a run with approvers (issue 32, finding 1)', () => 
         const byAna = await ana.postJson(`/api/runs/${original.workflowId}/fork`, { iteration: 1, task: 'append again' });
         expect(byAna.status).toBe(201);
         const anaFork = harness.client.workflow.getHandle((await byAna.json() as { workflowId: string }).workflowId);
-        expect((await anaFork.result()).status).toBe('completed');
-        expect((await anaFork.query(statusQuery)).decisions.map((d) => d.callId)).toEqual(['toolu_0_0']);
+        const anaParked = await waitForApprovals(anaFork);
+        expect(anaParked.pendingApprovals[0]).toMatchObject({ input: { command: pwned } });
+        expect(anaParked.decisions.map((d) => d.callId)).toEqual(['toolu_0_0']);
+        await anaFork.terminate('test done');
+        expect(existsSync(path.join(harness.workspace, 'PWNED-forksteer.txt'))).toBe(false);
       } finally {
         await built.stop();
       }
