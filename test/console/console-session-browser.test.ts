@@ -174,6 +174,16 @@ describe('console session and rendering in a browser', () => {
         const sample = Array.from({ length: 0xa0 }, (_, i) => String.fromCharCode(i)).join('') + '\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\r\nplain ✓';
         const inPage = await page.evaluate(`import('/assets/safe-text.js').then((m) => m.safeText(${JSON.stringify(sample)}))`);
         expect(inPage).toBe(terminalSafe(sample));
+        // The edit box too (issue 32): escapes that are still JSON of the same arguments, so no change yet.
+        await card.getByRole('button', { name: 'Edit' }).click();
+        const box = card.getByLabel('Edited arguments');
+        const draft = await box.inputValue();
+        expect(draft).toContain('docs/\\u202edm.hs');
+        expect(draft).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u001b]/);
+        await card.getByText('No change yet.').waitFor();
+        // Pasted in: shown escaped at once.
+        await box.fill(draft.replace('docs/', 'docs/\u2067'));
+        expect(await box.inputValue()).toContain('docs/\\u2067');
         expectNoPageErrors(errors);
       } finally {
         await context.close();
