@@ -110,9 +110,10 @@ export class AgentRunHandle {
 
   /**
    * Starts the follow-up of an ended run (at its iteration cap, blocked, partial, failed or cancelled)
-   * with its whole state; `maxIterations` more when given. Throws RunNotResumableError otherwise.
+   * with its whole state; `maxIterations` more when given. Throws RunNotResumableError otherwise. A run
+   * with approvers resumes only at one's request (`requestedBy`, signed with their key when they have one).
    */
-  async resume(options: { maxIterations?: number } = {}): Promise<AgentRunHandle> {
+  async resume(options: { maxIterations?: number; requestedBy?: string } = {}): Promise<AgentRunHandle> {
     const { handle } = await resumeRun(this.client, this.workflowId, { taskQueue: this.taskQueue, ...options });
     return new AgentRunHandle(handle, this.client, this.taskQueue);
   }
