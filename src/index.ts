@@ -39,6 +39,7 @@ export {
   decisionMessage,
   replyMessage,
   followUpMessage,
+  runRequestMessage,
   signedText,
   argumentsHash,
   SIGNED_MESSAGE_VERSION,
@@ -133,7 +134,7 @@ export type { ResolvedTool } from './contract/resolved-agent';
 export { ToolScopeSchema } from './contract/tool-scope';
 export { ApprovalRuleSchema, ToolApprovalSchema, ScopePolicySchema, ScopeActionSchema } from './contract/approval-rules';
 export { DecisionViaSchema, CallApprovalSchema } from './contract/decision';
-export type { DecisionFields, DecisionMessage, ReplyMessage, FollowUpMessage } from './core/approvals/signatures/signed-message';
+export type { DecisionFields, DecisionMessage, ReplyMessage, FollowUpMessage, RunRequestMessage } from './core/approvals/signatures/signed-message';
 export type { ApprovalRequest, ApprovalHandlerVerdict, GuardrailSubject, GuardrailVerdict } from './runtime/guardrails/guardrail-types';
 export { AuditRecordSchema, type AuditEntry } from './runtime/audit/audit-record';
 export { ShellAnalysisSchema, CommandPatternSchema, type ShellAnalysis, type CommandPattern } from './contract/shell-analysis';

@@ -108,9 +108,10 @@ export class AgentRunHandle<TOutput = unknown> {
 
   /**
    * Starts the follow-up of an ended run (at its iteration cap, blocked, partial, failed or cancelled)
-   * with its whole state; `maxIterations` more when given. Throws RunNotResumableError otherwise.
+   * with its whole state; `maxIterations` more when given. Throws RunNotResumableError otherwise. A run
+   * with approvers resumes only at one's request (`requestedBy`, signed with their key when they have one).
    */
-  async resume(options: { maxIterations?: number } = {}): Promise<AgentRunHandle<TOutput>> {
+  async resume(options: { maxIterations?: number; requestedBy?: string } = {}): Promise<AgentRunHandle<TOutput>> {
     const { handle } = await resumeRun(this.client, this.workflowId, { taskQueue: this.taskQueue, ...options });
     return new AgentRunHandle<TOutput>(handle, this.client, this.taskQueue);
   }

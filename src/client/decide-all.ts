@@ -3,8 +3,10 @@ import type { ApprovalDecision, DecisionOutcome } from '../contract/approval-dec
 import { decideApprovalsUpdate } from '../contract/agent-run-api';
 import { executeUpdate, queryStatus, stringFlag } from './approval-helpers';
 import type { CliContext } from './cli-context';
+import type { PendingApproval } from '../contract/run-status';
 import { NoPendingApprovalError, UsageError } from './errors';
 import { signDecision } from './sign-messages';
+import { argumentsHash } from '../core/approvals/signatures/signed-message';
 import { terminalSafe } from './terminal-safe';
 
 /**
@@ -14,14 +16,26 @@ import { terminalSafe } from './terminal-safe';
  * of the tree with the same id cannot go in one batch; the run's own call is decided, as a single
  * decision would be, and the other stays parked.
  */
-export async function approveAllParked(handle: WorkflowHandle, options: { approver?: string; reason?: string }): Promise<{ callIds: string[]; outcome: DecisionOutcome }> {
-  const status = await queryStatus(handle);
+export async function approveAllParked(
+  handle: WorkflowHandle,
+  options: { approver?: string; reason?: string; calls?: readonly PendingApproval[] },
+): Promise<{ callIds: string[]; outcome: DecisionOutcome }> {
+  // `calls`: exactly these (the console's "Approve all N" passes the calls the person saw), else all parked.
+  const listed = options.calls ?? (await queryStatus(handle)).pendingApprovals;
   // The status lists the run's own calls first, then those of the runs below it.
-  const parked = status.pendingApprovals.filter((p, i, all) => all.findIndex((q) => q.callId === p.callId) === i);
+  const parked = listed.filter((p, i, all) => all.findIndex((q) => q.callId === p.callId) === i);
   if (parked.length === 0) throw new NoPendingApprovalError(`Run ${handle.workflowId} has no call waiting for approval, neither its own nor a sub-agent's.`);
   const decisions: ApprovalDecision[] = [];
   for (const call of parked) {
-    const decision: ApprovalDecision = { callId: call.callId, decision: 'approve', ...(options.approver ? { approver: options.approver } : {}), ...(options.reason ? { reason: options.reason } : {}) };
+    const decision: ApprovalDecision = {
+      callId: call.callId,
+      workflowId: call.workflowId || handle.workflowId,
+      // What is approved is these arguments: the run refuses the decision if the call has others by then.
+      argumentsHash: argumentsHash(call.input),
+      decision: 'approve',
+      ...(options.approver ? { approver: options.approver } : {}),
+      ...(options.reason ? { reason: options.reason } : {}),
+    };
     decisions.push(await signDecision(handle, decision, async () => [call]));
   }
   const outcome = await executeUpdate(handle, 'the approvals', () => handle.executeUpdate(decideApprovalsUpdate, { args: [{ decisions }] }));

@@ -14,6 +14,8 @@ export interface ForkPoint {
   runId: string;
   /** The iterations the run reached, for the refusal of one it never reached. */
   reached: number;
+  /** The mode of the last iteration the run completed, so a fork never starts looser than the run went on. */
+  latestMode?: RunState['mode'];
 }
 
 type History = temporal.api.history.v1.IHistory;
@@ -103,5 +105,6 @@ export async function readForkPoint(client: Client, workflowId: string, iteratio
     const which = reached === 0 ? 'has not completed an iteration yet' : `reached iteration ${reached}`;
     throw new RunNotForkableError(`Run ${workflowId} never completed iteration ${iteration}: it ${which}. Fork it at an iteration from 1 to ${Math.max(reached, 1)}.`);
   }
-  return { state: RunStateSchema.parse(point.state), runId: point.runId, reached };
+  const latestMode = (found.get(reached)?.state as { mode?: RunState['mode'] } | undefined)?.mode;
+  return { state: RunStateSchema.parse(point.state), runId: point.runId, reached, latestMode };
 }

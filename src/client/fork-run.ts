@@ -8,12 +8,14 @@ import { readForkPoint } from './fork-point';
 import { readRunInput } from './resume-run';
 import { startRun } from './start-run';
 import { UsageError } from './errors';
+import { queryStatus } from './approval-helpers';
+import { checkRequester, requestedBy, strictestMode } from './run-requester';
 
 /** Everything needed to start the fork; built without starting anything, so it can be shown or tested. */
 export interface ForkPlan {
   workflowId: string;
   input: AgentRunInput;
-  memo: { forkedFrom: string; forkedFromRunId: string; forkedAtIteration: number };
+  memo: { forkedFrom: string; forkedFromRunId: string; forkedAtIteration: number; requestedBy?: string };
   /** What happens to the files: a shared workspace is not rolled back; a per-run one is copied as it is now. */
   workspace: 'shared' | 'per-run';
 }
@@ -33,19 +35,25 @@ export function forkId(workflowId: string, iteration: number): string {
 export async function planFork(
   client: Client,
   workflowId: string,
-  options: { iteration: number; task?: string },
+  options: { iteration: number; task?: string; requestedBy?: string },
 ): Promise<ForkPlan> {
   if (!Number.isInteger(options.iteration) || options.iteration < 1) throw new UsageError(`--iteration must be a whole number from 1, not "${options.iteration}"`);
   const point = await readForkPoint(client, workflowId, options.iteration);
+  checkRequester(point.state, workflowId, 'fork', options.requestedBy);
   const checkpoint = forkState(point.state, { from: workflowId, iteration: options.iteration, task: options.task });
+  // Never looser than the original is now: the mode it has (a running run answers), or had last.
+  const now = await queryStatus(client.workflow.getHandle(workflowId), 3_000).catch(() => undefined);
+  checkpoint.mode = strictestMode(checkpoint.mode, point.latestMode, now?.mode) ?? checkpoint.mode;
   // A person forks the run, not its parent: the fork stands alone, as a resumed run does.
   const { parent: _parent, ...previous } = await readRunInput(client, workflowId, point.runId);
   const id = forkId(workflowId, options.iteration);
   const workspace = point.state.agent.workspace === 'per-run' ? 'per-run' : 'shared';
+  const requester = options.requestedBy;
+  const request = requester === undefined ? {} : { requestedBy: requestedBy(client, { kind: 'fork', workflowId: id, from: workflowId, requester }) };
   return {
     workflowId: id,
-    input: { ...previous, checkpoint, resumedFrom: workflowId, ...(workspace === 'per-run' ? { copyWorkspaceOf: workflowId } : {}) },
-    memo: { forkedFrom: workflowId, forkedFromRunId: point.runId, forkedAtIteration: options.iteration },
+    input: { ...previous, checkpoint, resumedFrom: workflowId, ...request, ...(workspace === 'per-run' ? { copyWorkspaceOf: workflowId } : {}) },
+    memo: { forkedFrom: workflowId, forkedFromRunId: point.runId, forkedAtIteration: options.iteration, ...(requester === undefined ? {} : { requestedBy: requester }) },
     workspace,
   };
 }
@@ -54,7 +62,7 @@ export async function planFork(
 export async function forkRun(
   client: Client,
   workflowId: string,
-  options: { iteration: number; task?: string; taskQueue: string },
+  options: { iteration: number; task?: string; taskQueue: string; requestedBy?: string },
 ): Promise<{ plan: ForkPlan; handle: WorkflowHandle<AgentRunWorkflow> }> {
   const plan = await planFork(client, workflowId, options);
   const start = (searchAttributes: SearchAttributePair[]) => startRun(client, plan.input, { taskQueue: options.taskQueue, workflowId: plan.workflowId, memo: plan.memo, searchAttributes });

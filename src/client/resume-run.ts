@@ -6,6 +6,7 @@ import type { AgentRunResult } from '../contract/run-result';
 import { startRun } from './start-run';
 import { NoWorkerAnsweredError, RunNotResumableError } from './errors';
 import { withWorkerDeadline } from './approval-helpers';
+import { checkRequester, requestedBy } from './run-requester';
 import { checkpointQuery } from '../workflows/definitions';
 import type { RunState } from '../core/machine/run-state';
 
@@ -13,7 +14,7 @@ import type { RunState } from '../core/machine/run-state';
 export interface ResumePlan {
   workflowId: string;
   input: AgentRunInput;
-  memo: { resumedFrom: string; resumedFromRunId: string };
+  memo: { resumedFrom: string; resumedFromRunId: string; requestedBy?: string };
 }
 
 /** `run-7` → `run-7-r2`, `run-7-r2` → `run-7-r3`: the chain of resumptions stays readable. */
@@ -42,7 +43,7 @@ export async function readRunInput(client: Client, workflowId: string, runId: st
   const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
   const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
   const input = await decodeFromPayloadsAtIndex<AgentRunInput>(client.workflow.options.loadedDataConverter, 0, started?.input?.payloads);
-  const { checkpoint: _checkpoint, resumedFrom: _resumedFrom, maxIterations: _cap, copyWorkspaceOf: _copied, ...rest } = input;
+  const { checkpoint: _checkpoint, resumedFrom: _resumedFrom, requestedBy: _request, maxIterations: _cap, copyWorkspaceOf: _copied, ...rest } = input;
   return rest;
 }
 
@@ -56,7 +57,7 @@ export async function readRunInput(client: Client, workflowId: string, runId: st
 export async function planResume(
   client: Client,
   workflowId: string,
-  options: { maxIterations?: number; workerTimeoutMs?: number } = {},
+  options: { maxIterations?: number; workerTimeoutMs?: number; requestedBy?: string } = {},
 ): Promise<ResumePlan> {
   const handle = client.workflow.getHandle<AgentRunWorkflow>(workflowId);
   const description = await handle.describe();
@@ -75,13 +76,16 @@ export async function planResume(
   // A closed workflow id may be reused by default, so "already resumed" has to be looked up.
   if (await exists(client, nextId)) throw alreadyResumed(workflowId, nextId);
   const checkpoint = await readCheckpoint(handle, state, options.workerTimeoutMs);
+  checkRequester(checkpoint, workflowId, 'resume', options.requestedBy);
+  const requester = options.requestedBy;
+  const request = requester === undefined ? {} : { requestedBy: requestedBy(client, { kind: 'resume', workflowId: nextId, from: workflowId, requester }) };
   // A person resumes the run, not its parent: a resumed sub-agent run stands alone, so `parent` stays behind.
   const { parent: _parent, ...previous } = await readRunInput(client, workflowId, description.runId);
   return {
     workflowId: nextId,
     // The workflow raises the checkpoint's cap (run-state-init.ts): by `maxIterations` more when given.
-    input: { ...previous, ...(options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {}), checkpoint, resumedFrom: workflowId },
-    memo: { resumedFrom: workflowId, resumedFromRunId: description.runId },
+    input: { ...previous, ...(options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {}), checkpoint, resumedFrom: workflowId, ...request },
+    memo: { resumedFrom: workflowId, resumedFromRunId: description.runId, ...(requester === undefined ? {} : { requestedBy: requester }) },
   };
 }
 
@@ -133,7 +137,7 @@ async function exists(client: Client, workflowId: string): Promise<boolean> {
 export async function resumeRun(
   client: Client,
   workflowId: string,
-  options: { taskQueue: string; maxIterations?: number; workerTimeoutMs?: number },
+  options: { taskQueue: string; maxIterations?: number; workerTimeoutMs?: number; requestedBy?: string },
 ): Promise<{ plan: ResumePlan; handle: WorkflowHandle<AgentRunWorkflow> }> {
   const plan = await planResume(client, workflowId, options);
   return { plan, handle: await startResumedRun(client, plan, options.taskQueue) };

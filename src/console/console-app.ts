@@ -4,12 +4,12 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { InvalidRunRequestError, NoWorkerAnsweredError, RunNotForkableError, RunNotResumableError, TemporalUnreachableError, UnknownScheduleError } from '../client/errors';
+import { DecisionRefusedError, InvalidRunRequestError, NoWorkerAnsweredError, RunNotForkableError, RunNotResumableError, TemporalUnreachableError, UnknownScheduleError } from '../client/errors';
 import { ConsoleRequestError } from './errors';
 import type { ConsoleDeps, ConsoleEnv } from './http/console-context';
 import { addApiRoutes } from './http/api-routes';
 import { addAssetRoutes } from './http/asset-routes';
-import { addAuthRoutes, addLogoutRoute } from './http/auth-routes';
+import { addAuthRoutes, addClaimRoute, addLogoutRoute } from './http/auth-routes';
 import { addEventRoutes } from './http/event-routes';
 import { addScheduleRoutes } from './http/schedule-routes';
 import { appShell, IMPORT_MAP_HASH } from './http/pages';
@@ -23,6 +23,7 @@ const ERROR_STATUS: [new (...args: never[]) => Error, ContentfulStatusCode][] = 
   [UnknownScheduleError, 404],
   [RunNotResumableError, 409],
   [RunNotForkableError, 409],
+  [DecisionRefusedError, 403],
   [TemporalUnreachableError, 503],
   [NoWorkerAnsweredError, 504],
 ];
@@ -38,6 +39,7 @@ export function createConsoleApp(deps: ConsoleDeps, options: { localUser?: strin
   app.use('/api/*', requireSession(deps));
   app.get('/', (c) => c.html(appShell()));
   addLogoutRoute(app, deps);
+  addClaimRoute(app);
   addApiRoutes(app, deps);
   addEventRoutes(app, deps);
   addScheduleRoutes(app, deps);

@@ -95,6 +95,14 @@ export const AgentRunInputSchema = z.object({
   checkpoint: z.unknown().optional(),
   resumedFrom: z.string().optional(),
   /**
+   * Who asked for this fork or resume (with `resumedFrom`): the run continues as that person's (their
+   * remembered choices; the earlier run's choices only when they made them). A run with approvers is
+   * continued only at an approver's request, signed with their key when the worker has a registry.
+   */
+  requestedBy: z
+    .object({ name: z.string().min(1).max(200), kind: z.enum(['fork', 'resume']), expiresAt: z.string().optional(), signature: z.string().optional() })
+    .optional(),
+  /**
    * Internal: set by `agentctl fork` when the agent works in per-run folders; the fork starts in a
    * copy of this run's folder as it is now.
    */

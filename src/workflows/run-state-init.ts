@@ -1,4 +1,4 @@
-import { ApplicationFailure, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, patched, workflowInfo } from '@temporalio/workflow';
 import { z } from 'zod';
 import { commandPatternsOf } from '../core/approvals/approval-policy';
 import { runRulesCeilingProblem } from '../core/approvals/run-rules-ceiling';
@@ -11,6 +11,8 @@ import { FailureType } from '../contract/errors';
 import { setup } from './activity-stubs';
 import { renderCarriedContext } from '../core/machine/carried-context';
 import { DEFAULT_HISTORY_BUDGET } from './history-budget';
+import { Patches } from './compat/patches';
+import { adoptRequester } from './run-requester';
 import { migrateState } from './compat/migrations/migrate-state';
 import { agentV2ToV3, type RunStateV2 } from './compat/migrations/run-state-v2';
 import { ResolvedAgentSchema, type ResolvedAgent } from '../contract/resolved-agent';
@@ -96,8 +98,12 @@ export async function stateFromCheckpoint(input: ParsedRunInput): Promise<{ stat
   checkBudgetFits(state);
   // A resumed run is reopened by the machine's `resumed` event; a next link only counts itself.
   if (!input.resumedFrom) state.chain.link += 1;
+  // Issue 32: a fork or resume runs as the person who asked for it (checked with the registry just read).
+  const requested = input.resumedFrom !== undefined && patched(Patches.forkRequester);
+  const user = requested ? (input.requestedBy?.name ?? state.input.user) : state.input.user;
   // Someone may have changed their "always"/"never" choices while this run was going on.
-  const { rules, facts } = preferencesOf(await setup.loadPreferences({ user: state.input.user }));
+  const { rules, facts } = preferencesOf(await setup.loadPreferences({ user }));
+  if (requested) adoptRequester(state, input, facts.approverKeys);
   return { state, stored: rules, facts };
 }
 

@@ -51,8 +51,10 @@ describe('resume carries the whole input', () => {
           expect(await first.result()).toMatchObject({ status: 'max_iterations', iterations: 1 });
         }
 
-        const { plan, handle } = await resumeRun(client, first.workflowId, { taskQueue, maxIterations: 3 });
-        expect(plan.input).toMatchObject({ ...kept, maxIterations: 3, resumedFrom: first.workflowId });
+        // A run with approvers is resumed only at an approver's request (issue 32); without one the client refuses.
+        await expect(resumeRun(client, first.workflowId, { taskQueue, maxIterations: 3 })).rejects.toThrow(/Only an approver of run .* \(ana\) may resume it/);
+        const { plan, handle } = await resumeRun(client, first.workflowId, { taskQueue, maxIterations: 3, requestedBy: 'ana' });
+        expect(plan.input).toMatchObject({ ...kept, maxIterations: 3, resumedFrom: first.workflowId, requestedBy: { name: 'ana', kind: 'resume' } });
         expect(plan.input.resume).toBeUndefined();
 
         const parked = await waitForApprovals(handle);

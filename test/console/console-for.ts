@@ -10,11 +10,11 @@ import { buildConsole, type BuiltConsole } from '../../src/console/start-console
 import type { RunHarness } from '../support/agent-run-harness';
 import { HttpSession } from './http-session';
 
-export async function consoleFor(harness: RunHarness): Promise<{ built: BuiltConsole; as(name: string): Promise<HttpSession> }> {
+export async function consoleFor(harness: RunHarness, names: string[] = ['alice', 'bo']): Promise<{ built: BuiltConsole; as(name: string): Promise<HttpSession> }> {
   const dir = await mkdtemp(path.join(tmpdir(), 'console-users-'));
   const usersFile = path.join(dir, 'users.json');
   const passwordHash = await hashPassword('pw');
-  await writeFile(usersFile, JSON.stringify({ users: [{ name: 'alice', passwordHash }, { name: 'bo', passwordHash }] }));
+  await writeFile(usersFile, JSON.stringify({ users: names.map((name) => ({ name, passwordHash })) }));
   const built = buildConsole(consoleOptions({ usersFile, localUser: 'owner', taskQueue: harness.taskQueue, filter: `TaskQueue = '${harness.taskQueue}'` }, {}), { client: harness.client });
   return {
     built,

@@ -17,11 +17,12 @@ function quietReplayLogs(): void {
 /**
  * `agentctl fork <workflowId> --iteration N [--task "..."]`: a new run that continues from the state
  * the run had after iteration N (conversation, tasks, choices, usage), under a fresh id. Works on
- * closed and running runs (the original is only read) and across continue-as-new links.
+ * closed and running runs (the original is only read) and across continue-as-new links. The fork is
+ * the requester's (`--approver`, default: the approver setting): a run with approvers only forks for one.
  */
 export const forkCommand: Command = {
   name: 'fork',
-  usage: 'agentctl fork <workflowId> --iteration N [--task "new instruction"] [--detach] [--json]',
+  usage: 'agentctl fork <workflowId> --iteration N [--task "new instruction"] [--approver NAME] [--detach] [--json]',
   summary: 'start a new run from the state a run had after iteration N (time travel); the original is untouched',
   async run(ctx) {
     const [workflowId, ...extra] = ctx.args.positionals;
@@ -34,7 +35,7 @@ export const forkCommand: Command = {
     const task = stringFlag(ctx, 'task');
     if (ctx.args.flags.task !== undefined && !task) throw new UsageError('--task needs the new instruction as its value');
     quietReplayLogs();
-    const { plan, handle } = await forkRun(await ctx.client(), workflowId, { iteration, task, taskQueue: ctx.settings.taskQueue });
+    const { plan, handle } = await forkRun(await ctx.client(), workflowId, { iteration, task, taskQueue: ctx.settings.taskQueue, requestedBy: stringFlag(ctx, 'approver') ?? ctx.clientSettings.approver });
     const note = workspaceNote(plan);
     // With --json, stdout holds only the answer (as `run --detach --json`); the note about files goes to stderr.
     if (ctx.json) process.stderr.write(`${note}\n`);

@@ -2,6 +2,7 @@ import { type Command } from '../../client/cli-context';
 import { followFromCli } from '../../client/follow-cli';
 import { resumeRun } from '../../client/resume-run';
 import { UsageError } from '../../client/errors';
+import { stringFlag } from '../../client/approval-helpers';
 
 /**
  * `agentctl resume <workflowId>`: continues an ended run as a new run (`<id>-r2`), whichever way it
@@ -10,7 +11,7 @@ import { UsageError } from '../../client/errors';
  */
 export const resumeCommand: Command = {
   name: 'resume',
-  usage: 'agentctl resume <workflowId> [--iterations N] [--detach] [--json]',
+  usage: 'agentctl resume <workflowId> [--iterations N] [--approver NAME] [--detach] [--json]',
   summary: 'continue a run that failed, was cancelled, hit its iteration cap or ended blocked/partial, as a new linked run',
   async run(ctx) {
     const [workflowId, ...extra] = ctx.args.positionals;
@@ -22,7 +23,7 @@ export const resumeCommand: Command = {
     }
 
     const client = await ctx.client();
-    const { plan, handle } = await resumeRun(client, workflowId, { taskQueue: ctx.settings.taskQueue, maxIterations });
+    const { plan, handle } = await resumeRun(client, workflowId, { taskQueue: ctx.settings.taskQueue, maxIterations, requestedBy: stringFlag(ctx, 'approver') ?? ctx.clientSettings.approver });
     const started = { workflowId: handle.workflowId, resumedFrom: workflowId, resumedFromRunId: plan.memo.resumedFromRunId };
     if (ctx.args.flags.detach) {
       ctx.print(started, () => `Resumed ${workflowId} as ${handle.workflowId}`);

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { queryStatus, sendDecision, sendReply } from '../../client/approval-helpers';
 import { DecisionRefusedError, NoWorkerAnsweredError } from '../../client/errors';
 import { ApprovalDecisionSchema, type ApprovalDecision } from '../../contract/approval-decision';
+import { ArgumentsHashSchema, callsAsSeen } from './seen-calls';
 
 export const DecisionRequestSchema = z.object({
   workflowId: z.string().min(1),
@@ -16,6 +17,11 @@ export const DecisionRequestSchema = z.object({
   reason: z.string().max(2_000).optional(),
   /** Approve with these arguments instead (the page showed the person the change before sending). */
   arguments: ApprovalDecisionSchema.shape.arguments,
+  /**
+   * The hash of the call's arguments the page showed (its inbox entry's `argumentsHash`). With it, a
+   * call whose arguments changed since is refused, and the signature covers what was shown.
+   */
+  argumentsHash: ArgumentsHashSchema.optional(),
 });
 export type DecisionRequest = z.infer<typeof DecisionRequestSchema>;
 
@@ -56,8 +62,11 @@ export function decideAs(client: Client, user: string, request: DecisionRequest)
   if (request.arguments) payload.arguments = request.arguments;
   if (request.wholeTool && (request.decision === 'approve_always' || request.decision === 'reject_always')) payload.scope = 'tool';
   const handle = client.workflow.getHandle(request.workflowId);
+  const seen = request.argumentsHash;
+  // The run refuses it too (32a's contract) when the call's arguments are not the ones shown any more.
+  if (seen) Object.assign(payload, { workflowId: request.workflowId, argumentsHash: seen });
   return settle(
-    () => sendDecision(handle, payload),
+    async () => sendDecision(handle, payload, seen ? (await callsAsSeen(handle, [{ workflowId: request.workflowId, callId: request.callId, argumentsHash: seen }]))[0] : undefined),
     () => decidedElsewhere(client, request.workflowId, request.callId),
   );
 }

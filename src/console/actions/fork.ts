@@ -10,8 +10,8 @@ export const ForkRequestSchema = z.object({
 });
 export type ForkRequest = z.infer<typeof ForkRequestSchema>;
 
-/** Starts the fork; the message says what happens to the files, since a fork cannot roll them back. */
-export async function forkAs(client: Client, workflowId: string, request: ForkRequest, taskQueue: string): Promise<{ workflowId: string; message: string }> {
-  const { plan, handle } = await forkRun(client, workflowId, { iteration: request.iteration, task: request.task, taskQueue });
+/** Starts the fork as the logged-in person (a run with approvers forks only for one); the message says what happens to the files, since a fork cannot roll them back. */
+export async function forkAs(client: Client, user: string, workflowId: string, request: ForkRequest, taskQueue: string): Promise<{ workflowId: string; message: string }> {
+  const { plan, handle } = await forkRun(client, workflowId, { iteration: request.iteration, task: request.task, taskQueue, requestedBy: user });
   return { workflowId: handle.workflowId, message: `Forked ${workflowId} after iteration ${request.iteration} as ${handle.workflowId}. ${workspaceNote(plan)}` };
 }

@@ -30,7 +30,8 @@ export async function cancelRun(client: Client, workflowId: string): Promise<{ c
   return { cancelled: true, message: `Cancellation requested for ${workflowId}.` };
 }
 
-export async function resumeAs(client: Client, workflowId: string, taskQueue: string, maxIterations?: number): Promise<{ workflowId: string; message: string }> {
-  const { handle } = await resumeRun(client, workflowId, { taskQueue, maxIterations });
+/** Resumes as the logged-in person: a run with approvers resumes only for one of them (signed with their key). */
+export async function resumeAs(client: Client, user: string, workflowId: string, taskQueue: string, maxIterations?: number): Promise<{ workflowId: string; message: string }> {
+  const { handle } = await resumeRun(client, workflowId, { taskQueue, maxIterations, requestedBy: user });
   return { workflowId: handle.workflowId, message: `Resumed as ${handle.workflowId}.` };
 }

@@ -16,6 +16,15 @@ export interface Session {
   /** The console origin (`http://host:port`) the session was created for; other origins are refused. */
   origin: string;
   expiresAt: number;
+  /**
+   * The one-time login nonce the login page made and kept in its tab's storage (issue 32, must-have 5).
+   * The page takes the key from the fragment only after the console confirms the nonce it holds is this
+   * session's, and only once: a session made by someone else's login, tossed in with a cookie from
+   * another loopback port and a `#session-key=` link, is refused because its nonce is not in the page.
+   */
+  loginNonce?: string;
+  /** Whether a page has taken the key with the nonce; it can be taken once. */
+  claimed: boolean;
 }
 
 /** A working day: long enough not to interrupt a person deciding all day, short enough to expire overnight. */
@@ -27,9 +36,9 @@ export class SessionStore {
   private readonly sessions = new Map<string, Session>();
   constructor(private readonly ttlMs = SESSION_TTL_MS, private readonly now: () => number = Date.now) {}
 
-  create(user: string, origin: string): Session {
+  create(user: string, origin: string, loginNonce?: string): Session {
     this.sweep();
-    const session = { id: randomId(), user, csrfToken: randomId(), origin, expiresAt: this.now() + this.ttlMs };
+    const session: Session = { id: randomId(), user, csrfToken: randomId(), origin, expiresAt: this.now() + this.ttlMs, loginNonce, claimed: false };
     this.sessions.set(session.id, session);
     return session;
   }

@@ -5,7 +5,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
 import { describeZodError } from '../../contract/describe-zod-error';
 import { decideAs, DecisionRequestSchema, replyAs, ReplyRequestSchema, type ActionOutcome } from '../actions/decide';
-import { approveAllAs, ModeRequestSchema, setModeAs } from '../actions/run-approvals';
+import { approveAllAs, ApproveAllRequestSchema, ModeRequestSchema, setModeAs } from '../actions/run-approvals';
 import { cancelRun, ResumeRequestSchema, resumeAs, startRunAs, StartRequestSchema } from '../actions/steer';
 import { forkAs, ForkRequestSchema } from '../actions/fork';
 import { ConsoleRequestError } from '../errors';
@@ -53,13 +53,13 @@ export function addApiRoutes(app: Hono<ConsoleEnv>, deps: ConsoleDeps): void {
 
   app.post('/api/runs/:id/resume', async (c) => {
     const { maxIterations } = await body(c, ResumeRequestSchema);
-    const resumed = await resumeAs(deps.client, c.req.param('id'), deps.taskQueue, maxIterations);
+    const resumed = await resumeAs(deps.client, c.get('session').user, c.req.param('id'), deps.taskQueue, maxIterations);
     deps.watcher.refreshNow();
     return c.json(resumed, 201);
   });
 
   app.post('/api/runs/:id/approve-all', async (c) => {
-    const outcome = await approveAllAs(deps.client, c.get('session').user, c.req.param('id'));
+    const outcome = await approveAllAs(deps.client, c.get('session').user, c.req.param('id'), await body(c, ApproveAllRequestSchema));
     deps.watcher.refreshNow();
     return c.json(outcome, OUTCOME_STATUS[outcome.outcome]);
   });
@@ -71,7 +71,7 @@ export function addApiRoutes(app: Hono<ConsoleEnv>, deps: ConsoleDeps): void {
   });
 
   app.post('/api/runs/:id/fork', async (c) => {
-    const forked = await forkAs(deps.client, c.req.param('id'), await body(c, ForkRequestSchema), deps.taskQueue);
+    const forked = await forkAs(deps.client, c.get('session').user, c.req.param('id'), await body(c, ForkRequestSchema), deps.taskQueue);
     deps.watcher.refreshNow();
     return c.json(forked, 201);
   });

@@ -59,12 +59,34 @@ export function addAuthRoutes(app: Hono<ConsoleEnv>, deps: ConsoleDeps, localUse
     }
     attempt.settle(true);
     for (const id of cookieValues(c, deps.cookie.name)) deps.sessions.delete(id);
-    const session = deps.sessions.create(user, requestOrigin(c, deps.cookie.secure));
+    const nonce = field('login_nonce');
+    const session = deps.sessions.create(user, requestOrigin(c, deps.cookie.secure), LOGIN_NONCE.test(nonce) ? nonce : undefined);
     deleteCookie(c, loginCsrfCookie, { path: '/', secure: deps.cookie.secure });
     setCookie(c, deps.cookie.name, session.id, { ...cookieOptions, maxAge: Math.floor((session.expiresAt - Date.now()) / 1000) });
     // The key travels in the fragment: the browser keeps it on this page, and no server (ours, or one
     // on another port that can read our cookies) ever receives it.
     return c.redirect(`/#${SESSION_KEY_FRAGMENT}=${session.csrfToken}`, 303);
+  });
+}
+
+/** What login.js puts in the form: 32 random bytes, base64url. */
+const LOGIN_NONCE = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * Behind `requireSession` (so with the fragment's key and the cookie of the same session): the page
+ * takes the key only when the login nonce its tab kept is this session's, once. A login made
+ * elsewhere (someone else's session, planted with a cookie) has another nonce or none.
+ */
+export function addClaimRoute(app: Hono<ConsoleEnv>): void {
+  app.post('/api/session/claim', async (c) => {
+    const session = c.get('session');
+    const raw: unknown = await c.req.json().catch(() => undefined);
+    const nonce = typeof (raw as { nonce?: unknown } | undefined)?.nonce === 'string' ? (raw as { nonce: string }).nonce : '';
+    if (session.claimed || !session.loginNonce || !sameSecret(nonce, session.loginNonce)) {
+      return c.json({ error: 'Refused: this session key was not made by a login in this browser tab (or was taken already). Log in again.' }, 403);
+    }
+    session.claimed = true;
+    return c.json({ user: session.user });
   });
 }
 

@@ -1,4 +1,5 @@
-// The two HTML documents the server renders: the login form (plain HTML, works without script) and
+// The two HTML documents the server renders: the login form (plain HTML; login.js adds the one-time
+// nonce the page needs to take its session key, see auth/sessions.ts) and
 // the shell the page's modules mount into. hono's `html` template escapes every interpolated value.
 import { createHash } from 'node:crypto';
 import { html, raw } from 'hono/html';
@@ -22,6 +23,7 @@ export function loginPage(options: { loginCsrf: string; error?: string; localUse
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Log in · durable-agent console</title>
 <link rel="stylesheet" href="/assets/console.css">
+<script type="module" src="/assets/login.js"></script>
 </head>
 <body class="login">
 <main class="login-box">
@@ -29,6 +31,7 @@ export function loginPage(options: { loginCsrf: string; error?: string; localUse
   ${options.error ? html`<p class="notice error" role="alert">${options.error}</p>` : ''}
   <form method="post" action="/login">
     <input type="hidden" name="login_csrf" value="${options.loginCsrf}">
+    <input type="hidden" name="login_nonce" value="">
     <label>Name <input name="name" autocomplete="username" placeholder="${options.localUser ? `empty for ${options.localUser} with the start token` : ''}"></label>
     <label>Password or start token <input name="secret" type="password" autocomplete="current-password" required></label>
     <button type="submit">Log in</button>

@@ -1,16 +1,37 @@
 // Every call the page makes goes through here, with the session's key: in the `x-csrf-token` header,
 // or as `?key=` on an event stream (EventSource sends no headers). The key arrives once, in the URL
-// fragment the login redirects to, and is kept in this origin's localStorage, which a server on
+// fragment the login redirects to, is taken only with that login's nonce (claim), and is kept in this origin's localStorage, which a server on
 // another port cannot read (cookies ignore ports; storage does not). A cross-site page can neither
 // read the key nor set the header. Outcomes are announced as `console-notice` events.
 const KEY_ITEM = 'console-session-key';
 const FRAGMENT = /^#session-key=([A-Za-z0-9_-]+)$/;
 
+const NONCE_ITEM = 'console-login-nonce';
+
+/**
+ * Takes a key from the fragment only with the login that produced it: the console must confirm that
+ * the one-time nonce this tab's login page made (login.js) is that session's. A link with someone
+ * else's key (their cookie planted from another loopback port) has no nonce of ours, so it is refused.
+ */
+async function claim(key) {
+  const nonce = window.sessionStorage.getItem(NONCE_ITEM) ?? '';
+  window.sessionStorage.removeItem(NONCE_ITEM);
+  const response = await fetch('/api/session/claim', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-csrf-token': key },
+    body: JSON.stringify({ nonce }),
+    credentials: 'same-origin',
+  }).catch(() => undefined);
+  // A refused key is never stored; a key this tab had before stays (its own session, if still valid).
+  if (response?.ok) window.localStorage.setItem(KEY_ITEM, key);
+}
+
 const arrived = FRAGMENT.exec(window.location.hash);
 if (arrived) {
-  window.localStorage.setItem(KEY_ITEM, arrived[1]);
   // Off the address bar and out of history, so the key is not copied along with a link.
   window.history.replaceState(null, '', window.location.pathname + window.location.search);
+  // Every module that imports this one waits for the answer, so nothing runs with an unchecked key.
+  await claim(arrived[1]);
 }
 /** Read at each call: a login in another tab replaces the session, and its key, for every tab. */
 const sessionKey = () => window.localStorage.getItem(KEY_ITEM) ?? '';
@@ -74,6 +95,8 @@ export async function decide(item, decision, options = {}) {
       wholeTool: options.wholeTool === true,
       reason: options.reason || undefined,
       arguments: options.arguments,
+      // The arguments this card showed: a call edited since is refused, never decided unseen.
+      argumentsHash: item.argumentsHash,
     }),
   );
 }

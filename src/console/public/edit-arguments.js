@@ -3,6 +3,7 @@
 // tool's schema and the run's rules); this only has to be a JSON object.
 import { useState } from 'preact/hooks';
 import { html } from './html.js';
+import { safeText } from './safe-text.js';
 
 function parseDraft(text) {
   try {
@@ -28,12 +29,17 @@ export function argumentChanges(before, after) {
 
 const line = (text) => html`<span class=${text.startsWith('+') ? 'add' : 'del'}>${`${text}\n`}</span>`;
 
+/**
+ * The box shows bidi overrides and other control characters escaped, like the rest of the page: the
+ * escapes (`\u202e`) are JSON escapes, so the draft still decodes to the very same arguments, and
+ * what a person pastes in is escaped the same way as it arrives.
+ */
 export function EditArguments({ input, busy, onSend, onCancel }) {
-  const [draft, setDraft] = useState(() => JSON.stringify(input ?? {}, null, 2));
+  const [draft, setDraft] = useState(() => safeText(JSON.stringify(input ?? {}, null, 2)));
   const parsed = parseDraft(draft);
   const changes = parsed.value ? argumentChanges(input, parsed.value) : [];
   return html`<div class="edit-arguments">
-    <textarea aria-label="Edited arguments" rows="6" value=${draft} onInput=${(e) => setDraft(e.currentTarget.value)}></textarea>
+    <textarea aria-label="Edited arguments" rows="6" value=${draft} onInput=${(e) => setDraft(safeText(e.currentTarget.value))}></textarea>
     ${parsed.error ? html`<p class="hint edit-error">${parsed.error}</p>` : null}
     ${parsed.value && changes.length === 0 ? html`<p class="hint">No change yet.</p>` : null}
     ${changes.length > 0 ? html`<div class="edit-diff" aria-label="Changes to send"><p class="hint">The call will run with these changes:</p><pre class="diff">${changes.map(line)}</pre></div>` : null}

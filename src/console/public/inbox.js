@@ -45,14 +45,15 @@ function useKeyboard(items, selectedKey, setSelectedKey) {
  * counted under the top-level run: it forwards its sub-agents' calls to the runs that wait for them.
  */
 function ApproveAllBar({ items }) {
-  const counts = new Map();
+  // Exactly the cards shown, with the arguments shown: the console approves those or nothing.
+  const shown = new Map();
   for (const item of items) {
     const run = item.rootWorkflowId ?? item.workflowId;
-    if (item.kind === 'approval' && item.canDecide) counts.set(run, (counts.get(run) ?? 0) + 1);
+    if (item.kind === 'approval' && item.canDecide) shown.set(run, [...(shown.get(run) ?? []), item]);
   }
-  const runs = [...counts].filter(([, count]) => count > 1);
+  const runs = [...shown].filter(([, calls]) => calls.length > 1);
   if (runs.length === 0) return null;
-  return html`<ul class="approve-all-bar">${runs.map(([workflowId, count]) => html`<li><code>${workflowId}</code> <${ApproveAll} workflowId=${workflowId} count=${count} /></li>`)}</ul>`;
+  return html`<ul class="approve-all-bar">${runs.map(([workflowId, calls]) => html`<li><code>${workflowId}</code> <${ApproveAll} workflowId=${workflowId} calls=${calls} /></li>`)}</ul>`;
 }
 
 export function Inbox({ items }) {
@@ -73,7 +74,8 @@ export function Inbox({ items }) {
     <${ApproveAllBar} items=${items} />
     ${items.map((item) => {
       const Card = item.kind === 'approval' ? ApprovalCard : QuestionCard;
-      return html`<${Card} key=${item.key} item=${item} now=${now} selected=${item.key === selected} onSelect=${() => setSelectedKey(item.key)} />`;
+      // Keyed by the arguments too: a call edited and parked again under its id gets a fresh card.
+      return html`<${Card} key=${`${item.key}#${item.argumentsHash ?? ''}`} item=${item} now=${now} selected=${item.key === selected} onSelect=${() => setSelectedKey(item.key)} />`;
     })}
   </section>`;
 }

@@ -11,15 +11,21 @@ const MODES = [
   ['dontAsk', 'dontAsk: refuse what would ask'],
 ];
 
-/** "Approve all N" for the parked calls of one run (the inbox and the run view both offer it). */
-export function ApproveAll({ workflowId, count }) {
+/**
+ * "Approve all N" for the parked calls of one run (the inbox and the run view both offer it): it sends
+ * the calls shown, each with the hash of the arguments shown, and the console approves exactly those,
+ * all or none; a call that changed or left since refuses the lot.
+ */
+export function ApproveAll({ workflowId, calls }) {
   const [busy, setBusy] = useState(false);
+  const count = calls.length;
   const send = async () => {
     setBusy(true);
-    await act(`/api/runs/${encodeURIComponent(workflowId)}/approve-all`, {}, (d) => d.message);
+    const shown = calls.map((c) => ({ workflowId: c.workflowId || workflowId, callId: c.callId, argumentsHash: c.argumentsHash }));
+    await act(`/api/runs/${encodeURIComponent(workflowId)}/approve-all`, { calls: shown }, (d) => d.message);
     setBusy(false);
   };
-  return html`<button class="approve-all" disabled=${busy} onClick=${send} title="Approve every call this run and its sub-agents have parked, all or none">Approve all ${count}</button>`;
+  return html`<button class="approve-all" disabled=${busy} onClick=${send} title="Approve the calls shown (this run's and its sub-agents'), all or none">Approve all ${count}</button>`;
 }
 
 export function RunApprovals({ detail }) {
@@ -35,6 +41,6 @@ export function RunApprovals({ detail }) {
       ${MODES.map(([value, label]) => html`<option value=${value}>${label}</option>`)}
     </select></label>
     <button class="switch-mode" onClick=${switchMode}>Switch mode</button>
-    ${parked.length > 0 ? html`<span class="parked">${parked.length} call(s) wait for approval <${ApproveAll} workflowId=${detail.workflowId} count=${parked.length} /></span>` : null}
+    ${parked.length > 0 ? html`<span class="parked">${parked.length} call(s) wait for approval <${ApproveAll} workflowId=${detail.workflowId} calls=${parked} /></span>` : null}
   </div>`;
 }

@@ -2,6 +2,7 @@
 // under the root run it belongs to (a sub-agent's call names its own run in `workflowId`).
 import type { RunStatus } from '../../contract/run-status';
 import { describeCallArguments, type CallArguments } from './call-arguments';
+import { argumentsHash } from '../../core/approvals/signatures/signed-message';
 
 interface EntryBase {
   /** Unique across the inbox: the deciding run and the call. */
@@ -27,6 +28,11 @@ export interface ApprovalEntry extends EntryBase {
   arguments: CallArguments;
   /** The call's input as the run reports it: what an edit starts from. */
   input: unknown;
+  /**
+   * sha256 of the canonical JSON of `input` (as signatures compute it): the page sends it back with a
+   * decision, so the console decides and signs only the arguments the person saw (issue 32, finding 3).
+   */
+  argumentsHash: string;
   /** Who may decide; absent when anyone may. */
   approvers?: string[];
   signedDecisions: boolean;
@@ -49,7 +55,11 @@ export interface WaitingRun {
   rootWorkflowId: string;
 }
 
-/** Arguments are rendered once per call (a diff reads a file), then reused on every poll. */
+/**
+ * Arguments are rendered once per call and arguments (a diff reads a file), then reused on every poll.
+ * The cache key holds the arguments hash: a call edited by another approver parks again under the
+ * same id, and its card must show the new arguments, not the ones rendered first.
+ */
 export class InboxBuilder {
   private readonly rendered = new Map<string, Promise<CallArguments>>();
   constructor(private readonly workspace: string | undefined) {}
@@ -65,6 +75,7 @@ export class InboxBuilder {
       for (const p of status.pendingApprovals) {
         const key = `${p.workflowId}/${p.callId}`;
         if (entries.has(key) && p.workflowId !== status.workflowId) continue;
+        const hash = argumentsHash(p.input);
         entries.set(key, {
           kind: 'approval',
           key,
@@ -77,8 +88,9 @@ export class InboxBuilder {
           tool: p.tool,
           reason: p.reason,
           context: p.context,
-          arguments: await this.argumentsOf(key, p),
+          arguments: await this.argumentsOf(`${key}#${hash}`, p),
           input: p.input,
+          argumentsHash: hash,
           // The waiting run's own restriction travels with the call; the listing run's is the fallback.
           approvers: p.approvers ?? (p.workflowId === status.workflowId ? status.approvers : undefined),
           signedDecisions: status.signedDecisions,
@@ -91,7 +103,8 @@ export class InboxBuilder {
         entries.set(key, { kind: 'question', key, rootWorkflowId, workflowId: q.workflowId, callId: q.callId, agent, task: status.task, since: q.askedAt, question: q.question, context: q.context });
       }
     }
-    for (const key of this.rendered.keys()) if (!entries.has(key)) this.rendered.delete(key);
+    const shown = new Set([...entries.values()].map((e) => (e.kind === 'approval' ? `${e.key}#${e.argumentsHash}` : e.key)));
+    for (const key of this.rendered.keys()) if (!shown.has(key)) this.rendered.delete(key);
     return sortNewestFirst([...entries.values()]);
   }
 

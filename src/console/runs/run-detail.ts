@@ -6,6 +6,7 @@ import { queryStatus } from '../../client/approval-helpers';
 import { liveModelText, type LiveModelText } from '../../client/live-model-text';
 import { estimateCost, type CostEstimate, type ModelPrices } from '../../runtime/model/model-prices';
 import type { RunStatus } from '../../contract/run-status';
+import { argumentsHash } from '../../core/approvals/signatures/signed-message';
 import type { RunRow } from './run-list';
 
 export interface ChildRun {
@@ -64,7 +65,8 @@ export async function loadRunDetail(
   const running = description.status.name === 'RUNNING';
   const [status, liveText] = await Promise.all([
     queryStatus(handle, options.statusTimeoutMs ?? 3_000).then(
-      (s) => ({ status: s }),
+      // Each parked call with the hash of its arguments: what "Approve all" sends back for the calls shown.
+      (s) => ({ status: { ...s, pendingApprovals: s.pendingApprovals.map((p) => ({ ...p, argumentsHash: argumentsHash(p.input) })) } }),
       (error: unknown) => ({ statusError: error instanceof Error ? error.message : String(error) }),
     ),
     running ? liveModelText(description, client.options.loadedDataConverter) : Promise.resolve(undefined),

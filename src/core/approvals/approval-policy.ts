@@ -46,6 +46,7 @@ interface Subject {
   tool: string;
   input: unknown;
   command?: SimpleCommand;
+  redirects?: readonly string[];
 }
 
 const argumentText = (input: unknown, name: string): string | undefined => {
@@ -157,7 +158,7 @@ export function evaluatePolicy(args: PolicyInput): PolicyVerdict {
   const analysis = args.analysis;
   const commands = analysis?.commands ?? [];
   const verdicts = commands.length > 0
-    ? commands.map((command) => evaluateSubject(args, { tool: args.tool, input: args.input, command }))
+    ? commands.map((command) => evaluateSubject(args, { tool: args.tool, input: args.input, command, redirects: analysis?.writes.map((w) => w.target) }))
     : [evaluateSubject(args, { tool: args.tool, input: args.input })];
   // Reject rules also see the whole command text (a regex over it catches what the parse may split).
   const whole = evaluateSubject(args, { tool: args.tool, input: args.input });

@@ -16,7 +16,18 @@ export const PreferenceMatchSchema = z.discriminatedUnion('kind', [
    * `prefix`, the pattern's last word is a `*` marking "and any words after". Choices stored before
    * `prefix` existed cannot tell the two apart; an "always" among them is read literally.
    */
-  z.object({ kind: z.literal('command'), pattern: CommandPatternSchema, prefix: z.boolean().optional() }),
+  z.object({
+    kind: z.literal('command'),
+    pattern: CommandPatternSchema,
+    prefix: z.boolean().optional(),
+    /**
+     * The files the approved line wrote through redirections (`>> notes.txt`), as the person saw them.
+     * An "always" with them covers a line only when it writes no other file (issue 32: the choice for
+     * `echo hello >> forksteer.txt` once let `echo hello >> PWNED.txt` run). Absent on choices made
+     * before this existed.
+     */
+    redirects: z.array(z.string()).optional(),
+  }),
   /** One argument's value (e.g. `path`), exactly or as a prefix. */
   z.object({ kind: z.literal('argument'), name: z.string(), value: z.string(), prefix: z.boolean().default(false) }),
   /** The call's whole arguments, as canonical JSON. */
@@ -56,7 +67,7 @@ export function scopeKey(rule: Pick<PreferenceRule, 'tool' | 'match'>): string {
     case 'tool':
       return `${rule.tool}`;
     case 'command':
-      return `${rule.tool} command: ${m.pattern.words.join(' ')}`;
+      return `${rule.tool} command: ${m.pattern.words.join(' ')}${m.redirects ? ` > ${m.redirects.join(' ')}` : ''}`;
     case 'argument':
       return `${rule.tool} ${m.name}: ${m.value}${m.prefix ? '*' : ''}`;
     case 'arguments':
@@ -71,7 +82,7 @@ export function describeScope(rule: Pick<PreferenceRule, 'tool' | 'match' | 'mig
     case 'tool':
       return `${rule.tool} (every call${rule.migrated ? ', from before choices were scoped' : ''})`;
     case 'command':
-      return `${rule.tool}: ${m.pattern.pattern}`;
+      return `${rule.tool}: ${m.pattern.pattern}${m.redirects?.length ? ` (writing ${m.redirects.join(', ')})` : ''}`;
     case 'argument':
       return `${rule.tool} ${m.name} ${m.value}${m.prefix ? '*' : ''}`;
     case 'arguments':
@@ -84,6 +95,8 @@ export interface CallSubject {
   tool: string;
   input: unknown;
   command?: SimpleCommand;
+  /** For `shell`: the files the whole line writes through redirections. */
+  redirects?: readonly string[];
 }
 
 export function preferenceMatches(rule: PreferenceRule, call: CallSubject): boolean {
@@ -95,7 +108,10 @@ export function preferenceMatches(rule: PreferenceRule, call: CallSubject): bool
     case 'command':
       // An "always" must not let anything extra through; a "never" must catch variants.
       if (call.command === undefined) return false;
-      return rule.preference === 'always' ? literalCommandMatches(m, call.command) : commandMatches(m.pattern, call.command, 'reject');
+      if (rule.preference !== 'always') return commandMatches(m.pattern, call.command, 'reject');
+      // An "always" that names the files its line wrote covers only lines writing no others.
+      if (m.redirects && !(call.redirects ?? []).every((target) => m.redirects!.includes(target))) return false;
+      return literalCommandMatches(m, call.command);
     case 'argument': {
       const value = argumentOf(call.input, m.name);
       return value !== undefined && pathMatches(m.value, value, m.prefix, rule.preference);

@@ -168,16 +168,19 @@ export function rememberedMatches(state: RunState, call: TurnCall, decision: App
   if (decision.scope === 'tool') return [{ kind: 'tool' }];
   const subject = state.agent.tools[call.name]?.subjectArgument;
   if (subject === COMMAND_ARGUMENT) {
+    // The files the line wrote are part of the choice (issue 32): "always" for `echo hi >> a.txt` is not for `>> b.txt`.
+    const targets = call.analysis?.writes.map((w) => w.target) ?? [];
+    const redirects = targets.length > 0 ? { redirects: targets } : {};
     if (decision.prefix !== undefined) {
       const words = decision.prefix.split(/\s+/).filter(Boolean);
-      return [{ kind: 'command', pattern: { pattern: `${words.join(' ')} *`, words: [...words, '*'] }, prefix: true }];
+      return [{ kind: 'command', pattern: { pattern: `${words.join(' ')} *`, words: [...words, '*'] }, prefix: true, ...redirects }];
     }
     const analysis = call.analysis;
     if (!analysis?.understood || analysis.commands.length === 0) return undefined;
     if (analysis.commands.some((c) => c.words.some((w) => !w.literal || w.glob))) return undefined;
     return analysis.commands.map((c) => {
       const words = c.words.map((w) => w.text);
-      return { kind: 'command', pattern: { pattern: words.join(' '), words }, prefix: false };
+      return { kind: 'command', pattern: { pattern: words.join(' '), words }, prefix: false, ...redirects };
     });
   }
   if (subject !== undefined) {

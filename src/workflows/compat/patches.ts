@@ -59,6 +59,11 @@ export const Patches = {
    * under a registry are a ceiling.
    */
   approvalChannelII: 'approval-channel-ii',
+  /**
+   * Issue 32: a fork or resume of a run with approvers starts only at an approver's (signed) request,
+   * and runs as the requester's, with only the choices they made (was: anyone, as the original's user).
+   */
+  forkRequester: 'fork-requester',
 } as const;
 
 export type Features = { -readonly [K in keyof typeof Patches]: boolean };

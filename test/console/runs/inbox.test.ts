@@ -43,4 +43,15 @@ describe('InboxBuilder', () => {
       ]);
     }
   });
+
+  it('renders an edited call again: the cache is keyed by run, call id and the arguments hash (issue 32, finding 3)', async () => {
+    const builder = new InboxBuilder(undefined);
+    const first = await builder.build([{ status: runStatus({ workflowId: 'root/sub-1', pendingApprovals: [call] }), rootWorkflowId: 'root' }]);
+    const edited = { ...call, input: { command: 'eval "touch PWNED.txt"' } };
+    const again = await builder.build([{ status: runStatus({ workflowId: 'root/sub-1', pendingApprovals: [edited] }), rootWorkflowId: 'root' }]);
+    expect(JSON.stringify(first[0])).toContain('ls');
+    expect(JSON.stringify(again[0])).toContain('PWNED.txt');
+    expect(first[0]).toMatchObject({ argumentsHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(again[0]).toMatchObject({ argumentsHash: expect.not.stringMatching((first[0] as { argumentsHash: string }).argumentsHash) });
+  });
 });

@@ -66,7 +66,24 @@ export interface FollowUpMessage extends RunIdentity {
   expiresAt: string;
 }
 
-export type SignedMessage = DecisionMessage | ReplyMessage | FollowUpMessage;
+/**
+ * A request to fork or resume a run with approvers (`requestedBy` of the new run's input), signed by
+ * the approver who asks. It names the new run (whose id is fresh for every fork and resume) and the
+ * run it continues, so it cannot start any other run.
+ */
+export interface RunRequestMessage {
+  v: typeof SIGNED_MESSAGE_VERSION;
+  kind: 'fork' | 'resume';
+  namespace: string;
+  /** The run the request starts. */
+  workflowId: string;
+  /** The run it forks or resumes. */
+  from: string;
+  requester: string;
+  expiresAt: string;
+}
+
+export type SignedMessage = DecisionMessage | ReplyMessage | FollowUpMessage | RunRequestMessage;
 
 /** The exact text (then its UTF-8 bytes) an approver signs. */
 export function signedText(message: SignedMessage): string {
@@ -126,4 +143,8 @@ export function followUpMessage(run: RunIdentity, m: { sender: string; text: str
 export function legacyDecisionText(d: { workflowId: string; callId: string; decision: string; approver: string; scope?: string }): string {
   const text = `${d.workflowId}\n${d.callId}\n${d.decision}\n${d.approver}`;
   return d.scope === undefined ? text : `${text}\n${d.scope}`;
+}
+
+export function runRequestMessage(r: { kind: 'fork' | 'resume'; namespace: string; workflowId: string; from: string; requester: string; expiresAt: string }): RunRequestMessage {
+  return { v: SIGNED_MESSAGE_VERSION, kind: r.kind, namespace: r.namespace, workflowId: r.workflowId, from: r.from, requester: r.requester, expiresAt: r.expiresAt };
 }
