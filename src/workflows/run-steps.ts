@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, condition, isCancellation, ParentClosePolicy, startChild, TimeoutFailure } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, CancellationScope, ChildWorkflowFailure, condition, isCancellation, ParentClosePolicy, startChild, TimeoutFailure } from '@temporalio/workflow';
 import type { PreferenceRule } from '../core/approvals/preference-rules';
 import { FailureType } from '../contract/errors';
 import { localTools, model, onceTools, setup, summarizer, tools } from './activity-stubs';
@@ -173,7 +173,7 @@ export async function waitStep(step: Extract<NextStep, { kind: 'wait' }>, moved:
  * the same people (its approvals reach this run's status, and the root's, through `childStatus`).
  * Cancelling this run cancels it; its completion and usage come back as the call's result.
  */
-export async function runChildStep(state: RunState, call: TurnCall): Promise<RunEvent> {
+export async function runChildStep(state: RunState, call: TurnCall, cancelIsAResult = false): Promise<RunEvent> {
   const { agent, task } = call.input as { agent: string; task: string };
   const workflowId = childWorkflowId(state.workflowId, call.id);
   const started = Date.now();
@@ -202,7 +202,12 @@ export async function runChildStep(state: RunState, call: TurnCall): Promise<Run
     const outcome: ChildOutcome = { status: result.status, completion: result.completion, usage: result.usage, iterations: result.iterations, output: (result as { output?: unknown }).output };
     return { type: 'child_finished', callId: call.id, outcome, durationMs: Date.now() - started };
   } catch (error) {
-    if (isCancellation(error)) throw error;
+    // isCancellation is true for this run's own cancel and for the child's: only the first ends this run.
+    const childCancelledElsewhere = cancelIsAResult && error instanceof ChildWorkflowFailure && !CancellationScope.current().consideredCancelled;
+    if (isCancellation(error) && !childCancelledElsewhere) throw error;
+    if (childCancelledElsewhere) {
+      return { type: 'child_finished', callId: call.id, outcome: { error: `the sub-agent's run ${workflowId} was cancelled before it finished` }, durationMs: Date.now() - started };
+    }
     const message = error instanceof ChildWorkflowFailure ? (error.cause?.message ?? error.message) : (error as Error).message;
     return { type: 'child_finished', callId: call.id, outcome: { error: message }, durationMs: Date.now() - started };
   }

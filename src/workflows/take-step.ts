@@ -94,7 +94,7 @@ export async function takeStep(step: TakenStep, ctx: StepContext): Promise<void>
   switch (step.kind) {
     case 'run_tools':
       for (const call of step.calls) {
-        startInBackground(ctx, call, () => (call.lane === 'child' ? runChildStep(state, call) : runToolStep(state, call, step.endsRun, thoughtNote(ctx.thought))));
+        startInBackground(ctx, call, () => (call.lane === 'child' ? runChildStep(state, call, ctx.features.childCancelIsAResult === true) : runToolStep(state, call, step.endsRun, thoughtNote(ctx.thought))));
       }
       return;
     case 'await_tools':

@@ -105,6 +105,22 @@ describe('agents that work together', () => {
     });
   });
 
+  it('goes on when someone else cancels a sub-agent: the call\'s result says the run was cancelled', async () => {
+    const task = uniqueId('child-cancelled-elsewhere');
+    const sub = uniqueId('sub-cancelled');
+    fake.script(task, [reply(toolCall('delegate_task', { agent: 'specialist', task: sub })), done('went on without it')]);
+    fake.script(sub, [reply(toolCall('shell', { command: 'echo never' }))]);
+    await withAgentWorker({ ...bed.harness(), agents: team }, async ({ start, client }) => {
+      const parent = await start({ agent: 'coordinator', task });
+      await waitForApprovals(parent, 1, 30_000);
+      const child = client.workflow.getHandle(`${parent.workflowId}/sub-toolu_0_0`);
+      await child.cancel();
+      expect(await parent.result()).toMatchObject({ status: 'completed', completion: { summary: 'went on without it' } });
+      const resultSent = JSON.stringify(fake.requestsFor(task)[1]!.body.messages.at(-1));
+      expect(resultSent).toContain('was cancelled before it finished');
+    });
+  });
+
   it('hands the run to another agent: the model is offered that agent\'s tools from then on', async () => {
     const task = uniqueId('handoff');
     fake.script(task, [reply(toolCall('handoff', { agent: 'specialist', reason: 'needs a shell' })), done('the specialist took over')]);

@@ -14,6 +14,11 @@ export interface StepFeatures {
    * running calls, and a sub-agent's run, without anyone to report to in the next link).
    */
   handOverWhenCallsDone?: boolean;
+  /**
+   * A sub-agent's run cancelled by someone else (not by this run's own cancel) is the call's result,
+   * "cancelled", and the run goes on (absent: the run failed with the child's cancellation).
+   */
+  childCancelIsAResult?: boolean;
 }
 
 /** What the machine needs from outside to choose the next step: the clock, the history's size, and the features. */

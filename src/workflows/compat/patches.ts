@@ -53,6 +53,11 @@ export const Patches = {
    */
   endFlushesAudit: 'end-flushes-audit',
   /**
+   * A sub-agent's run cancelled from outside is its call's result and the run goes on (was: the
+   * parent failed with "Child Workflow execution cancelled"; the fuzzer's seeds 4, 44, 62).
+   */
+  childCancelIsAResult: 'child-cancel-is-a-result',
+  /**
    * Issue 32: a `childStatus` report is taken only from a running sub-agent run of this one, about
    * itself and the runs below it (was: any running child's report, listing any run); a decision's
    * `argumentsHash` and `workflowId` are checked and a signed one must carry the hash; run rules
