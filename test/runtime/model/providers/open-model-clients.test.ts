@@ -148,9 +148,11 @@ describe('openModelClients at start, with settings or credentials missing', () =
     expect(await refusal({ ...envFor('foundry'), ANTHROPIC_FOUNDRY_BASE_URL: '' })).toContain('ANTHROPIC_FOUNDRY_RESOURCE');
   });
 
-  it('names ANTHROPIC_API_KEY when anthropic is chosen by name, and stays lazy when nothing names a provider', async () => {
+  it('names ANTHROPIC_API_KEY when anthropic is chosen by name or by default for an agent that names none, and checks nothing without agents', async () => {
     expect(await refusal({ AGENT_MODEL_PROVIDER: 'anthropic' })).toContain('ANTHROPIC_API_KEY is not set');
-    await expect(openModelClients(parseWorkerSettings({}).model, [undefined])).resolves.toBeTypeOf('function');
+    // An agent that names no provider calls the worker's, Anthropic by default: its key is checked at start.
+    await expect(openModelClients(parseWorkerSettings({}).model, [undefined])).rejects.toThrow(/ANTHROPIC_API_KEY is not set/);
+    await expect(openModelClients(parseWorkerSettings({}).model, [])).resolves.toBeTypeOf('function');
   });
 
   it('says what to install when a platform SDK is missing (they are optional peer dependencies)', () => {
