@@ -112,7 +112,8 @@ describe('a worker restart over a cut log', () => {
     const workspaceRoot = await mkdtemp(path.join(tmpdir(), 'audit-cut-ws-'));
     try {
       // The worker finds the head copies where its settings say (AGENT_AUDIT_HEAD_DIR in its env).
-      const env = { AGENT_SANDBOX: 'none', AGENT_AUDIT_HEAD_DIR: headDir };
+      // A model key too, or the start would stop at the model check before it reads the log.
+      const env = { AGENT_SANDBOX: 'none', AGENT_AUDIT_HEAD_DIR: headDir, ANTHROPIC_API_KEY: 'test' };
       const error = await createAgentWorker({ address: temporalAddress(), taskQueue: uniqueId('cut-q'), workspaceRoot, auditLog: file, env }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(AuditLogCorruptError);
     } finally {
