@@ -118,9 +118,8 @@ export function checkCompatibility(root: string, baselineDir: string, currentDir
     if (!entry) continue;
     const line = file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line;
     const text = file.text.split('\n')[line] ?? '';
-    const why = ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ').replace(/'_(\w+)'/, "'$1'");
-    // The compiler's words say which part broke (a removed field, a narrowed type).
-    problems.push({ entry, message: text.includes('// ') ? `${text.split('// ')[1]!} no longer accepts every call the last release accepted (${why.slice(0, 400)})` : why });
+    const what = text.includes('// ') ? text.split('// ')[1]! : ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ').replace(/'_(\w+)'/, "'$1'");
+    problems.push({ entry, message: text.includes('// ') ? `${what} no longer accepts every call the last release accepted` : what });
   }
   return problems;
 }

@@ -17,7 +17,7 @@ import { startRun } from '../src/client/start-run';
 import { createAgentWorker } from '../src/runtime/worker-setup/create-agent-worker';
 import { checkpointQuery } from '../src/workflows/definitions';
 import { redactedThinking, reply, serverToolUse, startFakeAnthropic, thinking, toolCall, webSearchResult } from '../test/support/fake-anthropic';
-import { stepTool } from '../test/support/step-script';
+import { gatedStepTool, stepTool } from '../test/support/step-script';
 import { fixtureAgents, fixtureApprovalHandlers, fixtureGuardrails } from './capture-histories/agents';
 import { pendingCall } from './capture-histories/support';
 import { startDevServer } from './temporal-dev-server';
@@ -44,7 +44,7 @@ async function run(): Promise<void> {
     workspaceRoot: await mkdtemp(path.join(tmpdir(), 'run-state-ws-')),
     env: { ANTHROPIC_API_KEY: 'fixture', ANTHROPIC_BASE_URL: fake.baseUrl },
     agents: fixtureAgents,
-    tools: [stepTool],
+    tools: [stepTool, gatedStepTool],
     guardrails: fixtureGuardrails,
     approvalHandlers: fixtureApprovalHandlers,
   });

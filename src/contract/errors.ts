@@ -118,8 +118,10 @@ export class AuditLogMissingError extends DurableAgentError {
  * not an exported history, the history of another workflow, a chain with a link missing, or a payload
  * it cannot decode. The message names the input and how to export or name the right one.
  */
-export class AuditProofInputError extends Error {
+export class AuditProofInputError extends DurableAgentError {
   override readonly name = 'AuditProofInputError';
+  readonly code = 'AUDIT_PROOF_INPUT_INVALID';
+  readonly retryable = false;
 }
 
 /**

@@ -124,7 +124,7 @@ export async function newRunState(input: ParsedRunInput, ceiling = false): Promi
   const resume = input.resume;
   const first: ConversationMessage = { role: 'user', content: resume ? `${input.task}\n\n${renderCarriedContext(resume)}` : input.task };
   return {
-    schemaVersion: 7,
+    schemaVersion: 8,
     workflowId,
     input: {
       agent: agent.name,

@@ -35,13 +35,13 @@ describe('agentctl preferences: the writes flag', () => {
 
         const listed = await agentctl('preferences', person);
         expect(listed.code).toBe(0);
-        expect(listed.stdout).toMatch(/#1\s+always writes\s+shell: echo hi {2}/);
+        expect(listed.stdout).toMatch(/#1\s+always writes\s+shell: echo hi \(writing out.txt\) {2}/);
         expect(listed.stdout).toMatch(/#2\s+always read-only\s+shell: ls {2}/);
         expect(listed.stdout).toMatch(/#3\s+always read-only\s+write_file path old\.md {2}/);
 
         const json = JSON.parse((await agentctl('preferences', person, '--json')).stdout) as { entries: { scope: string; writes: boolean; network: boolean }[] };
         expect(json.entries.map((e) => [e.scope, e.writes, e.network])).toEqual([
-          ['shell: echo hi', true, false],
+          ['shell: echo hi (writing out.txt)', true, false],
           ['shell: ls', false, false],
           ['write_file path old.md', false, false],
         ]);

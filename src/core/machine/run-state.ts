@@ -28,7 +28,7 @@ export { ModelCallSchema, CallStageSchema, TurnCallSchema, TurnSchema, type Call
 
 /** Every field of the checkpoint, slice by slice; the version belongs to the whole, not to a slice. */
 const stateFields = {
-  schemaVersion: z.literal(7),
+  schemaVersion: z.literal(8),
   ...CoreSliceSchema.shape,
   ...TurnSliceSchema.shape,
   ...ApprovalsSliceSchema.shape,

@@ -8,8 +8,9 @@ import { v3ToV4, type RunStateV3 } from './run-state-v3';
 import { v4ToV5, type RunStateV4 } from './run-state-v4';
 import { v5ToV6, type RunStateV5 } from './run-state-v5';
 import { v6ToV7, type RunStateV6 } from './run-state-v6';
+import { v7ToV8, type RunStateV7 } from './run-state-v7';
 
-export const CURRENT_STATE_VERSION = 7;
+export const CURRENT_STATE_VERSION = 8;
 
 /**
  * Upgrades any known checkpoint shape to the current `RunState`, one version at a time, then checks
@@ -42,6 +43,10 @@ export function migrateState(raw: unknown, now: string): RunState {
   if (version === 6) {
     value = v6ToV7(value as RunStateV6);
     version = 7;
+  }
+  if (version === 7) {
+    value = v7ToV8(value as RunStateV7);
+    version = 8;
   }
   if (version !== CURRENT_STATE_VERSION) {
     throw ApplicationFailure.create({
