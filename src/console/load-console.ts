@@ -13,6 +13,9 @@ export const CONSOLE_PACKAGES = ['hono', '@hono/node-server', 'preact', 'htm'] a
 /** `startConsole`, or `MissingDependencyError` with the `npm i` line when the console's packages are not installed. */
 export async function loadAndStartConsole(options: ConsoleOptions, given: { client: Client; followUp?: FollowUpChannel }): Promise<RunningConsole> {
   requireInstalled('agentctl console', CONSOLE_PACKAGES);
-  const { startConsole } = await import('./start-console.js');
+  // require, not import(): agentctl run from a checkout loads the sources through tsx's require hook,
+  // which a dynamic import() would go around (the .ts file is not found); compiled, it is the same.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { startConsole } = require('./start-console') as typeof import('./start-console');
   return startConsole(options, given);
 }

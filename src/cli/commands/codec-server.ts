@@ -28,7 +28,9 @@ export const codecServerCommand: Command = {
   async run(ctx) {
     // Its web server (hono) is an optional peer dependency, loaded only for this command.
     requireInstalled('agentctl codec-server', ['hono', '@hono/node-server']);
-    const { newCodecToken, startCodecServer } = await import('../../runtime/codec/codec-server.js');
+    // require, not import(): see src/console/load-console.ts.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { newCodecToken, startCodecServer } = require('../../runtime/codec/codec-server') as typeof import('../../runtime/codec/codec-server');
     const { keys, token: configuredToken } = ctx.clientSettings.codec;
     if (!keys) throw new UsageError('codec-server needs AGENT_ENCRYPTION_KEY (and AGENT_ENCRYPTION_OLD_KEYS for older keys) to be set');
     const flags = ctx.args.flags;

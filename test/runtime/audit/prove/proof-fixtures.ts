@@ -10,7 +10,7 @@ import { createApproverKey, signWithApproverKey } from '../../../../src/client/a
 import { describeRunIdentity } from '../../../../src/client/sign-messages';
 import { approvalSignal, decideApprovalUpdate, statusQuery } from '../../../../src/contract/agent-run-api';
 import type { ApprovalDecision } from '../../../../src/contract/approval-decision';
-import { decisionMessage, signedText } from '../../../../src/core/approvals/signatures/signed-message';
+import { argumentsHash, decisionMessage, signedText } from '../../../../src/core/approvals/signatures/signed-message';
 import { writeHead } from '../../../../src/runtime/audit/audit-head';
 import { GENESIS_HASH, hashLine } from '../../../../src/runtime/audit/audit-record';
 import { ensureTemporalCli } from '../../../../scripts/install-temporal.js';
@@ -69,7 +69,8 @@ export async function approve(
   if (typeof by !== 'string') {
     const expiresAt = new Date(Date.now() + 600_000).toISOString();
     const text = signedText(decisionMessage(await describeRunIdentity(handle), asked, { ...fields, expiresAt }));
-    decision = { ...fields, expiresAt, signature: signWithApproverKey(by.name, text, { dir: by.keysDir })! };
+    // The arguments the person saw: a signed decision must name them (issue 32).
+    decision = { ...fields, expiresAt, signature: signWithApproverKey(by.name, text, { dir: by.keysDir })!, argumentsHash: argumentsHash(asked) };
   }
   if (!options.signal) {
     await decideByUpdate(handle, decision);
