@@ -32,6 +32,8 @@ export async function runAgentWorker(options: RunAgentWorkerOptions = {}): Promi
     log(`Settings:\n${banner.map((line) => `  ${line}`).join('\n')}`);
     const { taskQueue, address, namespace } = agentWorker.settings.temporal;
     log(`Worker polling task queue "${taskQueue}" on ${address} (namespace ${namespace}); agents: ${[...agentWorker.registry.agents.keys()].join(', ')}`);
+    // One line to find this process's log by (two workers in one folder each write their own).
+    log(agentWorker.auditLog ? `Audit log: ${agentWorker.auditLog} (check it with npx agentctl audit verify ${agentWorker.auditLog})` : 'Audit log: off');
     try {
       await agentWorker.worker.run();
     } finally {
