@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { Payload, PayloadCodec } from '@temporalio/common';
-import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { readHistoryJson, writeHistoryJson } from '../../runtime/history-json';
 import { z } from 'zod';
 import { describeZodError } from '../../contract/describe-zod-error';
 import { fetchRecordedHistories } from './recorded-source';
@@ -74,7 +74,7 @@ export async function exportRecordedRun(client: Client, workflowId: string, bodi
     workflowId,
     exportedAt: new Date().toISOString(),
     ending,
-    links: links.map((link) => ({ runId: link.runId, history: JSON.parse(historyToJSON(link.history)) as RecordedRunFile['links'][number]['history'] })),
+    links: links.map((link) => ({ runId: link.runId, history: JSON.parse(writeHistoryJson(link.history)) as RecordedRunFile['links'][number]['history'] })),
     bodies: exported,
   };
 }
@@ -98,7 +98,7 @@ export function parseRecordedRunFile(content: unknown, source = 'the recorded ru
 export async function recordedRunFromFile(file: RecordedRunFile, source = 'the recorded run'): Promise<{ recorded: RecordedRun; bodies: StoredBodies }> {
   let links: { runId: string; history: History }[];
   try {
-    links = file.links.map((link) => ({ runId: link.runId, history: historyFromJSON(link.history) }));
+    links = file.links.map((link) => ({ runId: link.runId, history: readHistoryJson(link.history) }));
   } catch (error) {
     throw new RecordedRunUnreadableError(`${source} holds a history that cannot be read (${(error as Error).message}).`);
   }

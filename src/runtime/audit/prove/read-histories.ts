@@ -2,7 +2,7 @@
 // json` (one per link of a continue-as-new chain), a JSON array of such histories, or a folder of them.
 import { readdir, readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { historyFromJSON, type History } from '@temporalio/common/lib/proto-utils';
+import { readHistoryJson, type History } from '../../history-json';
 import { AuditProofInputError } from '../../../contract/errors';
 
 /** One history and where it came from (a file, or `temporal` when fetched), for messages. */
@@ -28,7 +28,7 @@ function parseHistory(value: unknown, where: string): History {
     throw new AuditProofInputError(`${where} is not a workflow history (no "events"): ${EXPORT_HINT}.`);
   }
   try {
-    return historyFromJSON(value);
+    return readHistoryJson(value);
   } catch (error) {
     throw new AuditProofInputError(
       `${where} is not a history in Temporal's JSON form (${(error as Error).message}); ${EXPORT_HINT}, or write it with historyToJSON from @temporalio/common/lib/proto-utils.`,
