@@ -140,7 +140,7 @@ describe('a worker process killed', () => {
       expect(scheduled).toHaveLength(1);
       const [told] = resultsOf(fake.requestsFor(task).find((r) => r.index === 1));
       expect(told?.is_error).toBe(true);
-      expect(told?.content.startsWith(`${OUTCOME_UNKNOWN_PREFIX}: the worker running this call stopped; it may or may not have taken effect; check before retrying`)).toBe(true);
+      expect(told?.content.startsWith(`${OUTCOME_UNKNOWN_PREFIX}: the worker running this call stopped reporting (it stopped, hung, or lost its connection to the server); it may or may not have taken effect; check before retrying`)).toBe(true);
     } catch (error) {
       s.dump();
       throw error;

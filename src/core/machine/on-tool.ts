@@ -17,7 +17,8 @@ export type OutcomeUnknownReason = { kind: 'worker_stopped' } | { kind: 'timed_o
 function whatHappened(reason: OutcomeUnknownReason): string {
   switch (reason.kind) {
     case 'worker_stopped':
-      return 'the worker running this call stopped';
+      // Heartbeats that stop reaching the server look the same as a dead worker: say only what is known.
+      return 'the worker running this call stopped reporting (it stopped, hung, or lost its connection to the server)';
     case 'timed_out':
       return `the call timed out (it ran longer than its limit${reason.limitSeconds === undefined ? '' : ` of ${reason.limitSeconds} s`})`;
     case 'failed':

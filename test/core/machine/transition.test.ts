@@ -198,7 +198,7 @@ describe('the run state machine', () => {
       m.send({ type: 'tool_outcome_unknown', callId: 'd', cause: 'activity Heartbeat timeout', durationMs: 10_000 });
       const result = (m.state.messages.at(-1)!.content as { content: string; is_error?: boolean }[])[0]!;
       expect(result.is_error).toBe(true);
-      expect(result.content.startsWith(`${OUTCOME_UNKNOWN_PREFIX}: the worker running this call stopped; it may or may not have taken effect; check before retrying`)).toBe(true);
+      expect(result.content.startsWith(`${OUTCOME_UNKNOWN_PREFIX}: the worker running this call stopped reporting (it stopped, hung, or lost its connection to the server); it may or may not have taken effect; check before retrying`)).toBe(true);
       expect(m.state.recentToolCalls.at(-1)).toMatchObject({ callId: 'd', outcome: 'unknown' });
       expect(m.events.find((e) => e.name === 'toolEnded')?.data).toMatchObject({ outcome: 'unknown' });
     });
