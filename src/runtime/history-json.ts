@@ -26,6 +26,47 @@ function protoCopy(): NonNullable<typeof sameCopy> {
   return sameCopy;
 }
 
+/** `WorkflowExecutionStarted` → `WORKFLOW_EXECUTION_STARTED`, behind its prefix unless it has it. */
+function constantEnum(value: unknown, prefix: string): unknown {
+  if (typeof value !== 'string' || value.startsWith(prefix)) return value;
+  return `${prefix}_${value.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase()}`;
+}
+
+type JsonObject = Record<string, unknown>;
+const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function withEnum(object: JsonObject, key: string, prefix: string): JsonObject {
+  return object[key] === undefined ? object : { ...object, [key]: constantEnum(object[key], prefix) };
+}
+
+/**
+ * Older tools (and tctl) wrote enum values in PascalCase. proto-utils' own reader rewrites the ones a
+ * replay needs; the fallback below must do the same, or such a history loads with its event types unset.
+ * Exported for its test.
+ */
+export function withConstantEnums(json: unknown): unknown {
+  if (!isObject(json) || !Array.isArray(json.events)) return json;
+  const events = json.events.map((event: unknown) => {
+    if (!isObject(event)) return event;
+    let fixed = withEnum(event, 'eventType', 'EVENT_TYPE');
+    const attributesKey = Object.keys(fixed).find((key) => key.endsWith('EventAttributes'));
+    if (attributesKey && isObject(fixed[attributesKey])) {
+      let attributes = fixed[attributesKey] as JsonObject;
+      if (isObject(attributes.taskQueue)) attributes = { ...attributes, taskQueue: withEnum(attributes.taskQueue, 'kind', 'TASK_QUEUE_KIND') };
+      attributes = withEnum(attributes, 'parentClosePolicy', 'PARENT_CLOSE_POLICY');
+      attributes = withEnum(attributes, 'workflowIdReusePolicy', 'WORKFLOW_ID_REUSE_POLICY');
+      attributes = withEnum(attributes, 'initiator', 'CONTINUE_AS_NEW_INITIATOR');
+      attributes = withEnum(attributes, 'retryState', 'RETRY_STATE');
+      if (isObject(attributes.childWorkflowExecutionFailureInfo)) {
+        attributes = { ...attributes, childWorkflowExecutionFailureInfo: withEnum(attributes.childWorkflowExecutionFailureInfo, 'retryState', 'RETRY_STATE') };
+      }
+      fixed = { ...fixed, [attributesKey]: attributes };
+    }
+    return fixed;
+  });
+  return { ...json, events };
+}
+
 const twoCopies = (error: unknown) => error instanceof TypeError && error.message.includes('type must be a Type');
 
 /** A history from its JSON form (as `temporal workflow show --output json` writes it). */
@@ -35,7 +76,7 @@ export function readHistoryJson(json: unknown): History {
   } catch (error) {
     if (!twoCopies(error)) throw error;
     const { protojson, historyType } = protoCopy();
-    const loaded = protojson.fromJson(historyType, json, { ignoreUnknownFields: true });
+    const loaded = protojson.fromJson(historyType, withConstantEnums(json), { ignoreUnknownFields: true });
     if (loaded === null || loaded === undefined) throw new TypeError('Invalid history');
     return loaded as History;
   }
