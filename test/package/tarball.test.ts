@@ -251,6 +251,8 @@ describe('the packed tarball, installed into a fresh TypeScript project', () => 
     const links = [...readme.matchAll(/\]\((?!https?:|#)([^)#]+)/g)].map((m) => m[1]!.replace(/\/$/, '/README.md'));
     expect(links.length).toBeGreaterThan(10);
     expect(links.filter((link) => !entries.includes(`package/${link}`))).toEqual([]);
+    // On the registry's page those links do not open (the package names no repository): the README says where they are.
+    expect(readme).toContain('under `node_modules/durable-agent/`');
   });
 
   it('has declarations that type-check in that project without skipLibCheck', async () => {
