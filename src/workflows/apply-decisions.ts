@@ -36,11 +36,12 @@ export async function applyDecision(decision: ApprovalDecision, via: 'signal' | 
   const analysis = edits.analyses[decision.callId];
   const { toolWideChoices, approvalChannel } = ctx.options;
   driver.dispatch({ type: 'decision', decision, via, verified: driver.state.approverKeys !== undefined, toolWide: toolWideChoices, legacy: !approvalChannel, ...(analysis ? { analysis } : {}) });
-  await driver.flushAudit();
-  if (decision.arguments !== undefined) return settle.applied(editOutcome(driver.state, decision.callId));
   const settled = driver.state.decisions.length - before;
   const others = settled > 1 ? ` (and ${settled - 1} other pending call(s) it covers)` : '';
-  return settle.applied(`${decision.decision} applied to ${decision.callId}${others}`);
+  const applied = decision.arguments !== undefined ? editOutcome(driver.state, decision.callId) : `${decision.decision} applied to ${decision.callId}${others}`;
+  settle.committed(applied);
+  await driver.flushAudit();
+  return settle.applied(applied);
 }
 
 /**
@@ -63,9 +64,14 @@ export async function applyBatch(decisions: ApprovalDecision[], ctx: LetterConte
   if (plan.local.length > 0) {
     driver.dispatch({ type: 'decisions', decisions: plan.local, via: 'update', verified: driver.state.approverKeys !== undefined, toolWide: toolWideChoices, legacy: !approvalChannel });
   }
-  await driver.flushAudit();
   const calls = decisions.map((d) => d.callId).join(', ');
   const settled = `${driver.state.decisions.length - before} call(s) settled, ${pendingCalls(driver.state).length} still parked`;
+  if (plan.local.length > 0) {
+    const local = plan.local.map((item) => item.decision.callId).join(', ');
+    const unsent = plan.forwarded.length > 0 ? `; the rest (${plan.forwarded.map((f) => f.decision.callId).join(', ')}) may not have reached the sub-agent runs that wait for them: decide them again` : '';
+    settle.committed(`${plan.local.length} decision(s) applied here (${local}); ${settled}${unsent}`);
+  }
+  await driver.flushAudit();
   if (plan.forwarded.length === 0) return settle.applied(`${decisions.length} decision(s) applied (${calls}); ${settled}`);
   const problems = await forward(plan.forwarded);
   const lines = plan.forwarded.map((f, i) => `${f.decision.callId} → ${f.workflowId}${problems[i] ? ` (not delivered: ${problems[i]})` : ''}`);

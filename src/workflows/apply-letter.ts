@@ -59,6 +59,7 @@ export async function applyLetter(letter: Letter, ctx: LetterContext): Promise<v
   const via = viaOf(letter.message);
   // Signals carry reasons in the lower case of the records the machine writes itself.
   let settled = false;
+  let committed: string | undefined;
   const settle: Settle = {
     applied: (message) => {
       settled = true;
@@ -69,11 +70,25 @@ export async function applyLetter(letter: Letter, ctx: LetterContext): Promise<v
       settled = true;
       refuseLetter(letter, ctx, via === 'signal' && letter.message.kind !== 'decision' ? lowerFirst(reason) : reason);
     },
+    committed: (message) => {
+      committed = message;
+    },
   };
   try {
     await apply(letter, ctx, settle);
   } catch (error) {
     const cancelled = isCancellation(error);
+    // Applied before it failed (its audit write was cancelled or failed): the answer says so. Its line
+    // is on disk before the answer: `endRun` writes it and then answers; otherwise the next flush does.
+    if (committed !== undefined && !settled && ctx.runFeatures.appliedAtCancel) {
+      settled = true;
+      if (cancelled) {
+        ctx.mailbox.hold(letter, committed);
+        throw error;
+      }
+      letter.answer({ applied: true, message: `${committed} (its audit line is written with the next: ${errorText(error)})` });
+      return;
+    }
     settle.refuse(cancelled ? 'The run was cancelled before this could be applied' : `It could not be applied: ${errorText(error)}`);
     if (cancelled) throw error;
   }
@@ -115,8 +130,10 @@ async function applyMode(change: SetMode, ctx: LetterContext, settle: Settle): P
   if (refusal) return settle.refuse(refusal);
   const from = driver.state.mode;
   driver.dispatch({ type: 'mode_set', mode: change.mode, by: change.by, reason: change.reason });
+  const applied = from === change.mode ? `the run was already in ${change.mode} mode (recorded again)` : `mode switched from ${from} to ${change.mode} for the rest of the run`;
+  settle.committed(applied);
   await driver.flushAudit();
-  settle.applied(from === change.mode ? `the run was already in ${change.mode} mode (recorded again)` : `mode switched from ${from} to ${change.mode} for the rest of the run`);
+  settle.applied(applied);
 }
 
 /** A reply goes to the run that asked: this one (it checks who answers), or a sub-agent's run, forwarded whole. */

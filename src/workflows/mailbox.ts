@@ -45,6 +45,8 @@ export class Mailbox {
   private closedWith: string | undefined;
   /** Takes a letter posted once the mailbox is closed (to record a late signal), before it is refused. */
   private late: ((letter: Letter) => void) | undefined;
+  /** Letters applied in the task that cancelled the run, with their answers: given once their audit lines are written. */
+  private readonly held: { letter: Letter; message: string }[] = [];
 
   /** How many deliveries wait for the loop. */
   get size(): number {
@@ -80,6 +82,19 @@ export class Mailbox {
   /** A failure of the run's own background work that is not an outcome (a cancellation): the loop rethrows it. */
   fault(error: unknown): void {
     this.queue.push({ kind: 'fault', error });
+  }
+
+  /**
+   * A letter the loop applied when the run was cancelled before its audit line was on disk: `endRun`
+   * answers it (`answerHeld`) once it has written that line.
+   */
+  hold(letter: Letter, message: string): void {
+    this.held.push({ letter, message });
+  }
+
+  /** Answers the held letters "applied", with `note` after each one's message. */
+  answerHeld(note: string): void {
+    for (const { letter, message } of this.held.splice(0)) letter.answer({ applied: true, message: `${message}${note}` });
   }
 
   /** The oldest delivery, if any. */

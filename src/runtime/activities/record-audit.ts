@@ -7,6 +7,10 @@ import type { ActivityDeps } from './activity-deps';
  * decision, so the line is on disk (fsynced) before that task completes, before the server starts
  * any tool the decision allowed and before an update that carried it is answered.
  *
+ * An entry it wrote lately is not written again (`AuditChain.appendOnce`): a workflow task that failed
+ * after this ran (UnhandledCommand) runs it again in the retried task; its receipt names the line
+ * written the first time.
+ *
  * It returns the hash of each line written (`AuditReceipt`). The workflow ignores it, but the history
  * keeps it in the local activity's marker, so `agentctl audit prove` can tell which workflow task
  * wrote which line. A result is not replayed against code, so older histories replay unchanged.
@@ -15,7 +19,8 @@ export function createRecordAudit(deps: ActivityDeps) {
   return async function recordAudit(entries: AuditEntry[]): Promise<AuditReceipt> {
     const lines: string[] = [];
     for (const entry of entries) {
-      const record = await deps.audit?.append(entry);
+      // Once: a retried workflow task runs this local activity again with the same entries.
+      const record = await deps.audit?.appendOnce(entry);
       if (record) lines.push(hashLine(lineOf(record)));
     }
     return { lines };

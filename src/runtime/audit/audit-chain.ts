@@ -27,6 +27,8 @@ import { readLastLine } from './last-line';
  */
 export class AuditChain {
   private queue: Promise<unknown> = Promise.resolve();
+  /** The records `appendOnce` wrote lately, by their key (see `onceKey`), oldest first. */
+  private readonly recent = new Map<string, AuditRecord>();
   private failure: unknown;
   private closing: Promise<void> | undefined;
 
@@ -66,6 +68,30 @@ export class AuditChain {
   append(entry: AuditEntry): Promise<AuditRecord> {
     if (this.closing) return Promise.reject(new AuditLogUnavailableError(`${this.file} is closed; no more records can be written to it.`));
     const written = this.queue.then(() => this.write(entry));
+    this.queue = written.catch(() => undefined);
+    return written;
+  }
+
+  /**
+   * `append`, unless this chain wrote the same entry lately (one of the last RECENT_ONCE it wrote with
+   * `appendOnce`): then it resolves with that record and writes nothing. The same entry is the same
+   * fields but `at`: the same run link (`runId`), call, decision, person and reason. The `recordAudit`
+   * local activity writes with it, since a workflow task that failed after its local activity ran
+   * (UnhandledCommand: a signal came meanwhile) runs it again in the retried task, with a later
+   * workflow time (the fuzzer's seed 79 wrote a decision twice, 39 ms apart). A retry on another
+   * worker process writes to that process's own log, which this does not see.
+   */
+  appendOnce(entry: AuditEntry): Promise<AuditRecord> {
+    if (this.closing) return Promise.reject(new AuditLogUnavailableError(`${this.file} is closed; no more records can be written to it.`));
+    const key = onceKey(entry);
+    const written = this.queue.then(async () => {
+      const earlier = this.recent.get(key);
+      if (earlier) return earlier;
+      const record = await this.write(entry);
+      this.recent.set(key, record);
+      if (this.recent.size > RECENT_ONCE) this.recent.delete(this.recent.keys().next().value as string);
+      return record;
+    });
     this.queue = written.catch(() => undefined);
     return written;
   }
@@ -113,6 +139,15 @@ export class AuditChain {
     }
     return record;
   }
+}
+
+/** How many of its latest records `appendOnce` remembers: far more than one workflow task writes. */
+const RECENT_ONCE = 1024;
+
+/** An entry's identity for `appendOnce`: every field but `at` (a retried task's clock), in a fixed order. */
+function onceKey(entry: AuditEntry): string {
+  const { at: _at, ...rest } = entry;
+  return JSON.stringify(Object.keys(rest).sort().map((k) => [k, rest[k as keyof typeof rest]]));
 }
 
 /**

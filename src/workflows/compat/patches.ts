@@ -69,6 +69,13 @@ export const Patches = {
    * and runs as the requester's, with only the choices they made (was: anyone, as the original's user).
    */
   forkRequester: 'fork-requester',
+  /**
+   * Issue 31: a message the run applied in the task that cancelled it (its audit write cancelled, then
+   * written by `endRun`) is answered "applied" once that line is on disk (was: refused "The run was
+   * cancelled before this could be applied" although the state and the audit log have it; the
+   * fuzzer's seed 84).
+   */
+  appliedAtCancel: 'applied-at-cancel-answered-applied',
 } as const;
 
 export type Features = { -readonly [K in keyof typeof Patches]: boolean };

@@ -12,8 +12,15 @@ import type { FuzzWorld, RunningWorker } from './world';
 
 /** How long a trigger waits for its moment before the step goes out anyway. */
 const TRIGGER_TIMEOUT_MS = 4_000;
-/** How long the drain may take to bring the run to its end: past it, the run is stuck. */
+/**
+ * How long the drain waits for the run to end without seeing it move on: past it, the run is stuck. A
+ * run that is still working through its queue (a thread with 15 follow-ups, a model that drops every
+ * other call) moves on (a model reply, a turn, a link, a decision) and gets this long again from
+ * there, up to DRAIN_CAP_MS in all (seed 5: a thread still ending a turn a second when the drain gave up).
+ */
 export const DRAIN_DEADLINE_MS = 30_000;
+/** The most the drain waits for a run that keeps moving on. */
+export const DRAIN_CAP_MS = 120_000;
 /** How long messages may stay unanswered after the run closed (or the drain gave up). */
 const SETTLE_MS = 10_000;
 
@@ -144,7 +151,9 @@ function waitForTrigger(watch: RunWatch, trigger: Trigger, messenger: Messenger)
  * thread. Returns what the run still showed if it did not end within the deadline (it is stuck).
  */
 async function drain(watch: RunWatch, messenger: Messenger, notes: string[]): Promise<string | undefined> {
-  const deadline = Date.now() + DRAIN_DEADLINE_MS;
+  const cap = Date.now() + DRAIN_CAP_MS;
+  let deadline = Date.now() + DRAIN_DEADLINE_MS;
+  let seen = '';
   const lastSent = new Map<string, number>();
   const rounds = new Map<string, number>();
   // Sent again only if the same thing still waits this long after the last try; the first try is an
@@ -159,6 +168,12 @@ async function drain(watch: RunWatch, messenger: Messenger, notes: string[]): Pr
   while (!watch.closed && Date.now() < deadline) {
     const status = await watch.refresh();
     if (watch.closed) break;
+    // What moves when the run works: its link, turn, model replies (usage), completions, decisions.
+    const moved = status && JSON.stringify([watch.links, status.iteration, status.usage, status.completionCount ?? status.completions.length, status.decisions.length, status.phase]);
+    if (moved && moved !== seen) {
+      if (seen) deadline = Math.min(cap, Date.now() + DRAIN_DEADLINE_MS);
+      seen = moved;
+    }
     for (const p of status?.pendingApprovals ?? []) {
       const channel = due(`a:${p.callId}`);
       if (channel) await messenger.send({ kind: 'drain', what: 'decide', callId: p.callId, channel });
@@ -177,6 +192,6 @@ async function drain(watch: RunWatch, messenger: Messenger, notes: string[]): Pr
   }
   const s = watch.latest;
   return s
-    ? `still ${s.phase} after ${DRAIN_DEADLINE_MS} ms of draining (link ${watch.links}; ${s.pendingApprovals.length} approval(s) and ${s.pendingQuestions.length} question(s) waiting)`
+    ? `still ${s.phase} after ${Date.now() >= cap ? `${DRAIN_CAP_MS} ms of draining` : `${DRAIN_DEADLINE_MS} ms of draining without moving on`} (link ${watch.links}; ${s.pendingApprovals.length} approval(s) and ${s.pendingQuestions.length} question(s) waiting)`
     : `no status answered within ${DRAIN_DEADLINE_MS} ms of draining (link ${watch.links})`;
 }

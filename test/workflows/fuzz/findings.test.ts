@@ -9,7 +9,7 @@ import { Client, Connection } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AgentDefinitionInput } from '../../../src/contract/agent-definition';
-import { approvalSignal, statusQuery } from '../../../src/contract/agent-run-api';
+import { approvalSignal, decideApprovalUpdate, statusQuery } from '../../../src/contract/agent-run-api';
 import { ToolResult } from '../../../src/contract/tool-result';
 import { defineTool } from '../../../src/runtime/tools/tool-definition';
 import { withAgentWorker } from '../../support/agent-run-harness';
@@ -64,6 +64,50 @@ describe('fuzzer findings on the one-writer code', () => {
       // Either the decision was refused (the run was cancelled) and is in neither, or it was applied and
       // is in both. Today: { inState: 1, inAudit: 0 }.
       expect({ inState: decided.length, inAudit: audited.length }).toEqual({ inState: decided.length, inAudit: decided.length });
+    } finally {
+      await connection.close();
+    }
+  });
+
+  // Seed 84 (answer-matches-log): "decideApproval …-m7 was refused ("The run was cancelled before this
+  // could be applied"), but the audit log has its decision on toolu_…_1_1 (line 7)" and so has the
+  // state. A `decideApproval` update and a cancel reach the run in one workflow task: the loop applies
+  // the decision, its audit write is cancelled (endRun writes it), and the letter is answered "refused"
+  // although the decision stands. Here no worker polls while both are sent, so they land in one task.
+  it('an update applied in the task that cancels the run is answered applied, with its audit line', async () => {
+    const task = uniqueId('finding-cancel-update');
+    const taskQueue = uniqueId('q');
+    const auditLog = path.join(await mkdtemp(path.join(tmpdir(), 'finding-audit-')), 'audit.log');
+    bed.fake.script(task, [reply(toolCall('finding_note', { text: 'one' }))]);
+    const workflowId = await withAgentWorker({ ...bed.harness(), auditLog, taskQueue, keepRuns: true }, async ({ start }) => {
+      const handle = await start({ agent: 'finding-noter', task });
+      await parked(handle);
+      return handle.workflowId;
+    });
+    const connection = await Connection.connect({ address: temporalAddress() });
+    try {
+      const handle = new Client({ connection }).workflow.getHandle(workflowId);
+      const answer = handle
+        .executeUpdate(decideApprovalUpdate, { args: [{ callId: 'toolu_0_0', decision: 'reject', approver: 'finding', reason: 'finding' }] })
+        .then((outcome) => ({ applied: outcome.applied, message: outcome.message }))
+        .catch((error: unknown) => ({ applied: false, message: error instanceof Error ? error.message : String(error) }));
+      // The update is admitted (it waits for a worker) before the cancel is requested.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await handle.cancel();
+      const { status, outcome } = await withAgentWorker({ ...bed.harness(), auditLog, taskQueue }, async () => {
+        const outcome = await answer;
+        await expect(handle.result()).rejects.toThrow(/cancel/i);
+        return { status: await handle.query(statusQuery), outcome };
+      });
+      const decided = status.decisions.filter((d) => d.callId === 'toolu_0_0' && d.approver === 'finding');
+      const lines = (await readFile(auditLog, 'utf8').catch(() => ''))
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { kind: string; callId?: string; approver?: string });
+      const audited = lines.filter((l) => l.kind === 'decision' && l.callId === 'toolu_0_0' && l.approver === 'finding');
+      // Applied: in the state and the audit log; refused: in neither. Before the fix: refused, in both.
+      const seen = { applied: outcome.applied, inState: decided.length, inAudit: audited.length };
+      expect(seen, outcome.message).toEqual(outcome.applied ? { applied: true, inState: 1, inAudit: 1 } : { applied: false, inState: 0, inAudit: 0 });
     } finally {
       await connection.close();
     }

@@ -7,7 +7,7 @@ import type { AuditRecord } from '../../../src/runtime/audit/audit-record';
 import type { Marker } from './canaries';
 import type { Evidence } from './evidence';
 import type { Trace } from './executor';
-import { checkInvariants, type Invariant } from './invariants';
+import { checkInvariants, claimOf, type Invariant } from './invariants';
 import type { SentMessage } from './messenger';
 import { generateSchedule } from './schedule';
 
@@ -61,6 +61,41 @@ describe('fuzzer invariants', () => {
     const refusedButLogged = message({ tag: 'm2', name: 'decideApproval', callIds: ['c2'], outcome: { type: 'refused', message: 'no pending approval' } });
     const e = evidence({ audit: [line({ approver: 'm2', callId: 'c2' })], decisions: [decision('m2', 'c2')] });
     expect(kinds(trace([appliedNowhere, refusedButLogged]), e)).toEqual(['answer-matches-log', 'answer-matches-log', 'answer-matches-log']);
+  });
+
+  // Seed 89: a decision forwarded to a sub-agent's run is answered "delivered … not applied yet"; that
+  // run then ignored it (the call was already decided) and said so in its status.
+  it('hold a decision delivered to a sub-agent run, not applied yet, to that run applying it or recording why not', () => {
+    const CHILD = `${RUN}/sub-c0`;
+    const single = 'approve for c9 delivered to fz1-run/sub-c0, the sub-agent run that waits for it; not applied yet: that run checks its signature and applies it (or records in its status why not)';
+    const batch = '1 delivered to the sub-agent runs that wait for them, not applied yet (each checks its signature and applies it, or records in its status why not): c9 → fz1-run/sub-c0';
+    const sent = [
+      message({ tag: 'm1', name: 'decideApproval', callIds: ['c9'], outcome: { type: 'applied', message: single } }),
+      message({ tag: 'm2', name: 'decideApprovals', callIds: ['c9'], outcome: { type: 'applied', message: batch } }),
+    ];
+    const withChild = (ignored: RunStatus['ignored'], audit: AuditRecord[] = [], decisions: RunStatus['decisions'] = []): Evidence => {
+      const e = evidence({ audit });
+      const status = { decisions, ignored } as unknown as RunStatus;
+      return { ...e, runs: [...e.runs, { workflowId: CHILD, links: [], status, taskFailures: [] }] };
+    };
+    const why = (tag: string) => ({ kind: 'approval', reason: 'call c9 was already decided; decision ignored', payload: JSON.stringify({ callId: 'c9', decision: 'approve', approver: tag }), at: new Date(T0).toISOString() });
+    // Recorded why not: consistent.
+    expect(kinds(trace(sent), withChild([why('m1'), why('m2')]))).toEqual([]);
+    // Applied by the child (its audit line and state): consistent.
+    expect(kinds(trace(sent.slice(0, 1)), withChild([], [line({ approver: 'm1', callId: 'c9', run: CHILD })], [decision('m1', 'c9')]))).toEqual([]);
+    // Neither: the decision was lost, for both answers.
+    expect(kinds(trace(sent), withChild([]))).toEqual(['answer-matches-log', 'answer-matches-log']);
+    // One recorded, the other not: only the other.
+    expect(checkInvariants(trace(sent), withChild([why('m1')])).map((v) => v.detail)).toEqual([expect.stringContaining('decideApprovals m2')]);
+  });
+
+  it('read which calls an answer says were applied, delivered, not delivered or perhaps not delivered', () => {
+    expect(claimOf('approve applied to c1', 'c1')).toBe('applied');
+    expect(claimOf('approve for c1 forwarded to w/sub-c, the sub-agent run that waits for it', 'c1')).toBe('applied');
+    expect(claimOf('approve for c1 delivered to w/sub-c, the sub-agent run that waits for it; not applied yet: that run checks', 'c1')).toBe('delivered');
+    const batch = '1 decision(s) applied here (c1); 1 call(s) settled, 0 still parked; 2 delivered to the sub-agent runs that wait for them, not applied yet (each checks its signature and applies it, or records in its status why not): c2 → w/sub-a, c3 → w/sub-b (not delivered: the run no longer takes signals (gone))';
+    expect([claimOf(batch, 'c1'), claimOf(batch, 'c2'), claimOf(batch, 'c3')]).toEqual(['applied', 'delivered', 'undelivered']);
+    expect(claimOf('1 decision(s) applied here (c1); 1 call(s) settled, 0 still parked; the rest (c2, c3) may not have reached the sub-agent runs that wait for them: decide them again; the run was cancelled', 'c3')).toBe('unknown');
   });
 
   it('flag a decision the audit log has but the final state lost (a stale hand-over), and the other way round', () => {

@@ -97,6 +97,27 @@ const modelSaw = (evidence: Evidence, tag: string) => evidence.requests.some((r)
 /** Whether a run's final state still holds it (a follow-up kept for `agentctl resume` when the run ended first). */
 const stateKeeps = (evidence: Evidence, tag: string) => evidence.runs.some((r) => r.checkpoint?.includes(tag));
 
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * What an applied answer says of one call it decided: applied (by this run), or delivered to a
+ * sub-agent's run and "not applied yet" (issue 32's wording: that run checks the decision and applies
+ * it or records why not), or not delivered to it, or, for a batch the run was cancelled in the middle
+ * of, perhaps not delivered ("may not have reached").
+ */
+export function claimOf(answer: string, callId: string): 'applied' | 'delivered' | 'undelivered' | 'unknown' {
+  const id = escaped(callId);
+  if (new RegExp(`\\bfor ${id} delivered to \\S+, the sub-agent run that waits for it; not applied yet`).test(answer)) return 'delivered';
+  const yet = answer.indexOf('not applied yet');
+  if (yet >= 0) {
+    const item = new RegExp(`(?:^|[ ,:])${id} → \\S+( \\(not delivered:)?`).exec(answer.slice(yet));
+    if (item) return item[1] ? 'undelivered' : 'delivered';
+  }
+  const rest = /the rest \(([^)]*)\) may not have reached/.exec(answer);
+  if (rest?.[1]?.split(', ').includes(callId)) return 'unknown';
+  return 'applied';
+}
+
 /** The answer a caller got matches what the run did: the audit log, the state, what the model saw. */
 function checkEffects(trace: Trace, evidence: Evidence): Violation[] {
   const violations: Violation[] = [];
@@ -112,6 +133,18 @@ function checkEffects(trace: Trace, evidence: Evidence): Violation[] {
         const kept = state.find((d) => d.callId === callId && d.approver === m.tag);
         const answer = m.outcome?.type === 'applied' ? m.outcome.message : '';
         const ignored = evidence.runs.flatMap((r) => (r.status?.ignored ?? []).filter((i) => i.payload.includes(`"${m.tag}"`)).map((i) => `${r.workflowId} ignored it: ${i.reason}`))[0];
+        const claim = claimOf(answer, callId);
+        if (claim === 'unknown') continue;
+        if (claim === 'undelivered') {
+          if (line) violations.push({ invariant: 'answer-matches-log', detail: `${where(trace, m)} answered that its decision on ${callId} was not delivered ("${answer}"), but the audit log has it (line ${line.seq}, run ${line.run})` });
+          continue;
+        }
+        // Delivered, not applied yet: the sub-agent's run applied it (checked below like any applied
+        // decision) or recorded why not; doing neither loses it.
+        if (claim === 'delivered' && !line) {
+          if (!ignored) violations.push({ invariant: 'answer-matches-log', detail: `${where(trace, m)} answered that its decision on ${callId} was delivered to a sub-agent's run ("${answer}"), but no run applied it (no audit line) or recorded why not (nothing in its status's ignored): the decision was lost` });
+          continue;
+        }
         if (!line) violations.push({ invariant: 'answer-matches-log', detail: `${where(trace, m)} answered applied ("${answer}"), but the audit log has no decision on ${callId} by it${ignored ? `; ${ignored}` : ''}` });
         else if (!kept && rootStatus && stillKept(evidence, line)) violations.push({ invariant: 'answer-matches-log', detail: `${where(trace, m)} answered applied and its decision on ${callId} is in the audit log (line ${line.seq}, run ${line.run}), but not in the run's state: the decision was lost` });
       }
