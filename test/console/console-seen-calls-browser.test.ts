@@ -97,7 +97,9 @@ describe('the page decides exactly the calls it showed', () => {
       try {
         await withConsole(harness, browser, async (running, page) => {
           await logIn(page, running.url, TOKEN);
-          const seen = page.locator('.inbox .card.approval', { hasText: 'ls -la' });
+          // A card by the command its arguments show (the rule line may quote another).
+          const cardShowing = (command: string) => page.locator('.inbox .card.approval').filter({ has: page.locator('pre.command', { hasText: `$ ${command}` }) });
+          const seen = cardShowing(original.command);
           await seen.waitFor({ timeout: 10_000 });
 
           // Alice clicks Approve on `ls -la`; the click is on its way while bob edits the call into an eval.
@@ -121,7 +123,7 @@ describe('the page decides exactly the calls it showed', () => {
           // The page says so, plainly and where it is seen.
           await page.locator('.notices .notice.error', { hasText: 'the arguments of toolu_ls changed since the page showed them' }).waitFor({ timeout: 5_000 });
           // The edit is a card of its own, showing the arguments the run has now; the old card is gone.
-          const fresh = page.locator('.inbox .card.approval', { hasText: 'touch PWNED-stale.txt' });
+          const fresh = cardShowing(evil.command);
           await fresh.waitFor({ timeout: 10_000 });
           expect(await page.locator('.inbox .card.approval').count()).toBe(1);
           expect(await seen.count()).toBe(0);
