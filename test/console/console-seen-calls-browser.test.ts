@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApproverKey, KEYS_DIR_ENV } from '../../src/client/approver-keys';
 import type { RunningConsole } from '../../src/console/start-console';
@@ -148,7 +148,11 @@ describe('the page decides exactly the calls it showed', () => {
     });
   });
 
-  it('finding 4: "Approve all" in the inbox decides the two calls shown; a third that parked after the click stays parked and shown', async () => {
+  /**
+   * Two calls parked and shown; the click on "Approve all 2" is on its way while a second sub-agent
+   * parks a third call: exactly the two shown are approved, the third stays parked and is shown.
+   */
+  async function approveAllWhileAThirdParks(findButton: (page: Page, console: RunningConsole, rootId: string) => Promise<Locator>): Promise<void> {
     const [task, subA, subB] = [uniqueId('all-shown'), uniqueId('all-shown-a'), uniqueId('all-shown-b')];
     const late = gate();
     bed.fake.script(task, [reply(delegate(subA, 'toolu_a'), delegate(subB, 'toolu_b')), done('lead done')]);
@@ -161,9 +165,7 @@ describe('the page decides exactly the calls it showed', () => {
       await waitForApprovals(root, 2, 30_000);
       await withConsole(harness, browser, async (running, page) => {
         await logIn(page, running.url, TOKEN);
-        const bar = page.locator('.approve-all-bar li', { hasText: root.workflowId });
-        const approveAll = bar.getByRole('button', { name: 'Approve all 2' });
-        await approveAll.waitFor({ timeout: 10_000 });
+        const approveAll = await findButton(page, running, root.workflowId);
         expect(await page.locator('.inbox .card.approval').count()).toBe(2);
 
         const parkedLate = gate();
@@ -188,13 +190,12 @@ describe('the page decides exactly the calls it showed', () => {
           ['toolu_a1', 'approve', 'alice'],
           ['toolu_a2', 'approve', 'alice'],
         ]);
-        const b = harness.client.workflow.getHandle(childB);
-        const bStatus = await b.query(statusQuery);
+        const bStatus = await harness.client.workflow.getHandle(childB).query(statusQuery);
         expect(bStatus.decisions).toEqual([]);
         expect(bStatus.pendingApprovals.map((p) => p.callId)).toEqual(['toolu_b1']);
         expect((await root.query(statusQuery)).pendingApprovals.map((p) => [p.workflowId, p.callId])).toEqual([[childB, 'toolu_b1']]);
 
-        // The page shows it still, as a card of its own (one call: no "Approve all").
+        // The page shows it still, as a card of its own (one call: no "Approve all" in the inbox).
         const lateCard = page.locator('.inbox .card.approval', { hasText: 'PWNED-late.txt' });
         await lateCard.waitFor({ timeout: 10_000 });
         await expect.poll(() => page.locator('.inbox .card.approval').count(), { timeout: 10_000 }).toBe(1);
@@ -206,7 +207,24 @@ describe('the page decides exactly the calls it showed', () => {
         expect(existsSync(path.join(harness.workspace, 'PWNED-late.txt'))).toBe(false);
       });
     });
-  });
+  }
+
+  it('finding 4: "Approve all" in the inbox decides the two calls shown; a third that parked after the click stays parked and shown', () =>
+    approveAllWhileAThirdParks(async (page, _console, rootId) => {
+      const button = page.locator('.approve-all-bar li', { hasText: rootId }).getByRole('button', { name: 'Approve all 2' });
+      await button.waitFor({ timeout: 10_000 });
+      return button;
+    }));
+
+  it('finding 4, the run view: its "Approve all" decides the two calls shown, not a third that parked after the click', () =>
+    approveAllWhileAThirdParks(async (page, running, rootId) => {
+      // The inbox first, so both calls are known to have been drawn before the run's page opens.
+      await page.locator('.approve-all-bar li', { hasText: rootId }).getByRole('button', { name: 'Approve all 2' }).waitFor({ timeout: 10_000 });
+      await page.goto(`${running.url}#/runs/${encodeURIComponent(rootId)}`);
+      const button = page.locator('.run-view .run-approvals').getByRole('button', { name: 'Approve all 2' });
+      await button.waitFor({ timeout: 10_000 });
+      return button;
+    }));
 
   it('must-have 7: two sub-agents parking the same call id are two rows, and "Approve all" decides both, each in its own run', async () => {
     const [task, subA, subB] = [uniqueId('same-id-browser'), uniqueId('same-id-browser-a'), uniqueId('same-id-browser-b')];
