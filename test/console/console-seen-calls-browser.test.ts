@@ -100,7 +100,7 @@ describe('the page decides exactly the calls it showed', () => {
           // A card by the command its arguments show (the rule line may quote another).
           const cardShowing = (command: string) => page.locator('.inbox .card.approval').filter({ has: page.locator('pre.command', { hasText: `$ ${command}` }) });
           const seen = cardShowing(original.command);
-          await seen.waitFor({ timeout: 10_000 });
+          await seen.waitFor({ timeout: 20_000 });
 
           // Alice clicks Approve on `ls -la`; the click is on its way while bob edits the call into an eval.
           const bobDone = gate();
@@ -124,7 +124,7 @@ describe('the page decides exactly the calls it showed', () => {
           await page.locator('.notices .notice.error', { hasText: 'the arguments of toolu_ls changed since the page showed them' }).waitFor({ timeout: 5_000 });
           // The edit is a card of its own, showing the arguments the run has now; the old card is gone.
           const fresh = cardShowing(evil.command);
-          await fresh.waitFor({ timeout: 10_000 });
+          await fresh.waitFor({ timeout: 20_000 });
           expect(await page.locator('.inbox .card.approval').count()).toBe(1);
           expect(await seen.count()).toBe(0);
           expect(await fresh.getByRole('button', { name: 'Approve', exact: true }).isEnabled()).toBe(true);
@@ -193,11 +193,12 @@ describe('the page decides exactly the calls it showed', () => {
         const bStatus = await harness.client.workflow.getHandle(childB).query(statusQuery);
         expect(bStatus.decisions).toEqual([]);
         expect(bStatus.pendingApprovals.map((p) => p.callId)).toEqual(['toolu_b1']);
-        expect((await root.query(statusQuery)).pendingApprovals.map((p) => [p.workflowId, p.callId])).toEqual([[childB, 'toolu_b1']]);
+        // The root learns from its children's reports that the first one's calls are decided.
+        await expect.poll(async () => (await root.query(statusQuery)).pendingApprovals.map((p) => [p.workflowId, p.callId]), { timeout: 15_000 }).toEqual([[childB, 'toolu_b1']]);
 
         // The page shows it still, as a card of its own (one call: no "Approve all" in the inbox).
         const lateCard = page.locator('.inbox .card.approval', { hasText: 'PWNED-late.txt' });
-        await lateCard.waitFor({ timeout: 10_000 });
+        await lateCard.waitFor({ timeout: 20_000 });
         await expect.poll(() => page.locator('.inbox .card.approval').count(), { timeout: 10_000 }).toBe(1);
         expect(await page.locator('.approve-all-bar').count()).toBe(0);
         expect(existsSync(path.join(harness.workspace, 'PWNED-late.txt'))).toBe(false);
@@ -212,17 +213,17 @@ describe('the page decides exactly the calls it showed', () => {
   it('finding 4: "Approve all" in the inbox decides the two calls shown; a third that parked after the click stays parked and shown', () =>
     approveAllWhileAThirdParks(async (page, _console, rootId) => {
       const button = page.locator('.approve-all-bar li', { hasText: rootId }).getByRole('button', { name: 'Approve all 2' });
-      await button.waitFor({ timeout: 10_000 });
+      await button.waitFor({ timeout: 20_000 });
       return button;
     }));
 
   it('finding 4, the run view: its "Approve all" decides the two calls shown, not a third that parked after the click', () =>
     approveAllWhileAThirdParks(async (page, running, rootId) => {
       // The inbox first, so both calls are known to have been drawn before the run's page opens.
-      await page.locator('.approve-all-bar li', { hasText: rootId }).getByRole('button', { name: 'Approve all 2' }).waitFor({ timeout: 10_000 });
+      await page.locator('.approve-all-bar li', { hasText: rootId }).getByRole('button', { name: 'Approve all 2' }).waitFor({ timeout: 20_000 });
       await page.goto(`${running.url}#/runs/${encodeURIComponent(rootId)}`);
       const button = page.locator('.run-view .run-approvals').getByRole('button', { name: 'Approve all 2' });
-      await button.waitFor({ timeout: 10_000 });
+      await button.waitFor({ timeout: 20_000 });
       return button;
     }));
 
@@ -238,7 +239,7 @@ describe('the page decides exactly the calls it showed', () => {
       await withConsole(harness, browser, async (running, page) => {
         await logIn(page, running.url, TOKEN);
         const approveAll = page.locator('.approve-all-bar li', { hasText: root.workflowId }).getByRole('button', { name: 'Approve all 2' });
-        await approveAll.waitFor({ timeout: 10_000 });
+        await approveAll.waitFor({ timeout: 20_000 });
         // Two rows, each naming the sub-agent run that waits.
         for (const child of [childA, childB]) await page.locator('.inbox .card.approval', { hasText: child }).waitFor();
         expect(await page.locator('.inbox .card.approval').count()).toBe(2);
