@@ -39,6 +39,7 @@ export function buildConsole(
   const pricing = { prices: loadPrices(options.modelPricesFile), models: options.models ?? {} };
   const watcher = new RunsWatcher(given.client, { query: consoleRunsQuery(options.filter), limit: options.limit, pollMs: options.pollMs, workspace: options.workspace });
   const shutdown = new AbortController();
+  const reads = new Set<Promise<unknown>>();
   const port = given.port ?? options.port;
   const app = createConsoleApp(
     {
@@ -55,6 +56,7 @@ export function buildConsole(
       pricing,
       runPollMs: options.pollMs,
       shutdown: shutdown.signal,
+      reads,
     },
     { localUser: options.localUser },
   );
@@ -66,6 +68,7 @@ export function buildConsole(
     async stop() {
       shutdown.abort();
       await watcher.close();
+      await Promise.allSettled([...reads]);
     },
   };
 }

@@ -42,6 +42,8 @@ export interface ConsoleDeps {
   runPollMs: number;
   /** Aborted when the console shuts down, so open event streams end. */
   shutdown: AbortSignal;
+  /** Run views' reads still under way: the console's stop waits for them before the caller closes the client. */
+  reads: Set<Promise<unknown>>;
 }
 
 /** Hono's typed context: `session` is set by `requireSession` on every route behind the login. */

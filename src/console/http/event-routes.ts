@@ -52,10 +52,15 @@ export function addEventRoutes(app: Hono<ConsoleEnv>, deps: ConsoleDeps): void {
       let last = '';
       let quietSince = Date.now();
       while (!stream.aborted && !deps.shutdown.aborted) {
-        const payload = await loadRunDetail(deps.client, workflowId, { uiBaseUrl: deps.uiBaseUrl, knownRuns: deps.watcher.latest()?.runs, pricing: deps.pricing }).then(
+        const read = loadRunDetail(deps.client, workflowId, { uiBaseUrl: deps.uiBaseUrl, knownRuns: deps.watcher.latest()?.runs, pricing: deps.pricing }).then(
           (detail) => ({ event: 'run', data: { ...detail, followUp: deps.followUp.supports(detail.status) } }),
           (error: unknown) => ({ event: 'run-error', data: { message: error instanceof Error ? error.message : String(error) } }),
         );
+        // A read outlives the page that asked for it (a query the server refused for load is retried
+        // on a timer): the console's stop waits for it, so its client is not closed under that timer,
+        // whose retry would then throw "Channel has been shut down" where nobody can catch it.
+        deps.reads.add(read);
+        const payload = await read.finally(() => deps.reads.delete(read));
         const json = JSON.stringify(payload.data);
         if (json !== last) {
           last = json;
