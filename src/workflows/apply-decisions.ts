@@ -6,6 +6,7 @@ import { pendingCalls } from '../core/machine/decision-rules';
 import { editOutcome, routeDecision } from '../core/machine/message-routes';
 import { checkEditedArguments } from './edit-checks';
 import type { LetterContext, Settle } from './letter-context';
+import { noteSignatures } from './signed-once';
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -36,6 +37,7 @@ export async function applyDecision(decision: ApprovalDecision, via: 'signal' | 
   const analysis = edits.analyses[decision.callId];
   const { toolWideChoices, approvalChannel } = ctx.options;
   driver.dispatch({ type: 'decision', decision, via, verified: driver.state.approverKeys !== undefined, toolWide: toolWideChoices, legacy: !approvalChannel, ...(analysis ? { analysis } : {}) });
+  noteSignatures(ctx, [decision]);
   await driver.flushAudit();
   if (decision.arguments !== undefined) return settle.applied(editOutcome(driver.state, decision.callId));
   const settled = driver.state.decisions.length - before;
@@ -62,6 +64,7 @@ export async function applyBatch(decisions: ApprovalDecision[], ctx: LetterConte
   const { toolWideChoices, approvalChannel } = ctx.options;
   if (plan.local.length > 0) {
     driver.dispatch({ type: 'decisions', decisions: plan.local, via: 'update', verified: driver.state.approverKeys !== undefined, toolWide: toolWideChoices, legacy: !approvalChannel });
+    noteSignatures(ctx, plan.local.map((item) => item.decision));
   }
   await driver.flushAudit();
   const calls = decisions.map((d) => d.callId).join(', ');

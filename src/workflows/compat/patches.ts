@@ -69,6 +69,12 @@ export const Patches = {
    * and runs as the requester's, with only the choices they made (was: anyone, as the original's user).
    */
   forkRequester: 'fork-requester',
+  /**
+   * Issue 32, must-have 6: a signed decision, reply or message is accepted once; the run keeps its
+   * signature's hash until it expires (`acceptedSignatures`) and refuses a second delivery (was: a
+   * signed payload lifted from the history could be sent again until it expired).
+   */
+  signedOnce: 'signed-once',
 } as const;
 
 export type Features = { -readonly [K in keyof typeof Patches]: boolean };
