@@ -75,6 +75,11 @@ export const Patches = {
    * signed payload lifted from the history could be sent again until it expired).
    */
   signedOnce: 'signed-once',
+  /**
+   * Issue 32: a fork or resume of a run with approvers writes an audit line naming its requester at
+   * the new run's start, before any tool runs (was: only the memo and `requestedBy` named them).
+   */
+  requesterAudit: 'requester-audit-line',
 } as const;
 
 export type Features = { -readonly [K in keyof typeof Patches]: boolean };
