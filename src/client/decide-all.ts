@@ -12,9 +12,9 @@ import { terminalSafe } from './terminal-safe';
 /**
  * Approves every call this run and its sub-agents' runs have parked, in one `decideApprovals` update:
  * the run applies its own calls together or not at all and forwards the others to the runs that wait
- * for them (each decision signed when the approver has a key, for the run that checks it). Two calls
- * of the tree with the same id cannot go in one batch; the run's own call is decided, as a single
- * decision would be, and the other stays parked.
+ * for them (each decision signed when the approver has a key, for the run that checks it). A call is
+ * named by its run and id (two sub-agents may park the same call id): each gets its own decision,
+ * which names its run (`workflowId`), so the batch routes it there.
  */
 export async function approveAllParked(
   handle: WorkflowHandle,
@@ -22,14 +22,15 @@ export async function approveAllParked(
 ): Promise<{ callIds: string[]; outcome: DecisionOutcome }> {
   // `calls`: exactly these (the console's "Approve all N" passes the calls the person saw), else all parked.
   const listed = options.calls ?? (await queryStatus(handle)).pendingApprovals;
-  // The status lists the run's own calls first, then those of the runs below it.
-  const parked = listed.filter((p, i, all) => all.findIndex((q) => q.callId === p.callId) === i);
+  // The status lists the run's own calls first, then those of the runs below it; one (run, call) once.
+  const runOf = (p: PendingApproval) => p.workflowId || handle.workflowId;
+  const parked = listed.filter((p, i, all) => all.findIndex((q) => q.callId === p.callId && runOf(q) === runOf(p)) === i);
   if (parked.length === 0) throw new NoPendingApprovalError(`Run ${handle.workflowId} has no call waiting for approval, neither its own nor a sub-agent's.`);
   const decisions: ApprovalDecision[] = [];
   for (const call of parked) {
     const decision: ApprovalDecision = {
       callId: call.callId,
-      workflowId: call.workflowId || handle.workflowId,
+      workflowId: runOf(call),
       // What is approved is these arguments: the run refuses the decision if the call has others by then.
       argumentsHash: argumentsHash(call.input),
       decision: 'approve',
