@@ -37,6 +37,8 @@ export interface MessageOptions {
   approvalChannelII: boolean;
   /** A signed decision, reply or message is accepted once (patch signedOnce). */
   signedOnce: boolean;
+  /** A decision on a sub-agent's call is forwarded by an update, and answered with that run's answer (patch forwardByUpdate). */
+  forwardByUpdate: boolean;
 }
 
 /** What the handlers and the loop check a message against: workflow time and the run's identity. */

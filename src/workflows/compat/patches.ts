@@ -80,6 +80,12 @@ export const Patches = {
    * the new run's start, before any tool runs (was: only the memo and `requestedBy` named them).
    */
   requesterAudit: 'requester-audit-line',
+  /**
+   * Issue 32, must-have 4: a decision on a sub-agent's call is forwarded by an update (an activity
+   * waits for the answer) and the root answers with what that run did: applied, or refused and why
+   * (was: a signal, answered "delivered, not applied yet").
+   */
+  forwardByUpdate: 'forward-by-update',
 } as const;
 
 export type Features = { -readonly [K in keyof typeof Patches]: boolean };

@@ -171,7 +171,7 @@ describe('issue 32: the approval channel, the run side', () => {
       const parked = await waitForApprovals(root, 2, 30_000);
       expect(parked.pendingApprovals.map((p) => [p.workflowId, p.callId]).sort()).toEqual([[childA, 'toolu_same'], [childB, 'toolu_same']]);
       const outcome = await root.executeUpdate(decideApprovalUpdate, { args: [{ callId: 'toolu_same', workflowId: childB, decision: 'reject', approver: 'alice', reason: 'not b' }] });
-      expect(outcome.message).toContain(`delivered to ${childB}`);
+      expect(outcome.message).toBe(`reject for toolu_same applied by ${childB}, the sub-agent run that waited for it: reject applied to toolu_same`);
       const b = client.workflow.getHandle(childB);
       const decided = await waitFor(async () => {
         const s = await b.query(statusQuery);
