@@ -90,6 +90,15 @@ export const setup = proxyActivities<Pick<Activities, 'resolveAgent' | 'loadPref
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10, nonRetryableErrorTypes: [FailureType.UnknownAgent, FailureType.InvalidRunInput] },
 }));
 
+/**
+ * Decisions forwarded to the sub-agent run that waits for them (patch forwardByUpdate): the activity
+ * waits for that run's answer. Bounded, so a run below that does not answer cannot hold the loop for
+ * long: after the last attempt the decision is reported as delivered but not confirmed.
+ */
+export const forwarding = proxyActivities<Pick<Activities, 'forwardDecisions'>>(withRunPriority({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
+}));
 
 /**
  * The audit log's decision lines, written inside the workflow task that made the decision (see

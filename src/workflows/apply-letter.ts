@@ -8,6 +8,7 @@ import { routeReply } from '../core/machine/message-routes';
 import { applyBatch, applyDecision } from './apply-decisions';
 import type { LetterContext, Settle } from './letter-context';
 import type { Letter, Message } from './mailbox';
+import { noteSignatures } from './signed-once';
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -150,6 +151,7 @@ async function applyReply(reply: UserReply, via: 'signal' | 'update', ctx: Lette
     return settle.applied(`reply forwarded to ${route.forwardTo}, the sub-agent run that asked`);
   }
   ctx.driver.dispatch({ type: 'reply', text: reply.text, via });
+  noteSignatures(ctx, [reply]);
   settle.applied('reply delivered to the agent');
 }
 
@@ -165,6 +167,7 @@ function applyFollowUp(message: FollowUp, letter: Letter, ctx: LetterContext, se
   const steer = options.steering && !driver.state.input.followUps;
   const before = driver.state.thread.inbox.length;
   driver.dispatch({ type: 'user_message', text: message.text, sender: message.sender, ...(steer ? { steer: true } : {}) });
+  noteSignatures(ctx, [message]);
   if (steer) {
     deliveries.queued(before, driver.state);
     return settle.applied('message queued; the model reads it at its next request, after the results of the calls in flight');

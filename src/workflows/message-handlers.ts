@@ -35,12 +35,16 @@ export interface MessageOptions {
   steering: boolean;
   /** Issue 32's checks: child reports, arguments hashes, replays (patch approvalChannelII). */
   approvalChannelII: boolean;
+  /** A signed decision, reply or message is accepted once (patch signedOnce). */
+  signedOnce: boolean;
+  /** A decision on a sub-agent's call is forwarded by an update, and answered with that run's answer (patch forwardByUpdate). */
+  forwardByUpdate: boolean;
 }
 
 /** What the handlers and the loop check a message against: workflow time and the run's identity. */
 export function signingEnvOf(options: MessageOptions): SigningEnv & { runId: string; toolWide: boolean } {
   const info = workflowInfo();
-  return { now: Date.now(), namespace: info.namespace, firstRunId: info.firstExecutionRunId, runId: info.runId, legacy: !options.approvalChannel, channelII: options.approvalChannelII, toolWide: options.toolWideChoices };
+  return { now: Date.now(), namespace: info.namespace, firstRunId: info.firstExecutionRunId, runId: info.runId, legacy: !options.approvalChannel, channelII: options.approvalChannelII, signedOnce: options.signedOnce, toolWide: options.toolWideChoices };
 }
 
 const malformed = (issues: { path: PropertyKey[]; message: string }[]) => issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ');

@@ -144,6 +144,11 @@ export class RunDriver {
     );
   }
 
+  /** Queues an audit line no lifecycle event stands for (a continuation's requester); the next flush writes it. */
+  audit(entry: AuditEntry): void {
+    if (this.options.auditing) this.unaudited.push(entry);
+  }
+
   /** Brings the `AgentStatus` search attribute in line with the phase (an upsert only when it changed). */
   publish(): void {
     if (this.publishedAgent !== undefined) this.publishAgent();

@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, patched, workflowInfo } from '@temporalio/workflow';
 import { textOf } from '../contract/messages';
 import { FailureType } from '../contract/errors';
 import type { ParsedRunInput } from '../contract/run-input';
@@ -6,7 +6,8 @@ import type { AgentRunResult } from '../contract/run-result';
 import type { RunState } from '../core/machine/run-state';
 import { runWarnings } from '../core/machine/on-steer';
 import { setup } from './activity-stubs';
-import type { Features } from './compat/patches';
+import { Patches, type Features } from './compat/patches';
+import { requesterAuditEntry } from './run-requester';
 import { RunDriver, type DriverOptions } from './run-driver';
 import { newRunState, stateFromCheckpoint } from './run-state-init';
 
@@ -27,6 +28,9 @@ export async function startLink(input: ParsedRunInput, driverOptions: DriverOpti
     driver.dispatch({ type: 'resumed', from: input.resumedFrom, workflowId, conversationKey: `${workflowId}/${runId}`, moreIterations: input.maxIterations });
   }
   driver.dispatch({ type: 'preferences_reloaded', stored, approverKeys: facts.approverKeys });
+  // Issue 32: who asked for this fork or resume is on the audit log before any tool runs (flushed at start).
+  const requester = input.resumedFrom === undefined ? undefined : requesterAuditEntry(driver.state, input, facts.approverKeys);
+  if (requester && patched(Patches.requesterAudit)) driver.audit(requester);
   // Only a fork's input names a folder to copy, so no earlier history meets this activity. Read from the
   // driver: the `resumed` event gave the run its own id (the checkpoint still holds the original's).
   const { agent, chain, workflowId } = driver.state;

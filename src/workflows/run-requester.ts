@@ -5,6 +5,7 @@ import { checkSignature } from '../core/approvals/signatures/decision-signature'
 import { runRequestMessage } from '../core/approvals/signatures/signed-message';
 import { effectiveApprovers } from '../core/machine/decision-rules';
 import type { RunState } from '../core/machine/run-state';
+import type { AuditEntry } from '../runtime/audit/audit-record';
 
 /**
  * Issue 32, finding 1: who may continue a run (fork or resume, `resumedFrom`). A run with approvers
@@ -25,6 +26,34 @@ export function requesterRefusal(state: RunState, input: ParsedRunInput, registr
     : runRequestMessage({ kind: request.kind, namespace, workflowId, from: input.resumedFrom ?? '', requester: request.name, expiresAt: request.expiresAt });
   const check = checkSignature({ registry, signer: request.name, signature: request.signature, message, now: Date.now(), kind: request.kind });
   return check.ok ? undefined : `the ${request.kind} request of "${request.name}" is refused: ${check.reason}`;
+}
+
+/**
+ * The audit line of a continuation of a run with approvers: who asked (signed when the worker has a
+ * registry: `adoptRequester` refused the start otherwise), for a fork or a resume, of which run and from
+ * which iteration. Written at the new run's start, before any tool runs. Undefined for a run without
+ * approvers (anyone may continue it; nobody is named).
+ */
+export function requesterAuditEntry(state: RunState, input: ParsedRunInput, registry: Readonly<Record<string, string>> | undefined): AuditEntry | undefined {
+  const request = input.requestedBy;
+  if (!effectiveApprovers(state) || !request || input.resumedFrom === undefined) return undefined;
+  const signed = registry !== undefined;
+  const what = request.kind === 'fork' ? `fork of ${input.resumedFrom} from its checkpoint after iteration ${state.iteration}` : `resume of ${input.resumedFrom} from its last checkpoint (iteration ${state.iteration})`;
+  return {
+    at: new Date().toISOString(),
+    run: state.workflowId,
+    runId: workflowInfo().runId,
+    agent: state.input.agent,
+    iteration: state.iteration,
+    kind: 'request',
+    tool: request.kind,
+    callId: `${request.kind}:${input.resumedFrom}`,
+    approver: request.name,
+    requestedBy: request.name,
+    verified: signed,
+    via: 'start',
+    reason: `${what}, requested by ${request.name} (${signed ? 'signed, checked against the approver registry' : 'unsigned: the worker has no approver registry'})`,
+  };
 }
 
 /**

@@ -124,7 +124,7 @@ export async function newRunState(input: ParsedRunInput, ceiling = false): Promi
   const resume = input.resume;
   const first: ConversationMessage = { role: 'user', content: resume ? `${input.task}\n\n${renderCarriedContext(resume)}` : input.task };
   return {
-    schemaVersion: 8,
+    schemaVersion: 9,
     workflowId,
     input: {
       agent: agent.name,
@@ -172,6 +172,7 @@ export async function newRunState(input: ParsedRunInput, ceiling = false): Promi
     choicesThisRun: [],
     unsavedPreferences: [],
     approverKeys,
+    acceptedSignatures: [],
     events: [],
     chain: { link: 0, resumedFrom: resume?.fromWorkflowId },
     startedAt: new Date().toISOString(),

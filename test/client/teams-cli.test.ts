@@ -32,7 +32,7 @@ describe('agentctl for teams and threads', () => {
       expect(mine[0]!.status!.pendingApprovals[0]!.workflowId).toBe(`${root.workflowId}/sub-toolu_0_0`);
       const approved = await agentctl(['approve', root.workflowId, '--approver', 'ana'], env);
       expect(approved.code, approved.stderr).toBe(0);
-      expect(approved.stdout).toContain('delivered to');
+      expect(approved.stdout).toContain(`applied by ${root.workflowId}/sub-toolu_0_0`);
       expect((await root.result()).completion?.summary).toBe('lead done');
     });
   });

@@ -13,6 +13,7 @@ import { RunsWatcher } from '../../src/console/runs/runs-watcher';
 import type { AgentDefinitionInput } from '../../src/contract/agent-definition';
 import { builtinAgents } from '../../src/runtime/agents/builtin-agents';
 import { decideApprovalUpdate, statusQuery, submitReplyUpdate } from '../../src/contract/agent-run-api';
+import { argumentsHash } from '../../src/core/approvals/signatures/signed-message';
 import { useAgentTestbed } from '../support/agent-testbed';
 import { waitFor, waitForApprovals, waitForPhase, withAgentWorker } from '../support/agent-run-harness';
 import { reply, text, thinking, toolCall } from '../support/fake-anthropic';
@@ -47,7 +48,7 @@ describe('console actions', () => {
         const handle = await harness.start({ agent: 'general', task });
         const { pendingApprovals, signedDecisions } = await waitForApprovals(handle);
         expect(signedDecisions).toBe(true);
-        const decision = { workflowId: handle.workflowId, callId: pendingApprovals[0]!.callId, decision: 'approve' };
+        const decision = { workflowId: handle.workflowId, callId: pendingApprovals[0]!.callId, decision: 'approve', argumentsHash: argumentsHash(pendingApprovals[0]!.input) };
 
         const refused = await (await as('bo')).postJson('/api/decisions', decision);
         expect(refused.status).toBe(409);
@@ -75,7 +76,7 @@ describe('console actions', () => {
         const { pendingApprovals } = await waitForApprovals(handle);
         const callId = pendingApprovals[0]!.callId;
         await handle.executeUpdate(decideApprovalUpdate, { args: [{ callId, decision: 'reject', approver: 'cli-tester' }] });
-        const late = await alice.postJson('/api/decisions', { workflowId: handle.workflowId, callId, decision: 'approve' });
+        const late = await alice.postJson('/api/decisions', { workflowId: handle.workflowId, callId, decision: 'approve', argumentsHash: argumentsHash(pendingApprovals[0]!.input) });
         expect(late.status).toBe(200);
         expect(await late.json()).toEqual({ outcome: 'already_decided', message: expect.stringMatching(/^Already decided: reject by cli-tester at \d{4}-/) });
 
@@ -86,7 +87,7 @@ describe('console actions', () => {
         await handle.result();
 
         // A decision or a follow-up for a run that ended is refused with the reason.
-        const ended = await alice.postJson('/api/decisions', { workflowId: handle.workflowId, callId: 'toolu_x', decision: 'approve' });
+        const ended = await alice.postJson('/api/decisions', { workflowId: handle.workflowId, callId: 'toolu_x', decision: 'approve', argumentsHash: argumentsHash({}) });
         expect(await ended.json()).toMatchObject({ outcome: 'refused', message: expect.stringContaining('has already ended') });
         const followUp = await alice.postJson(`/api/runs/${handle.workflowId}/messages`, { text: 'more please' });
         expect(followUp.status).toBe(409);
@@ -198,7 +199,7 @@ describe('console actions', () => {
         expect(inbox).toEqual([expect.objectContaining({ kind: 'approval', rootWorkflowId: root.workflowId, workflowId: childId, agent: 'specialist', task: subTask, tool: 'shell' })]);
         expect(runs.find((r) => r.workflowId === childId)).toMatchObject({ parentWorkflowId: root.workflowId, rootWorkflowId: root.workflowId, waiting: 1 });
 
-        const decided = await (await as('alice')).postJson('/api/decisions', { workflowId: childId, callId: inbox[0]!.callId, decision: 'approve' });
+        const decided = await (await as('alice')).postJson('/api/decisions', { workflowId: childId, callId: inbox[0]!.callId, decision: 'approve', argumentsHash: inbox[0]!.kind === 'approval' ? inbox[0]!.argumentsHash : '' });
         expect(await decided.json()).toMatchObject({ outcome: 'applied' });
         expect((await root.result()).completion?.summary).toBe('root done');
         expect((await watcher.tick()).inbox).toEqual([]);

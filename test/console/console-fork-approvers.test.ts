@@ -12,6 +12,7 @@ import { createApproverKey, KEYS_DIR_ENV } from '../../src/client/approver-keys'
 import { planFork } from '../../src/client/fork-run';
 import { startRun } from '../../src/client/start-run';
 import { statusQuery } from '../../src/contract/agent-run-api';
+import { argumentsHash } from '../../src/core/approvals/signatures/signed-message';
 import { builtinAgents } from '../../src/runtime/agents/builtin-agents';
 import { useAgentTestbed } from '../support/agent-testbed';
 import { waitFor, waitForApprovals, withAgentWorker, type RunHarness } from '../support/agent-run-harness';
@@ -118,12 +119,12 @@ describe('fork and resume of a run with approvers (issue 32, finding 1)', () => 
         const [ana, cara] = [await as('ana'), await as('cara')];
         const original = await harness.start({ agent: 'general', task, user: 'ana', approvers: ['ana', 'cara'] });
         const { pendingApprovals } = await waitForApprovals(original);
-        const decided = await ana.postJson('/api/decisions', { workflowId: original.workflowId, callId: pendingApprovals[0]!.callId, decision: 'approve_always' });
+        const decided = await ana.postJson('/api/decisions', { workflowId: original.workflowId, callId: pendingApprovals[0]!.callId, decision: 'approve_always', argumentsHash: argumentsHash(pendingApprovals[0]!.input) });
         expect(decided.status).toBe(200);
         const third = await waitForApprovals(original);
         expect(third.pendingApprovals[0]).toMatchObject({ input: { command: pwned } });
         expect(third.decisions).toHaveLength(1);
-        await ana.postJson('/api/decisions', { workflowId: original.workflowId, callId: third.pendingApprovals[0]!.callId, decision: 'reject' });
+        await ana.postJson('/api/decisions', { workflowId: original.workflowId, callId: third.pendingApprovals[0]!.callId, decision: 'reject', argumentsHash: argumentsHash(third.pendingApprovals[0]!.input) });
         expect((await original.result()).status).toBe('completed');
 
         const byCara = await cara.postJson(`/api/runs/${original.workflowId}/fork`, { iteration: 1, task: 'append again' });

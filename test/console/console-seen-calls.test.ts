@@ -1,6 +1,6 @@
 // Issue 32, findings 3 and 4, over the console's HTTP routes with a real worker: a decision carries
 // the hash of the arguments the page showed, and one for arguments that are not the call's now is
-// refused; "Approve all N" sends the calls shown and the console approves exactly those, all or none.
+// refused, and one that names none is a bad request (400); "Approve all N" sends the calls shown and the console approves exactly those, all or none.
 import { describe, expect, it } from 'vitest';
 import { statusQuery } from '../../src/contract/agent-run-api';
 import { argumentsHash } from '../../src/core/approvals/signatures/signed-message';
@@ -27,6 +27,13 @@ describe('the console decides what the person saw', () => {
         const { pendingApprovals } = await waitForApprovals(handle, 3);
         const [a, b, c] = pendingApprovals.map((p) => ({ workflowId: handle.workflowId, callId: p.callId, argumentsHash: argumentsHash(p.input) }));
         const stale = argumentsHash({ path: 'a.txt', content: 'what an older card showed' });
+
+        // A decision that does not say what was shown is not a decision the page makes: 400, naming the field.
+        const { argumentsHash: _shown, ...unsaid } = a!;
+        const bare = await alice.postJson('/api/decisions', { ...unsaid, decision: 'approve' });
+        expect(bare.status).toBe(400);
+        expect(await bare.json()).toMatchObject({ error: expect.stringContaining("argumentsHash is missing: send the sha-256 of the call's arguments as the page showed them") });
+        expect((await handle.query(statusQuery)).decisions).toEqual([]);
 
         const refused = await alice.postJson('/api/decisions', { ...a, argumentsHash: stale, decision: 'approve' });
         expect(refused.status).toBe(409);

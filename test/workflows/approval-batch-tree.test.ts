@@ -89,8 +89,8 @@ describe('decideApprovals across sub-agent runs', () => {
       const outcome = await root.executeUpdate(decideApprovalsUpdate, { args: [{ decisions: [{ ...ok('toolu_a_w'), approver: 'ana' }, edited] }] });
       expect(outcome).toEqual({
         applied: true,
-        // Truthful (issue 32): this run applied nothing itself; each sub-agent run applies its own part.
-        message: `2 delivered to the sub-agent runs that wait for them, not applied yet (each checks its signature and applies it, or records in its status why not): toolu_a_w → ${childA}, toolu_b_w → ${childB}`,
+        // Truthful (issue 32): this run applied nothing itself; each sub-agent run answers for its own part.
+        message: `sub-agent runs: toolu_a_w → ${childA}: applied (approve applied to toolu_a_w); toolu_b_w → ${childB}: applied (approve applied to toolu_b_w with the edited arguments)`,
       });
       expect((await root.result()).completion?.summary).toBe('lead done');
       const b = await client.workflow.getHandle(childB).query(statusQuery);
@@ -108,7 +108,7 @@ describe('decideApprovals across sub-agent runs', () => {
       await waitForApprovals(root, 2, 30_000);
       const { callIds, outcome } = await approveAllParked(root, { approver: 'ana' });
       expect(callIds.sort()).toEqual(['toolu_a_w', 'toolu_b_w']);
-      expect(outcome.message).toMatch(/^2 delivered to the sub-agent runs that wait for them, not applied yet .*: /);
+      expect(outcome.message).toMatch(/^sub-agent runs: toolu_\w+ → .*: applied \(approve applied to toolu_\w+\); toolu_\w+ → .*: applied \(approve applied to toolu_\w+\)$/);
       expect((await root.result()).completion?.summary).toBe('lead done');
       for (const file of ['a.txt', 'b.txt']) expect(existsSync(path.join(workspace, file))).toBe(true);
     });

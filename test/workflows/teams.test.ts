@@ -42,7 +42,7 @@ describe('agents that work together', () => {
       expect(parked.children).toEqual([{ callId: 'toolu_0_0', workflowId: childId, agent: 'specialist', running: true }]);
       // Decided at the parent, with the child's callId (the child's first call has the same id as the parent's).
       const outcome = await parent.executeUpdate(decideApprovalUpdate, { args: [{ callId: 'toolu_0_0', decision: 'approve', approver: 'ana' }] });
-      expect(outcome.message).toContain(`delivered to ${childId}`);
+      expect(outcome.message).toBe(`approve for toolu_0_0 applied by ${childId}, the sub-agent run that waited for it: approve applied to toolu_0_0`);
       // A second decision for the same call is not applied again.
       await parent.signal(approvalSignal, { callId: 'toolu_0_0', decision: 'approve', approver: 'ana' }).catch(() => undefined);
       const result = await parent.result();

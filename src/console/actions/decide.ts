@@ -8,6 +8,9 @@ import { DecisionRefusedError, NoWorkerAnsweredError } from '../../client/errors
 import { ApprovalDecisionSchema, type ApprovalDecision } from '../../contract/approval-decision';
 import { ArgumentsHashSchema, callsAsSeen } from './seen-calls';
 
+const MISSING_HASH =
+  "argumentsHash is missing: send the sha-256 of the call's arguments as the page showed them (the inbox entry's argumentsHash), so the decision covers what the person saw; reload the page and decide again";
+
 export const DecisionRequestSchema = z.object({
   workflowId: z.string().min(1),
   callId: z.string().min(1),
@@ -18,10 +21,12 @@ export const DecisionRequestSchema = z.object({
   /** Approve with these arguments instead (the page showed the person the change before sending). */
   arguments: ApprovalDecisionSchema.shape.arguments,
   /**
-   * The hash of the call's arguments the page showed (its inbox entry's `argumentsHash`). With it, a
-   * call whose arguments changed since is refused, and the signature covers what was shown.
+   * The hash of the call's arguments the page showed (its inbox entry's `argumentsHash`): required
+   * (issue 32), so a call whose arguments changed since is refused, and the signature covers what was shown.
    */
-  argumentsHash: ArgumentsHashSchema.optional(),
+  argumentsHash: z
+    .string({ error: (issue) => (issue.input === undefined ? MISSING_HASH : undefined) })
+    .pipe(ArgumentsHashSchema),
 });
 export type DecisionRequest = z.infer<typeof DecisionRequestSchema>;
 
@@ -62,11 +67,11 @@ export function decideAs(client: Client, user: string, request: DecisionRequest)
   if (request.arguments) payload.arguments = request.arguments;
   if (request.wholeTool && (request.decision === 'approve_always' || request.decision === 'reject_always')) payload.scope = 'tool';
   const handle = client.workflow.getHandle(request.workflowId);
-  const seen = request.argumentsHash;
+  const seen = { workflowId: request.workflowId, callId: request.callId, argumentsHash: request.argumentsHash };
   // The run refuses it too (32a's contract) when the call's arguments are not the ones shown any more.
-  if (seen) Object.assign(payload, { workflowId: request.workflowId, argumentsHash: seen });
+  Object.assign(payload, { workflowId: seen.workflowId, argumentsHash: seen.argumentsHash });
   return settle(
-    async () => sendDecision(handle, payload, seen ? (await callsAsSeen(handle, [{ workflowId: request.workflowId, callId: request.callId, argumentsHash: seen }]))[0] : undefined),
+    async () => sendDecision(handle, payload, (await callsAsSeen(handle, [seen]))[0]),
     () => decidedElsewhere(client, request.workflowId, request.callId),
   );
 }

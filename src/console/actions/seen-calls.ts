@@ -29,6 +29,11 @@ export async function callsAsSeen(handle: WorkflowHandle, seen: readonly SeenCal
     else if (argumentsHash(call.input) !== s.argumentsHash) changed.push(s.callId);
     else found.push(call);
   }
+  if (gone.length > 0) {
+    // A run that ended takes nothing any more: say so, as a decision sent to it would be told.
+    const ended = await handle.describe().then((d) => (d.status.name === 'RUNNING' ? undefined : d.status.name), () => undefined);
+    if (ended) throw new DecisionRefusedError(`Run ${handle.workflowId} has already ended (${ended}); it no longer takes decisions or replies.`);
+  }
   if (changed.length > 0 || gone.length > 0) {
     const parts = [
       changed.length > 0 ? `the arguments of ${changed.join(', ')} changed since the page showed them (edited by someone else)` : '',

@@ -1,11 +1,12 @@
 import type { ApprovalDecision } from '../../contract/approval-decision';
 import { canonicalJson } from '../approvals/canonical-json';
 import { argumentOf, type PreferenceMatch } from '../approvals/preference-rules';
+import { replayRefusal } from '../approvals/signatures/accepted-signatures';
 import { checkSignature } from '../approvals/signatures/decision-signature';
 import { v1SignatureVerifies } from '../approvals/signatures/legacy-v1';
 import { argumentsHash, decisionMessage, legacyDecisionText, type RunIdentity } from '../approvals/signatures/signed-message';
 import { COMMAND_ARGUMENT } from './decisions';
-import type { RunState, TurnCall } from './run-state';
+import { StateLimits, type RunState, type TurnCall } from './run-state';
 
 /** The calls of the current turn that wait for a person: the one source of "pending approvals". */
 export function pendingCalls(state: RunState): TurnCall[] {
@@ -33,6 +34,18 @@ export interface SigningEnv {
    * arguments now, a signed one must carry it, and its `workflowId` picks the run of a tree.
    */
   channelII?: boolean;
+  /** Issue 32's replays (patch signedOnce): a signature this run accepted is refused until it expires. */
+  signedOnce?: boolean;
+}
+
+/**
+ * Why a signed payload was seen before (issue 32, must-have 6): this run accepted its signature and it
+ * has not expired, or the run holds as many live signatures as it keeps. Undefined when it was not, or
+ * when signatures are not checked (no registry, no signature, an execution from before the patch).
+ */
+export function replayOf(state: RunState, payload: { signature?: string }, env: SigningEnv): string | undefined {
+  if (!env.signedOnce || state.approverKeys === undefined || !payload.signature) return undefined;
+  return replayRefusal(state.acceptedSignatures, payload.signature, env.now, StateLimits.acceptedSignatures);
 }
 
 /** The run a signature must name, from the workflow's own facts, never from the payload. */
@@ -93,6 +106,9 @@ export function missingHashRefusal(state: RunState, callId: string, decision: Ap
  * Pure, so the update validator and the signal path refuse exactly the same things.
  */
 export function decisionRefusal(state: RunState, decision: ApprovalDecision, env: SigningEnv): string | undefined {
+  // First: a replayed decision is named as one, not as "already decided" or a changed call.
+  const replay = replayOf(state, decision, env);
+  if (replay) return `${replay}; decision ignored`;
   const call = pendingCalls(state).find((c) => c.id === decision.callId);
   if (!call) {
     if (state.decisions.some((d) => d.callId === decision.callId)) return `call ${decision.callId} was already decided; decision ignored`;

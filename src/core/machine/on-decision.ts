@@ -11,6 +11,7 @@ import { signingEnvOf, type TransitionContext } from './transition-context';
 import { closeThread } from './on-thread';
 import { applyEdit } from './on-edit';
 import type { ShellAnalysis } from '../../contract/shell-analysis';
+import { withAcceptedSignature } from '../approvals/signatures/accepted-signatures';
 
 export function recordIgnored(state: RunState, kind: string, reason: string, payload: string, ctx: TransitionContext): void {
   pushBounded(state.ignored, { at: ctx.at, kind, reason, payload: payload.slice(0, 500) }, StateLimits.ignored);
@@ -103,6 +104,11 @@ export function onReply(state: RunState, text: string, ctx: TransitionContext): 
   call.result = { type: 'tool_result', tool_use_id: call.id, content: `The user replied: ${text}` };
   state.pendingQuestion = undefined;
   recordCall(state, { iteration: state.turn!.iteration, callId: call.id, tool: call.name, input: call.input, outcome: 'success' });
+}
+
+/** Remembers the signatures of payloads just applied until they expire, so none is accepted twice (replayOf). */
+export function onSignaturesAccepted(state: RunState, signed: { signature: string; expiresAt: string }[], ctx: TransitionContext): void {
+  for (const one of signed) state.acceptedSignatures = withAcceptedSignature(state.acceptedSignatures, one, ctx.at, ctx.now, StateLimits.acceptedSignatures);
 }
 
 /** Deadlines: approvals and a question that waited longer than the run allows are treated as refused. */

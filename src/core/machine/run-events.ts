@@ -78,6 +78,8 @@ export type RunEvent =
   /** The run's permission mode was switched (update `setMode`). */
   | { type: 'mode_set'; mode: PermissionMode; by?: string; reason?: string }
   | { type: 'reply'; text: string; via: 'signal' | 'update' }
+  /** Signed payloads this run just applied (patch signedOnce): each is accepted once, until it expires. */
+  | { type: 'signatures_accepted'; signed: { signature: string; expiresAt: string }[] }
   /** A message that could not be applied; recorded so the sender can see why. */
   | { type: 'ignored'; kind: string; reason: string; payload: string }
   /** Time moved on: deadlines (approvals, questions, a model retry) are checked against `now`. */

@@ -28,7 +28,7 @@ export { ModelCallSchema, CallStageSchema, TurnCallSchema, TurnSchema, type Call
 
 /** Every field of the checkpoint, slice by slice; the version belongs to the whole, not to a slice. */
 const stateFields = {
-  schemaVersion: z.literal(8),
+  schemaVersion: z.literal(9),
   ...CoreSliceSchema.shape,
   ...TurnSliceSchema.shape,
   ...ApprovalsSliceSchema.shape,
@@ -88,6 +88,11 @@ export const StateLimits = {
   threadCompletionBytes: 256 * 1024,
   /** The completions the status query returns (the latest ones; `completionCount` says how many there are). */
   statusCompletions: 20,
+  /**
+   * Signatures accepted and not yet expired (`acceptedSignatures`, at most a day each): one more is
+   * refused, naming this limit, until the first expires. About 150 bytes each in the checkpoint.
+   */
+  acceptedSignatures: 500,
 } as const;
 
 export function pushBounded<T>(list: T[], item: T, limit: number): void {

@@ -1,7 +1,7 @@
 import type { FollowUp, UserReply } from '../../contract/approval-decision';
 import { checkSignature } from '../approvals/signatures/decision-signature';
 import { followUpMessage, replyMessage } from '../approvals/signatures/signed-message';
-import { effectiveApprovers, runIdentity, type SigningEnv } from './decision-rules';
+import { effectiveApprovers, replayOf, runIdentity, type SigningEnv } from './decision-rules';
 import type { RunState } from './run-state';
 
 /**
@@ -25,6 +25,8 @@ export function senderRefusal(state: RunState, kind: 'reply' | 'message', payloa
   if (state.approverKeys !== undefined && payload.signature && payload.expiresAt === undefined) {
     return `signed ${kind} has no expiresAt: the signature must cover one; send it again with agentctl or the console`;
   }
+  const replay = replayOf(state, payload, env);
+  if (replay) return `${replay}; ignored`;
   const run = runIdentity(state, env);
   const message =
     payload.expiresAt === undefined

@@ -2,7 +2,7 @@ import { produce } from 'immer';
 import { withRule } from '../approvals/preference-rules';
 import type { LifecycleEvent } from '../../contract/lifecycle-event';
 import { onCompacted } from './on-compacted';
-import { onDecision, onReply, onTimePassed, recordIgnored } from './on-decision';
+import { onDecision, onReply, onSignaturesAccepted, onTimePassed, recordIgnored } from './on-decision';
 import { failRun, onModelCallStarted, onModelFailed, onModelReplied } from './on-model';
 import { onToolFinished, onToolOutcomeUnknown, onToolStarted } from './on-tool';
 import { onCallsJudged, onGuardrailsChecked } from './on-guardrails';
@@ -66,6 +66,8 @@ function apply(state: RunState, event: RunEvent, ctx: TransitionContext): void {
       return onModeSet(state, event.mode, ctx, event.by, event.reason);
     case 'reply':
       return onReply(state, event.text, ctx);
+    case 'signatures_accepted':
+      return onSignaturesAccepted(state, event.signed, ctx);
     case 'ignored':
       return recordIgnored(state, event.kind, event.reason, event.payload, ctx);
     case 'time_passed':

@@ -3,6 +3,7 @@ import { createCallModel } from './call-model';
 import { createCheckEdits } from './check-edits';
 import { createCopyWorkspace } from './copy-workspace';
 import { createDescribeAgents } from './describe-agents';
+import { createForwardDecisions } from './forward-decisions';
 import { createLoadPreferences, createSavePreference } from './preferences';
 import { createCheckGuardrails, createJudgeApprovals } from './guardrails';
 import { createRecordAudit } from './record-audit';
@@ -27,6 +28,7 @@ export function createActivities(deps: ActivityDeps) {
     checkGuardrails: createCheckGuardrails(deps),
     judgeApprovals: createJudgeApprovals(deps),
     checkEdits: createCheckEdits(deps),
+    forwardDecisions: createForwardDecisions(),
   };
 }
 

@@ -31,9 +31,11 @@ export const AuditRecordSchema = z.object({
   prev: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hex digits'),
   /**
    * `decision`: a call was allowed or refused; `call`: an allowed call ran (or its outcome is unknown);
-   * `mode`: the run's permission mode was switched (`tool` is "setMode", `mode` and `previousMode` say how).
+   * `mode`: the run's permission mode was switched (`tool` is "setMode", `mode` and `previousMode` say how);
+   * `request`: a person forked or resumed a run with approvers (`tool` is "fork" or "resume", `approver` and
+   * `requestedBy` the requester, `verified` whether their signature was checked, `reason` from which run).
    */
-  kind: z.enum(['decision', 'call', 'mode']),
+  kind: z.enum(['decision', 'call', 'mode', 'request']),
   /** The run's workflow id. */
   run: z.string(),
   runId: z.string().optional(),

@@ -76,6 +76,23 @@ export const Patches = {
    * fuzzer's seed 84).
    */
   appliedAtCancel: 'applied-at-cancel-answered-applied',
+  /**
+   * Issue 32, must-have 6: a signed decision, reply or message is accepted once; the run keeps its
+   * signature's hash until it expires (`acceptedSignatures`) and refuses a second delivery (was: a
+   * signed payload lifted from the history could be sent again until it expired).
+   */
+  signedOnce: 'signed-once',
+  /**
+   * Issue 32: a fork or resume of a run with approvers writes an audit line naming its requester at
+   * the new run's start, before any tool runs (was: only the memo and `requestedBy` named them).
+   */
+  requesterAudit: 'requester-audit-line',
+  /**
+   * Issue 32, must-have 4: a decision on a sub-agent's call is forwarded by an update (an activity
+   * waits for the answer) and the root answers with what that run did: applied, or refused and why
+   * (was: a signal, answered "delivered, not applied yet").
+   */
+  forwardByUpdate: 'forward-by-update',
 } as const;
 
 export type Features = { -readonly [K in keyof typeof Patches]: boolean };

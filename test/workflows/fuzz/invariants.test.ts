@@ -96,6 +96,8 @@ describe('fuzzer invariants', () => {
     const batch = '1 decision(s) applied here (c1); 1 call(s) settled, 0 still parked; 2 delivered to the sub-agent runs that wait for them, not applied yet (each checks its signature and applies it, or records in its status why not): c2 → w/sub-a, c3 → w/sub-b (not delivered: the run no longer takes signals (gone))';
     expect([claimOf(batch, 'c1'), claimOf(batch, 'c2'), claimOf(batch, 'c3')]).toEqual(['applied', 'delivered', 'undelivered']);
     expect(claimOf('1 decision(s) applied here (c1); 1 call(s) settled, 0 still parked; the rest (c2, c3) may not have reached the sub-agent runs that wait for them: decide them again; the run was cancelled', 'c3')).toBe('unknown');
+     const byUpdate = '1 decision(s) applied here (c1); 1 call(s) settled, 0 still parked; sub-agent runs: c2, c4 → w/sub-a: applied (2 decision(s) applied (c2, c4); 2 call(s) settled, 0 still parked); c3 → w/sub-b: refused (call c3 was already decided; decision ignored); c5 → w/sub-c: sent, no answer (timed out); it may or may not have applied them';
+    expect(['c1', 'c2', 'c3', 'c4', 'c5'].map((id) => claimOf(byUpdate, id))).toEqual(['applied', 'applied', 'undelivered', 'applied', 'unknown']);
   });
 
   it('flag a decision the audit log has but the final state lost (a stale hand-over), and the other way round', () => {

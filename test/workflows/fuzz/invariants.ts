@@ -113,6 +113,17 @@ export function claimOf(answer: string, callId: string): 'applied' | 'delivered'
     const item = new RegExp(`(?:^|[ ,:])${id} → \\S+( \\(not delivered:)?`).exec(answer.slice(yet));
     if (item) return item[1] ? 'undelivered' : 'delivered';
   }
+  // Forwarded by update (patch forward-by-update): each sub-agent run answers for its part,
+  // "<calls> → <run>: applied (…)" / "refused (…)" / "not delivered (…)" / "sent, no answer (…)".
+  const runs = answer.indexOf('sub-agent runs: ');
+  if (runs >= 0) {
+    const parts = answer.slice(runs).matchAll(/(?:sub-agent runs: |; )([^;→]*?) → \S+: (applied|refused|not delivered|sent, no answer) \(/g);
+    for (const [, calls, said] of parts) {
+      if (!calls!.split(', ').includes(callId)) continue;
+      if (said === 'applied') return 'applied';
+      return said === 'sent, no answer' ? 'unknown' : 'undelivered';
+    }
+  }
   const rest = /the rest \(([^)]*)\) may not have reached/.exec(answer);
   if (rest?.[1]?.split(', ').includes(callId)) return 'unknown';
   return 'applied';
@@ -149,7 +160,9 @@ function checkEffects(trace: Trace, evidence: Evidence): Violation[] {
         else if (!kept && rootStatus && stillKept(evidence, line)) violations.push({ invariant: 'answer-matches-log', detail: `${where(trace, m)} answered applied and its decision on ${callId} is in the audit log (line ${line.seq}, run ${line.run}), but not in the run's state: the decision was lost` });
       }
     }
-    if (isDecision && refused(m)) {
+    // "…but its answer did not come …: it may or may not have applied it": the answer claims neither.
+    const hedged = m.outcome && 'message' in m.outcome && m.outcome.message.includes('may or may not have applied');
+    if (isDecision && refused(m) && !hedged) {
       const line = lines.find((r) => r.approver === m.tag);
       if (line) violations.push({ invariant: 'answer-matches-log', detail: `${where(trace, m)} was refused ("${m.outcome && 'message' in m.outcome ? m.outcome.message : ''}"), but the audit log has its decision on ${line.callId} (line ${line.seq})` });
       const kept = state.find((d) => d.approver === m.tag);

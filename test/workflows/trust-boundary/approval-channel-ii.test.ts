@@ -15,6 +15,7 @@ import { childStatusSignal, decideApprovalsUpdate, decideApprovalUpdate, statusQ
 import { argumentsHash, decisionMessage, signedText, type RunIdentity } from '../../../src/core/approvals/signatures/signed-message';
 import type { ApprovalDecision } from '../../../src/contract/approval-decision';
 import type { ChildWaiting } from '../../../src/contract/run-records';
+import { approveAllParked } from '../../../src/client/decide-all';
 import { agentctl } from '../../client/agentctl-process';
 import { waitFor, waitForApprovals, withAgentWorker } from '../../support/agent-run-harness';
 import { useAgentTestbed } from '../../support/agent-testbed';
@@ -170,7 +171,7 @@ describe('issue 32: the approval channel, the run side', () => {
       const parked = await waitForApprovals(root, 2, 30_000);
       expect(parked.pendingApprovals.map((p) => [p.workflowId, p.callId]).sort()).toEqual([[childA, 'toolu_same'], [childB, 'toolu_same']]);
       const outcome = await root.executeUpdate(decideApprovalUpdate, { args: [{ callId: 'toolu_same', workflowId: childB, decision: 'reject', approver: 'alice', reason: 'not b' }] });
-      expect(outcome.message).toContain(`delivered to ${childB}`);
+      expect(outcome.message).toBe(`reject for toolu_same applied by ${childB}, the sub-agent run that waited for it: reject applied to toolu_same`);
       const b = client.workflow.getHandle(childB);
       const decided = await waitFor(async () => {
         const s = await b.query(statusQuery);
@@ -186,6 +187,22 @@ describe('issue 32: the approval channel, the run side', () => {
       );
       await root.executeUpdate(decideApprovalsUpdate, { args: [{ decisions: [{ callId: 'toolu_same', workflowId: childA, decision: 'approve', approver: 'alice' }] }] });
       expect((await root.result()).completion?.summary).toBe('boss done');
+    });
+  }, 120_000);
+
+  it('must-have 7: approve --all decides a call id two sub-agents parked once for each of them', async () => {
+    const [task, subA, subB] = [uniqueId('same-id-all'), uniqueId('same-id-all-a'), uniqueId('same-id-all-b')];
+    const delegate = (sub: string, id: string) => toolCall('delegate_task', { agent: 'guarded', task: sub }, id);
+    bed.fake.script(task, [reply(delegate(subA, 'toolu_a'), delegate(subB, 'toolu_b')), done('boss done')]);
+    bed.fake.script(subA, [write('all-a.txt', 'toolu_same'), done('a done')]);
+    bed.fake.script(subB, [write('all-b.txt', 'toolu_same'), done('b done')]);
+    await withAgentWorker(bed.harness(), async ({ start, workspace }) => {
+      const root = await start({ agent: 'boss', task });
+      await waitForApprovals(root, 2, 30_000);
+      const { callIds } = await approveAllParked(root, { approver: 'alice' });
+      expect(callIds).toEqual(['toolu_same', 'toolu_same']);
+      expect((await root.result()).completion?.summary).toBe('boss done');
+      for (const file of ['all-a.txt', 'all-b.txt']) expect(existsSync(path.join(workspace, file))).toBe(true);
     });
   }, 120_000);
 

@@ -9,7 +9,8 @@ import { builtinAgents } from '../../../src/runtime/agents/builtin-agents';
 import { argumentsHash, decisionMessage, signedText } from '../../../src/core/approvals/signatures/signed-message';
 import { createApproverKey, signWithApproverKey } from '../../../src/client/approver-keys';
 import { describeRunIdentity } from '../../../src/client/sign-messages';
-import { decideApprovalUpdate, statusQuery } from '../../../src/contract/agent-run-api';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { approvalSignal, decideApprovalUpdate, statusQuery } from '../../../src/contract/agent-run-api';
 import { agentctl } from '../../client/agentctl-process';
 import { waitFor, waitForApprovals, withAgentWorker } from '../../support/agent-run-harness';
 import { useAgentTestbed } from '../../support/agent-testbed';
@@ -19,6 +20,7 @@ import { temporalAddress, uniqueId } from '../../support/temporal';
 const general = builtinAgents.find((a) => a.name === 'general')!;
 const specialist: AgentDefinitionInput = { ...general, name: 'specialist', description: 'Writes files.', modelTier: 'fast' };
 const coordinator: AgentDefinitionInput = { ...general, name: 'coordinator', description: 'Delegates.', subAgents: ['specialist'] };
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const done = (summary: string) => reply(toolCall('complete_task', { summary, status: 'success' }));
 
 describe("a sub-agent's call, signed", () => {
@@ -48,15 +50,21 @@ describe("a sub-agent's call, signed", () => {
       const expiresAt = new Date(Date.now() + 600_000).toISOString();
       const fields = { callId: 'toolu_0_0', decision: 'approve' as const, approver: 'alice', expiresAt };
       const signature = signWithApproverKey('alice', signedText(decisionMessage(await describeRunIdentity(root), pendingApprovals[0]!.input, fields)), { dir: keys })!;
-      // It names what alice saw, so the root delivers it; only the run that waits can check its signature.
-      const outcome = await root.executeUpdate(decideApprovalUpdate, { args: [{ ...fields, signature, argumentsHash: argumentsHash(pendingApprovals[0]!.input) }] });
-      expect(outcome.message).toMatch(/delivered to .*; not applied yet: that run checks its signature/);
-      const child = client.workflow.getHandle(childId);
+      // It names what alice saw, so the root forwards it; only the run that waits can check its signature,
+      // and the root answers with what that run said (issue 32, must-have 4: refused, and why).
+      const forged = { ...fields, signature, argumentsHash: argumentsHash(pendingApprovals[0]!.input) };
+      const error = await root.executeUpdate(decideApprovalUpdate, { args: [forged] }).then(() => undefined, (e: unknown) => e);
+      expect(error).toBeInstanceOf(WorkflowUpdateFailedError);
+      expect((error as WorkflowUpdateFailedError).cause?.message).toMatch(new RegExp(`^approve for toolu_0_0 refused by ${escape(childId)}, the sub-agent run that waits for it: bad signature for alice`));
+      // The signal path: the root records the run below's refusal in its own ignored list.
+      await root.signal(approvalSignal, forged);
       const ignored = await waitFor(async () => {
-        const s = await child.query(statusQuery);
+        const s = await root.query(statusQuery);
         return s.ignored.length > 0 ? s.ignored : undefined;
-      }, 'the child to ignore the forwarded decision');
-      expect(ignored[0]!.reason).toMatch(/^bad signature for alice/);
+      }, 'the root to record the refusal');
+      expect(ignored[0]!.reason).toMatch(/refused by .*: bad signature for alice/);
+      const child = client.workflow.getHandle(childId);
+      expect((await child.query(statusQuery)).decisions).toEqual([]);
 
       const env = { TEMPORAL_ADDRESS: temporalAddress(), TEMPORAL_TASK_QUEUE: taskQueue, AGENT_KEYS_DIR: keys };
       expect(await agentctl(['approve', root.workflowId, '--approver', 'alice'], env)).toMatchObject({ code: 0 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DecisionRecordSchema, IgnoredMessageSchema, PendingQuestionSchema } from '../../../contract/run-records';
 import { PermissionModeSchema } from '../../../contract/permission-mode';
 import { PreferenceRuleSchema } from '../../approvals/preference-rules';
+import { AcceptedSignatureSchema } from '../../approvals/signatures/accepted-signatures';
 
 /**
  * The approvals slice: what people decided and may still decide. `decisions` is written by
@@ -23,5 +24,10 @@ export const ApprovalsSliceSchema = z.object({
   approverKeys: z.record(z.string(), z.string()).optional(),
   /** The permission mode in force (run input, else the agent's default; `setMode` switches it). */
   mode: PermissionModeSchema.default('default'),
+  /**
+   * Checkpoint version 9 (issue 32, must-have 6): the signatures this run accepted (their sha-256) until
+   * they expire, so a signed payload is accepted once; written by on-decision's onSignaturesAccepted.
+   */
+  acceptedSignatures: z.array(AcceptedSignatureSchema),
 });
 export type ApprovalsSlice = z.infer<typeof ApprovalsSliceSchema>;

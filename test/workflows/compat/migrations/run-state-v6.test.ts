@@ -21,7 +21,7 @@ describe('v6ToV7', () => {
     const v6 = v6Fixture();
     const calls = [letRun('p', { by: 'person', writes: true }), letRun('r', { by: 'rule', writes: true }), letRun('old')];
     const state = migrateState({ ...v6, turn: { ...(v6.turn ?? { iteration: 1, contextText: '' }), calls } }, NOW);
-    expect(state.schemaVersion).toBe(8);
+    expect(state.schemaVersion).toBe(9);
     expect(state.turn!.calls.map((c) => c.stage)).toEqual([
       { kind: 'run', permission: { by: 'person', writes: true, network: true }, started: false },
       { kind: 'run', permission: { by: 'rule', writes: true, network: false }, started: false },
