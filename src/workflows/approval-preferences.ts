@@ -1,4 +1,4 @@
-import { allHandlersFinished, condition, continueAsNew, setHandler, upsertMemo, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, setHandler, setWorkflowOptions, upsertMemo, workflowInfo } from '@temporalio/workflow';
 import {
   applyChange,
   changePreferenceSignal,
@@ -46,3 +46,9 @@ export async function approvalPreferences(state?: PreferencesState): Promise<voi
   await condition(allHandlersFinished);
   await continueAsNew<typeof approvalPreferences>({ schemaVersion: 2, entries: rules });
 }
+
+// Under Worker Versioning this workflow, which lives as long as the namespace, follows the current
+// build instead of being PINNED as runs are: pinned, it would hold its first build forever, and
+// every run of its person would wait on a build whose workers are gone. Its code changes behind
+// patches (replay fixtures cover it). Unversioned workers ignore the annotation.
+setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, approvalPreferences);
