@@ -50,5 +50,6 @@ export async function approvalPreferences(state?: PreferencesState): Promise<voi
 // Under Worker Versioning this workflow, which lives as long as the namespace, follows the current
 // build instead of being PINNED as runs are: pinned, it would hold its first build forever, and
 // every run of its person would wait on a build whose workers are gone. Its code changes behind
-// patches (replay fixtures cover it). Unversioned workers ignore the annotation.
-setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, approvalPreferences);
+// patches (replay fixtures cover it). Only a versioned worker may say so: the server refuses a
+// versioning behavior from an unversioned one (that fails the workflow task), hence the check.
+setWorkflowOptions(() => (workflowInfo().currentDeploymentVersion?.deploymentName ? { versioningBehavior: 'AUTO_UPGRADE' } : {}), approvalPreferences);
