@@ -1,4 +1,4 @@
-import { allHandlersFinished, condition, continueAsNew, setHandler, setWorkflowOptions, upsertMemo, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, makeContinueAsNewFunc, setHandler, upsertMemo, workflowInfo } from '@temporalio/workflow';
 import {
   applyChange,
   changePreferenceSignal,
@@ -44,12 +44,7 @@ export async function approvalPreferences(state?: PreferencesState): Promise<voi
   });
   await condition(() => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > 2_000);
   await condition(allHandlersFinished);
-  await continueAsNew<typeof approvalPreferences>({ schemaVersion: 2, entries: rules });
+  // Under Worker Versioning the next execution starts on the deployment's current build (this one is
+  // PINNED to the build that started it, as runs are); unversioned workers are not affected.
+  await makeContinueAsNewFunc<typeof approvalPreferences>({ initialVersioningBehavior: 'AUTO_UPGRADE' })({ schemaVersion: 2, entries: rules });
 }
-
-// Under Worker Versioning this workflow, which lives as long as the namespace, follows the current
-// build instead of being PINNED as runs are: pinned, it would hold its first build forever, and
-// every run of its person would wait on a build whose workers are gone. Its code changes behind
-// patches (replay fixtures cover it). Only a versioned worker may say so: the server refuses a
-// versioning behavior from an unversioned one (that fails the workflow task), hence the check.
-setWorkflowOptions(() => (workflowInfo().currentDeploymentVersion?.deploymentName ? { versioningBehavior: 'AUTO_UPGRADE' } : {}), approvalPreferences);

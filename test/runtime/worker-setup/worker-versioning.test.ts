@@ -94,7 +94,7 @@ describe('Worker Versioning: two builds of one deployment', () => {
   const approve = (handle: WorkflowHandle, callId: string) => handle.signal(approvalSignal, { callId, decision: 'approve', approver: 'vera' });
 
   it('keeps a parked run on build 1 after build 2 became current, starts new runs on build 2, and moves a run to build 2 at its next link', async () => {
-    const { VERSIONING_BEHAVIOR_PINNED: PINNED, VERSIONING_BEHAVIOR_AUTO_UPGRADE: AUTO_UPGRADE } = temporal.api.enums.v1.VersioningBehavior;
+    const PINNED = temporal.api.enums.v1.VersioningBehavior.VERSIONING_BEHAVIOR_PINNED;
     const first = await startBuild('build-1');
     expect(first.describe()).toContain(`AGENT_DEPLOYMENT_NAME: ${deploymentName} (build build-1; agentRun PINNED to the build that started it)`);
     await makeCurrent('build-1');
@@ -136,10 +136,11 @@ describe('Worker Versioning: two builds of one deployment', () => {
     expect(text.stdout).toMatch(/build-2\s+current\s+1\b/);
     expect(text.stdout).toMatch(/build-1\s+draining\s+2\b/);
 
-    // "Always" starts walt's preferences workflow, which follows the current build instead of pinning one.
+    // "Always" starts walt's preferences workflow: on the build current by then, pinned there as runs are.
     await parkedRun.signal(approvalSignal, { callId: 'toolu_0_0', decision: 'approve_always', approver: 'walt' });
     expect((await parkedRun.result()).status).toBe('completed');
-    await waitFor(async () => ((await versioningOf(preferencesWorkflowId('walt')).catch(() => undefined))?.behavior === AUTO_UPGRADE ? true : undefined), "walt's preferences workflow to run AUTO_UPGRADE", 15_000);
+    await waitFor(async () => ((await versioningOf(preferencesWorkflowId('walt')).catch(() => undefined))?.buildId === 'build-2' ? true : undefined), "walt's preferences workflow to run on build 2", 15_000);
+    expect(await versioningOf(preferencesWorkflowId('walt'))).toEqual({ buildId: 'build-2', behavior: PINNED });
     expect(ranOn.get('parked')).toBe('build-1');
     expect(await versioningOf(parkedRun.workflowId)).toEqual({ buildId: 'build-1', behavior: PINNED });
 
