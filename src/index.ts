@@ -6,6 +6,7 @@ export { createAgentWorker, type AgentWorker, type AgentWorkerOptions } from './
 export { runAgentWorker, type RunAgentWorkerOptions } from './runtime/worker-setup/run-agent-worker';
 export { UnknownOptionError, type AgentConnectOptions } from './runtime/config/connect-options';
 export type { ServedSettings } from './runtime/config/settings-banner';
+export type { WorkerDeployment } from './runtime/config/deployment-settings';
 export { parseWorkerSettings, WorkerSettingsError, type WorkerSettings } from './runtime/config/worker-settings';
 export { ModelProviderError, type ModelCredentials } from './runtime/model/providers/model-client';
 export { ModelProviderSchema, type ModelProvider } from './contract/model-provider';

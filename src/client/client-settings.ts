@@ -29,6 +29,8 @@ export interface ClientSettings {
   tracing?: TracingSettings;
   /** The console's own variables (AGENT_CONSOLE_*, TEMPORAL_UI_URL, ...), under its flags. */
   console: ConsoleEnvSettings;
+  /** AGENT_DEPLOYMENT_NAME: the worker deployment `agentctl deploy status` shows without --deployment. */
+  deploymentName?: string;
 }
 
 /** One or more client settings are wrong; the message names each variable, what was wrong and what to do. */
@@ -58,5 +60,6 @@ export function parseClientSettings(env: NodeJS.ProcessEnv): ClientSettings {
     audit: { log: log && log !== 'off' ? log : undefined, dir: auditDirFromEnv(env), headDir: auditHeadDirFromEnv(env) },
     tracing: tracingSettings(env),
     console: consoleEnv,
+    ...(env.AGENT_DEPLOYMENT_NAME?.trim() ? { deploymentName: env.AGENT_DEPLOYMENT_NAME.trim() } : {}),
   };
 }

@@ -73,6 +73,7 @@ export type { Tool, ToolContext, ToolSpec } from '../runtime/tools/tool-definiti
 export type { AgentWorker, AgentWorkerOptions } from '../runtime/worker-setup/create-agent-worker';
 export type { AgentConnectOptions } from '../runtime/config/connect-options';
 export type { ServedSettings } from '../runtime/config/settings-banner';
+export type { WorkerDeployment } from '../runtime/config/deployment-settings';
 export type { EnvironmentVariables } from '../client/agent-client';
 export type { AgentOutput } from '../contract/define-agent';
 export { DurableAgentError } from '../contract/durable-agent-error';

@@ -1,4 +1,4 @@
-import { allHandlersFinished, condition, continueAsNew, setHandler, upsertMemo, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, makeContinueAsNewFunc, setHandler, upsertMemo, workflowInfo } from '@temporalio/workflow';
 import {
   applyChange,
   changePreferenceSignal,
@@ -44,5 +44,7 @@ export async function approvalPreferences(state?: PreferencesState): Promise<voi
   });
   await condition(() => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > 2_000);
   await condition(allHandlersFinished);
-  await continueAsNew<typeof approvalPreferences>({ schemaVersion: 2, entries: rules });
+  // Under Worker Versioning the next execution starts on the deployment's current build (this one is
+  // PINNED to the build that started it, as runs are); unversioned workers are not affected.
+  await makeContinueAsNewFunc<typeof approvalPreferences>({ initialVersioningBehavior: 'AUTO_UPGRADE' })({ schemaVersion: 2, entries: rules });
 }

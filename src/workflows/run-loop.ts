@@ -1,4 +1,4 @@
-import { allHandlersFinished, condition, continueAsNew } from '@temporalio/workflow';
+import { allHandlersFinished, condition, makeContinueAsNewFunc } from '@temporalio/workflow';
 import type { AgentRunInput, ParsedRunInput } from '../contract/run-input';
 import type { AgentRunResult } from '../contract/run-result';
 import type { RunState } from '../core/machine/run-state';
@@ -65,7 +65,9 @@ export async function runLoop(loop: Loop): Promise<RunState> {
       // Nothing is awaited from here on: no message can come between the last read and the end.
       if (step.kind === 'continue_as_new') {
         loop.mailbox.close('The run is handing over to its next link; send the message again');
-        return continueAsNew<(input: AgentRunInput) => Promise<AgentRunResult>>(nextLinkInput(loop.input, state));
+        // A PINNED run (Worker Versioning) starts its next link on the deployment's current build; an
+        // unversioned one is not affected (docs/guides/upgrading.md).
+        return makeContinueAsNewFunc<(input: AgentRunInput) => Promise<AgentRunResult>>({ initialVersioningBehavior: 'AUTO_UPGRADE' })(nextLinkInput(loop.input, state));
       }
       loop.mailbox.close('The run has ended');
       return state;

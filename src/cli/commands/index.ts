@@ -22,6 +22,7 @@ import { sendCommand } from './send';
 import { closeCommand } from './close';
 import { modeCommand } from './mode';
 import { scheduleCommand } from './schedule';
+import { deployCommand } from './deploy';
 
 /** Every agentctl verb. Each lives in its own file; add new ones here. */
 export const commands: Command[] = [
@@ -47,5 +48,6 @@ export const commands: Command[] = [
   closeCommand,
   modeCommand,
   scheduleCommand,
+  deployCommand,
   codecServerCommand,
 ];

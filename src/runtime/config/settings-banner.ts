@@ -51,6 +51,7 @@ export function describeWorkerSettings(settings: WorkerSettings, served?: Served
   return [
     show('TEMPORAL_ADDRESS', `${temporal.address} (namespace ${temporal.namespace}, from ${temporal.source})`),
     show('TEMPORAL_TASK_QUEUE', temporal.taskQueue),
+    show('AGENT_DEPLOYMENT_NAME', settings.deployment ? `${settings.deployment.name} (build ${settings.deployment.buildId}; agentRun PINNED to the build that started it)` : 'unset (an unversioned worker)'),
     show('ANTHROPIC_API_KEY', model.apiKey),
     show('ANTHROPIC_BASE_URL', model.baseUrl),
     show('AGENT_MODEL_PROVIDER', model.provider ?? 'anthropic'),

@@ -23,6 +23,8 @@ export const SETTINGS: readonly SettingSpec[] = [
   { name: 'TEMPORAL_API_KEY', readBy: 'worker, client', default: '(none)', meaning: 'API key for Temporal Cloud', secret: true },
   { name: 'TEMPORAL_TLS*', readBy: 'worker, client', default: '(none)', meaning: 'TLS settings of the Temporal connection (see `@temporalio/envconfig`)' },
   { name: 'TEMPORAL_TASK_QUEUE', readBy: 'worker, client', default: '`agents`', meaning: 'task queue of the worker and the client' },
+  { name: 'AGENT_DEPLOYMENT_NAME', readBy: 'worker, client', default: '(none: an unversioned worker)', meaning: 'the Temporal worker deployment this worker joins (Worker Versioning; needs `AGENT_BUILD_ID`; runs are PINNED to the build that started them; see docs/guides/upgrading.md); `agentctl deploy status` reads it as its default deployment' },
+  { name: 'AGENT_BUILD_ID', readBy: 'worker', default: '(none)', meaning: "this worker's build within `AGENT_DEPLOYMENT_NAME` (a git commit, an image tag); set both or neither" },
   { name: 'ANTHROPIC_API_KEY', readBy: 'worker', default: '(none)', meaning: 'key for the Messages API', secret: true },
   { name: 'ANTHROPIC_BASE_URL', readBy: 'worker', default: "the SDK's default", meaning: 'a compatible endpoint (the tests point it at a local fake)' },
   { name: 'AGENT_WORKSPACE', readBy: 'worker', default: '`./workspace`', meaning: 'the folder tools may touch' },

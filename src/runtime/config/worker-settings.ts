@@ -8,6 +8,7 @@ import { collect } from './collect-problems';
 import { PROVIDER_SETTING_VARIABLES, ProviderSettingsShape } from './provider-settings';
 import { DurableAgentError } from '../../contract/durable-agent-error';
 import { DEFAULT_SCAN_MAX_ENTRIES } from '../tools/sandbox/workspace-scan';
+import { deploymentFrom, type WorkerDeployment } from './deployment-settings';
 
 /**
  * The worker's settings, parsed from the environment once, when the worker starts (`createAgentWorker`
@@ -71,6 +72,8 @@ export interface WorkerSettings extends Omit<ParsedWorkerSettings, 'model' | 'sa
   /** The model client's key and endpoint, and the model id of each tier (AGENT_MODEL_*, defaults applied). */
   model: Omit<ParsedWorkerSettings['model'], 'tiers'> & { tiers: Record<ModelTier, string> };
   temporal: TemporalSettings;
+  /** AGENT_DEPLOYMENT_NAME and AGENT_BUILD_ID: the worker deployment this worker joins; undefined: unversioned. */
+  deployment?: WorkerDeployment;
   audit: { log?: string; headDir: string };
   observability: {
     metrics?: { port: number; host: string };
@@ -145,6 +148,8 @@ export function parseWorkerSettings(env: NodeJS.ProcessEnv): WorkerSettings {
   const temporal = collect(problems, () => temporalSettings(env));
   const metrics = collect(problems, () => metricsServerOptionsFromEnv(env));
   const audit = collect(problems, () => ({ log: auditLogPathFromEnv(env), headDir: auditHeadDirFromEnv(env) }));
+  const { deployment, problems: deploymentProblems } = deploymentFrom(env.AGENT_DEPLOYMENT_NAME, env.AGENT_BUILD_ID);
+  problems.push(...deploymentProblems);
   if (!parsed.success || !temporal || !audit || problems.length > 0) throw new WorkerSettingsError(problems);
   const tracing = tracingSettings(env);
   const observability = {
@@ -155,5 +160,5 @@ export function parseWorkerSettings(env: NodeJS.ProcessEnv): WorkerSettings {
   };
   const tiers = Object.fromEntries(ModelTierSchema.options.map((tier) => [tier, modelIdForTier(tier, env)])) as Record<ModelTier, string>;
   const sandbox = { ...parsed.data.sandbox, path: env.PATH || undefined };
-  return { ...parsed.data, model: { ...parsed.data.model, tiers }, sandbox, temporal, audit, observability, env };
+  return { ...parsed.data, model: { ...parsed.data.model, tiers }, sandbox, temporal, ...(deployment ? { deployment } : {}), audit, observability, env };
 }

@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Worker, WorkerOptions } from '@temporalio/worker';
 import type { AgentDefinitionInput } from '../../contract/agent-definition';
 import type { AgentRegistry } from '../agents/agent-registry';
+import type { WorkerDeployment } from '../config/deployment-settings';
 import type { ServedSettings } from '../config/settings-banner';
 import type { WorkerSettings } from '../config/worker-settings';
 import { CONNECT_OPTION_FIELDS, type AgentConnectOptions } from '../config/connect-options';
@@ -67,6 +68,12 @@ export interface AgentWorkerOptions extends AgentConnectOptions {
   registerSearchAttributes?: SearchAttributeRegistrar;
   /** Credentials for Bedrock, Vertex AI or Foundry instead of each cloud's default chain (see docs/guides/providers.md). */
   modelCredentials?: ModelCredentials;
+  /**
+   * Worker Versioning: the worker deployment this worker joins and its build id (default:
+   * AGENT_DEPLOYMENT_NAME and AGENT_BUILD_ID from the settings; neither: an unversioned worker).
+   * `agentRun` is then PINNED to the build that started it (see docs/guides/upgrading.md).
+   */
+  deployment?: WorkerDeployment;
 }
 
 export interface AgentWorker {
@@ -113,4 +120,5 @@ export const WORKER_OPTION_KEYS = Object.keys({
   tracing: true,
   registerSearchAttributes: true,
   modelCredentials: true,
+  deployment: true,
 } satisfies Record<keyof AgentWorkerOptions, true>);

@@ -1,5 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { validateTeam } from '../agents/validate-team';
 import { loadApproverRegistry } from '../approvals/approver-registry';
@@ -8,7 +8,8 @@ import { assertOutsideWorkspace } from '../audit/audit-path';
 import { refuseUnknownOptions, unreachable, withConnectOptions } from '../config/connect-options';
 import { describeWorkerSettings, type ServedSettings } from '../config/settings-banner';
 import { unknownSettingWarnings } from '../config/unknown-settings';
-import { parseWorkerSettings, type WorkerSettings } from '../config/worker-settings';
+import { parseWorkerSettings, WorkerSettingsError, type WorkerSettings } from '../config/worker-settings';
+import { deploymentFrom, type WorkerDeployment } from '../config/deployment-settings';
 import { conversationStoreFromEnv, DirectoryConversationStore } from '../conversation/conversation-store';
 import { type ConversationStore } from '../conversation/conversation-store-types';
 import { ConsoleLifecycleLogger } from '../lifecycle/console-logger';
@@ -47,6 +48,25 @@ function maxCachedWorkflowsOf(settings: WorkerSettings): { maxCachedWorkflows?: 
   return value === undefined ? {} : { maxCachedWorkflows: value };
 }
 
+/** The `deployment` option, checked as the settings are (both fields, no dot in the name), over the settings' own. */
+function deploymentOption(option: WorkerDeployment | undefined): Pick<WorkerSettings, 'deployment'> {
+  if (option === undefined) return {};
+  const { deployment, problems } = deploymentFrom(option.name, option.buildId, { name: 'deployment.name', buildId: 'deployment.buildId' });
+  if (problems.length > 0 || !deployment) throw new WorkerSettingsError(problems.length > 0 ? problems : ['deployment is given with neither a name nor a build id; leave it out for an unversioned worker.']);
+  return { deployment };
+}
+
+/**
+ * A worker in a deployment polls as one of its versions. Its workflows are PINNED: a run (and every
+ * task of it, also after days parked on an approval) stays on the build that started it, so it never
+ * replays on code it did not start with; `agentRun` moves to the deployment's current build at its
+ * next continue-as-new link (run-loop.ts asks for AUTO_UPGRADE there).
+ */
+function versioningOptions(deployment: WorkerDeployment | undefined): Pick<WorkerOptions, 'workerDeploymentOptions'> {
+  if (!deployment) return {};
+  return { workerDeploymentOptions: { useWorkerVersioning: true, version: { deploymentName: deployment.name, buildId: deployment.buildId }, defaultVersioningBehavior: 'PINNED' } };
+}
+
 /** Parses the settings from `env` once, warning about AGENT_* names nothing reads (likely typos). */
 export function workerSettingsFrom(env: NodeJS.ProcessEnv): WorkerSettings {
   const settings = parseWorkerSettings(env);
@@ -78,7 +98,7 @@ export async function createAgentWorker(options: AgentWorkerOptions = {}): Promi
   refuseUnknownOptions('createAgentWorker()', options, WORKER_OPTION_KEYS);
   // Read once, before anything else: a bad value stops here, before any connection or process.
   const parsed = options.settings ?? workerSettingsFrom(options.env ?? process.env);
-  const settings: WorkerSettings = { ...parsed, temporal: withConnectOptions(parsed.temporal, options) };
+  const settings: WorkerSettings = { ...parsed, temporal: withConnectOptions(parsed.temporal, options), ...deploymentOption(options.deployment) };
   // The sandbox is resolved before the agents are loaded: stdio MCP servers start inside it.
   // Made now only when something will surely work in it: agents with file tools (the built-in agents
   // are such), or a configuration file whose MCP servers start in it; otherwise by the first call that needs it.
@@ -173,6 +193,7 @@ async function startWorker(
     // watching the run sees it within about a second.
     maxHeartbeatThrottleInterval: '500 milliseconds',
     ...maxCachedWorkflowsOf(workerSettings),
+    ...versioningOptions(workerSettings.deployment),
     ...options.workerOptions,
   });
 
