@@ -69,6 +69,11 @@ export const Patches = {
    * and runs as the requester's, with only the choices they made (was: anyone, as the original's user).
    */
   forkRequester: 'fork-requester',
+  /**
+   * Issue 34: the run upserts its estimated cost (`AgentCostUsd`, priced by the worker with each model
+   * reply) when an iteration ends and the figure changed (was: no cost attribute).
+   */
+  costAttribute: 'cost-search-attribute',
 } as const;
 
 export type Features = { -readonly [K in keyof typeof Patches]: boolean };
