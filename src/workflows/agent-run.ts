@@ -65,6 +65,7 @@ export async function agentRun(rawInput: AgentRunInput): Promise<AgentRunResult>
     settle: () => settle(loop),
   };
   driver.publishAgent();
+  driver.publishUser();
   driver.dispatch({ type: 'started' });
 
   let ended: RunState;

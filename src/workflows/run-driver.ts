@@ -1,4 +1,4 @@
-import { getExternalWorkflowHandle, proxySinks, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { getExternalWorkflowHandle, proxySinks, setCurrentDetails, upsertMemo, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { AuditEntry } from '../runtime/audit/audit-record';
 import type { LifecycleSinks } from '../contract/lifecycle-event';
 import { FORK_REPLAY_GLOBAL, type ForkPointSinks } from '../contract/fork-point';
@@ -66,6 +66,15 @@ export class RunDriver {
     if (this.state.agent.name === this.publishedAgent) return;
     this.publishedAgent = this.state.agent.name;
     upsertSearchAttributes([{ key: AgentNameKey, value: this.state.agent.name }]);
+  }
+
+  /**
+   * Puts the run's user in its memo (patch `cost-search-attribute`), where `agentctl costs --by user`
+   * reads it from the listing; a memo needs no registration on the server. Once per link at most.
+   */
+  publishUser(): void {
+    if (!this.options.publishesCost || workflowInfo().memo?.user === this.state.input.user) return;
+    upsertMemo({ user: this.state.input.user });
   }
 
   /**
