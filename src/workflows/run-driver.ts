@@ -105,7 +105,7 @@ export class RunDriver {
     const info = workflowInfo();
     const now = at?.now ?? Date.now();
     const historyFull = at?.historyFull ?? historyIsFull(this.state.input.historyBudget);
-    return peekStep(this.state, { now, runId: info.runId, namespace: info.namespace, firstRunId: info.firstExecutionRunId, historyFull, features, containedCalls: this.options.containedCalls });
+    return peekStep(this.state, { now, runId: info.runId, namespace: info.namespace, firstRunId: info.firstExecutionRunId, historyFull, features, containedCalls: this.options.containedCalls, allowedCallLines: this.options.allowedCallLines });
   }
 
   /** The clock and the history's fullness a wait pins its peeks to. */
@@ -116,7 +116,7 @@ export class RunDriver {
   private run(event: RunEvent, options: { publish?: boolean; step?: Pick<TransitionEnv, 'historyFull' | 'features'> }): NextStep[] {
     const before = this.state;
     const info = workflowInfo();
-    const env = { now: Date.now(), runId: info.runId, namespace: info.namespace, firstRunId: info.firstExecutionRunId, containedCalls: this.options.containedCalls, ...options.step };
+    const env = { now: Date.now(), runId: info.runId, namespace: info.namespace, firstRunId: info.firstExecutionRunId, containedCalls: this.options.containedCalls, allowedCallLines: this.options.allowedCallLines, ...options.step };
     const { state, effects, events } = transition(before, event, env);
     this.state = state;
     if (event.type === 'model_replied') {
@@ -233,6 +233,8 @@ export interface DriverOptions {
   oneWriter: boolean;
   /** Patch `contained-calls`: this execution judges calls by issue 30's rules (see TransitionEnv). */
   containedCalls: boolean;
+  /** Patch `rule-decision-lines`: calls the policy lets run unasked that may change something get a decision line (see TransitionEnv). */
+  allowedCallLines?: boolean;
   /** Patch `cost-search-attribute`: the run upserts `AgentCostUsd` (see publishCost). */
   publishesCost?: boolean;
   /** Takes the event of something the driver learned outside a transition (a parent it could not tell). */
