@@ -20,11 +20,9 @@ const SCOPE_REASON_WORD: Record<ScopeAction, string> = { allow: 'allow', ask: 'a
  * true`, `"network": true`); defaults never do. For `ask`: `personOnly` when only a person may decide,
  * whatever the mode (a write to a protected path): no mode turns it into an allow.
  */
-/** What let a call run unasked: a rule (the run's, the agent's, or a scope policy), a person's remembered "always", or the permission mode. */
-export type AllowedBy = 'rule' | 'preference' | 'mode';
-
 export type PolicyVerdict =
-  | { action: 'allow'; reason: string; writes: boolean; network: boolean; by?: AllowedBy }
+  /** `by`: what let the call run unasked: a rule (the run's, the agent's, or a scope policy), a person's remembered "always", or the permission mode. */
+  | { action: 'allow'; reason: string; writes: boolean; network: boolean; by?: 'rule' | 'preference' | 'mode' }
   | { action: 'ask'; reason: string; personOnly?: boolean }
   | { action: 'reject'; reason: string };
 
@@ -33,6 +31,9 @@ type Grant = 'writes' | 'network';
 
 /** Whether an allow rule grants writes or the network; a bare tool name never does. */
 const grants = (rule: ApprovalRule, grant: Grant): boolean => typeof rule === 'object' && rule[grant] === true;
+
+/** What let a call run unasked (see PolicyVerdict). */
+export type AllowedBy = NonNullable<Extract<PolicyVerdict, { action: 'allow' }>['by']>;
 
 export { ToolScopeSchema, type ToolScope };
 // The rule schemas are part of the run input and the agent definition, so they live in the contract.
