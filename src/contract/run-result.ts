@@ -18,6 +18,11 @@ export interface AgentRunResult<TOutput = unknown> {
   completions?: Completion[];
   iterations: number;
   usage: TokenUsage;
+  /**
+   * The estimated cost of `usage` in USD (sub-agents' included), as the `AgentCostUsd` search attribute
+   * holds it; absent when the worker knows no price for the model (see AGENT_MODEL_PRICES_FILE).
+   */
+  costUsd?: number;
   tasks: Task[];
   agent: string;
   workflowId: string;

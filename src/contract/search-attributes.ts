@@ -6,4 +6,11 @@ export const AgentStatusKey = defineSearchAttributeKey('AgentStatus', SearchAttr
 /** Set on a fork (`agentctl fork`) at its start: the workflow id of the run it was forked from. */
 export const ForkedFromKey = defineSearchAttributeKey('ForkedFrom', SearchAttributeType.KEYWORD);
 
-export const AGENT_SEARCH_ATTRIBUTES = { AgentName: 'Keyword', AgentStatus: 'Keyword', ForkedFrom: 'Keyword' } as const;
+/**
+ * The run's estimated spend so far in USD (issue 34), upserted at most once per iteration and only when
+ * it changed; `agentctl costs` sums it. A run whose worker found it missing on the namespace (and could
+ * not register it) does not upsert it, so such a server runs agents as before, without the figure.
+ */
+export const AgentCostUsdKey = defineSearchAttributeKey('AgentCostUsd', SearchAttributeType.DOUBLE);
+
+export const AGENT_SEARCH_ATTRIBUTES = { AgentName: 'Keyword', AgentStatus: 'Keyword', ForkedFrom: 'Keyword', AgentCostUsd: 'Double' } as const;

@@ -12,6 +12,7 @@ import readline from 'node:readline';
 import { Connection } from '@temporalio/client';
 import { ensureTemporalCli } from './find-temporal-cli';
 import { DurableAgentError } from '../contract/durable-agent-error';
+import { AGENT_SEARCH_ATTRIBUTES } from '../contract/search-attributes';
 
 export type SearchAttributeType = 'Keyword' | 'Text' | 'Int' | 'Double' | 'Bool' | 'Datetime' | 'KeywordList';
 
@@ -26,7 +27,7 @@ export interface DevServerOptions {
   dbFilename?: string;
   /** An extra namespace to create; readiness is checked against it. */
   namespace?: string;
-  /** Merged over the defaults (AgentName, AgentStatus and ForkedFrom as Keyword). */
+  /** Merged over the defaults (AgentName, AgentStatus and ForkedFrom as Keyword, AgentCostUsd as Double). */
   searchAttributes?: Record<string, SearchAttributeType>;
   /**
    * Server dynamic config, e.g. `{ 'system.enableActivityEagerExecution': true }` (values are sent
@@ -69,7 +70,7 @@ export class DevServerStartError extends DurableAgentError {
   }
 }
 
-export const DEFAULT_SEARCH_ATTRIBUTES: Record<string, SearchAttributeType> = { AgentName: 'Keyword', AgentStatus: 'Keyword', ForkedFrom: 'Keyword' };
+export const DEFAULT_SEARCH_ATTRIBUTES: Record<string, SearchAttributeType> = { ...AGENT_SEARCH_ATTRIBUTES };
 
 /**
  * Each history shard's queue readers load new tasks at most 20 times a second by default. The dev

@@ -39,7 +39,7 @@ export async function agentRun(rawInput: AgentRunInput): Promise<AgentRunResult>
   let input: ParsedRunInput;
   try {
     input = parseInput(rawInput);
-    slot.driver = await startLink(input, { auditing: features.auditDecisions, oneWriter: true, containedCalls: features.containedCalls, report: (event) => mailbox.report(event) }, features.approvalChannelII);
+    slot.driver = await startLink(input, { auditing: features.auditDecisions, oneWriter: true, containedCalls: features.containedCalls, publishesCost: features.costAttribute, allowedCallLines: features.ruleDecisionLines, report: (event) => mailbox.report(event) }, features.approvalChannelII);
   } catch (error) {
     // Nothing was applied: every message that came meanwhile is refused with the reason.
     const cancelled = isCancellation(error);
@@ -65,6 +65,7 @@ export async function agentRun(rawInput: AgentRunInput): Promise<AgentRunResult>
     settle: () => settle(loop),
   };
   driver.publishAgent();
+  driver.publishUser();
   driver.dispatch({ type: 'started' });
 
   let ended: RunState;
@@ -85,7 +86,7 @@ export async function agentRun(rawInput: AgentRunInput): Promise<AgentRunResult>
     throw failure;
   }
   // A run the machine ended as failed throws its failure here, outside the loop's own failure path.
-  return resultOf(ended);
+  return resultOf(ended, driver.costUsd());
 }
 
 /**

@@ -1,4 +1,4 @@
-import { getExternalWorkflowHandle, proxySinks, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { getExternalWorkflowHandle, proxySinks, setCurrentDetails, upsertMemo, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { AuditEntry } from '../runtime/audit/audit-record';
 import type { LifecycleSinks } from '../contract/lifecycle-event';
 import { FORK_REPLAY_GLOBAL, type ForkPointSinks } from '../contract/fork-point';
@@ -14,7 +14,8 @@ import { historyIsFull } from './history-budget';
 import { childStatusSignal } from '../contract/agent-run-api';
 import { pendingQuestionsOf, pendingApprovalsOf } from '../core/machine/run-status';
 import type { ChildWaiting } from '../contract/run-records';
-import { AgentNameKey, AgentStatusKey } from '../contract/search-attributes';
+import { AgentCostUsdKey, AgentNameKey, AgentStatusKey } from '../contract/search-attributes';
+import { costOfUsage, roundUsd, type ModelPrice } from '../core/cost/usage-cost';
 
 const { lifecycle } = proxySinks<LifecycleSinks>();
 const { forkPoints } = proxySinks<ForkPointSinks>();
@@ -41,12 +42,23 @@ export class RunDriver {
   /** What is on its way to the parent, and what could not be delivered (not sent again until it changes). */
   private tellingParent: string | undefined;
   private untold: string | undefined;
+  /** The price of the model that answered last (none known: no cost), and whether `AgentCostUsd` may be upserted. */
+  private price: ModelPrice | undefined;
+  private costIndexed = true;
+  /** The cost the `AgentCostUsd` search attribute holds (a continued link starts from its predecessor's). */
+  private publishedCost: number | undefined;
 
   constructor(
     public state: RunState,
     private readonly options: DriverOptions,
   ) {
     this.publishedPhase = state.phase;
+    this.publishedCost = options.publishesCost ? workflowInfo().typedSearchAttributes.get(AgentCostUsdKey) : undefined;
+  }
+
+  /** The run's estimated cost so far in USD (all its usage at the price of the model that answered last), if a price is known. */
+  costUsd(): number | undefined {
+    return this.price ? roundUsd(costOfUsage(this.state.usage, this.price)) : this.publishedCost;
   }
 
   /** Sets the `AgentName` search attribute to the agent holding the run (at start, and after a handoff). */
@@ -54,6 +66,15 @@ export class RunDriver {
     if (this.state.agent.name === this.publishedAgent) return;
     this.publishedAgent = this.state.agent.name;
     upsertSearchAttributes([{ key: AgentNameKey, value: this.state.agent.name }]);
+  }
+
+  /**
+   * Puts the run's user in its memo (patch `cost-search-attribute`), where `agentctl costs --by user`
+   * reads it from the listing; a memo needs no registration on the server. Once per link at most.
+   */
+  publishUser(): void {
+    if (!this.options.publishesCost || workflowInfo().memo?.user === this.state.input.user) return;
+    upsertMemo({ user: this.state.input.user });
   }
 
   /**
@@ -84,7 +105,7 @@ export class RunDriver {
     const info = workflowInfo();
     const now = at?.now ?? Date.now();
     const historyFull = at?.historyFull ?? historyIsFull(this.state.input.historyBudget);
-    return peekStep(this.state, { now, runId: info.runId, namespace: info.namespace, firstRunId: info.firstExecutionRunId, historyFull, features, containedCalls: this.options.containedCalls });
+    return peekStep(this.state, { now, runId: info.runId, namespace: info.namespace, firstRunId: info.firstExecutionRunId, historyFull, features, containedCalls: this.options.containedCalls, allowedCallLines: this.options.allowedCallLines });
   }
 
   /** The clock and the history's fullness a wait pins its peeks to. */
@@ -95,9 +116,13 @@ export class RunDriver {
   private run(event: RunEvent, options: { publish?: boolean; step?: Pick<TransitionEnv, 'historyFull' | 'features'> }): NextStep[] {
     const before = this.state;
     const info = workflowInfo();
-    const env = { now: Date.now(), runId: info.runId, namespace: info.namespace, firstRunId: info.firstExecutionRunId, containedCalls: this.options.containedCalls, ...options.step };
+    const env = { now: Date.now(), runId: info.runId, namespace: info.namespace, firstRunId: info.firstExecutionRunId, containedCalls: this.options.containedCalls, allowedCallLines: this.options.allowedCallLines, ...options.step };
     const { state, effects, events } = transition(before, event, env);
     this.state = state;
+    if (event.type === 'model_replied') {
+      this.price = event.price ?? this.price;
+      this.costIndexed = event.costAttribute !== false;
+    }
     if (options.publish !== false) this.publish();
     setCurrentDetails(runDetails(state));
     for (const e of events) {
@@ -106,6 +131,7 @@ export class RunDriver {
       if (entry) this.unaudited.push(entry);
     }
     this.tellParent();
+    if (events.some((e) => e.name === 'iterationCompleted')) this.publishCost();
     // Only the fork replayer hands the state out: `agentctl fork` reads the state after iteration N this way.
     if (forkReplay() && events.some((e) => e.name === 'iterationCompleted')) forkPoints.iterationEnded(state);
     return effects;
@@ -158,6 +184,19 @@ export class RunDriver {
   }
 
   /**
+   * Upserts `AgentCostUsd` when an iteration ended (so at most once per iteration) and the figure
+   * changed. Not when the worker said the attribute is missing on its namespace: upserting an
+   * unregistered attribute would fail every workflow task of the run.
+   */
+  private publishCost(): void {
+    if (!this.options.publishesCost || !this.costIndexed) return;
+    const cost = this.costUsd();
+    if (cost === undefined || cost === this.publishedCost) return;
+    this.publishedCost = cost;
+    upsertSearchAttributes([{ key: AgentCostUsdKey, value: cost }]);
+  }
+
+  /**
    * Writes the audit lines of decisions made so far (a local activity; nothing when there are none).
    * In a one-writer execution it resolves only once every line handed out before is on disk: a flush
    * that finds nothing new still waits for the one in flight, and a new one starts after it.
@@ -199,6 +238,10 @@ export interface DriverOptions {
   oneWriter: boolean;
   /** Patch `contained-calls`: this execution judges calls by issue 30's rules (see TransitionEnv). */
   containedCalls: boolean;
+  /** Patch `rule-decision-lines`: calls the policy lets run unasked that may change something get a decision line (see TransitionEnv). */
+  allowedCallLines?: boolean;
+  /** Patch `cost-search-attribute`: the run upserts `AgentCostUsd` (see publishCost). */
+  publishesCost?: boolean;
   /** Takes the event of something the driver learned outside a transition (a parent it could not tell). */
   report?: (event: RunEvent) => void;
 }

@@ -51,7 +51,7 @@ export async function finish(state: RunState, features: Features): Promise<Agent
 }
 
 /** The result of a run that ended; a run that failed throws its failure instead. */
-export function resultOf(state: RunState): AgentRunResult {
+export function resultOf(state: RunState, costUsd?: number): AgentRunResult {
   const outcome = state.outcome!;
   if (outcome.kind === 'failed') throw ApplicationFailure.create({ type: outcome.type, nonRetryable: true, message: outcome.message });
   const lastAssistant = [...state.messages].reverse().find((m) => m.role === 'assistant');
@@ -64,6 +64,7 @@ export function resultOf(state: RunState): AgentRunResult {
     ...(state.input.followUps ? { completions: state.thread.completions } : {}),
     iterations: state.iteration,
     usage: state.usage,
+    ...(costUsd !== undefined ? { costUsd } : {}),
     tasks: state.tasks,
     agent: state.agent.name,
     workflowId: state.workflowId,

@@ -97,16 +97,17 @@ describe('docker-compose.yml', () => {
     expect(scriptOf(temporal.healthcheck?.test)).toContain('7233');
   });
 
-  it('registers the AgentName and AgentStatus search attributes as Keyword before workers start', () => {
+  it('registers the AgentName and AgentStatus search attributes as Keyword, and AgentCostUsd as Double, before workers start', () => {
     const registrars = Object.entries(compose.services).filter(([, svc]) =>
       scriptOf(svc.command).includes('temporal operator search-attribute create'),
     );
     expect(registrars).toHaveLength(1);
     const [registrarName, registrar] = registrars[0]!;
     const script = scriptOf(registrar.command);
-    expect(script).toContain('--type Keyword');
-    expect(script).toMatch(/\bAgentName\b/);
-    expect(script).toMatch(/\bAgentStatus\b/);
+    expect(script).toContain('search-attribute create --name "$1" --type "$2"');
+    expect(script).toMatch(/register AgentName Keyword\b/);
+    expect(script).toMatch(/register AgentStatus Keyword\b/);
+    expect(script).toMatch(/register AgentCostUsd Double\b/);
     expect(environmentOf(registrar).TEMPORAL_ADDRESS).toBe('temporal:7233');
     expect(registrar.image).toMatch(/^temporalio\/admin-tools:/);
     expect(dependenciesOf(service('worker'))[registrarName]?.condition).toBe('service_completed_successfully');

@@ -175,7 +175,8 @@ describe('approvals: remembered choices', () => {
         expect((await handle.result()).status).toBe('completed');
         const status = await handle.query(statusQuery);
         expect(status.events.filter((e) => e.name === 'approvalRequested')).toEqual([]);
-        expect(status.decisions).toEqual([]);
+        // Nobody was asked: the remembered choice decided, and the run says so (issue 34).
+        expect(status.decisions).toEqual([expect.objectContaining({ decision: 'policy_allow', reason: expect.stringMatching(/^decided by a remembered choice: /) })]);
         expect(await client.workflow.getHandle(preferencesWorkflowId(user)).query(preferencesQuery)).toEqual([
           expect.objectContaining({ tool: 'write_file', preference: 'always', fromWorkflowId: expect.any(String) }),
         ]);

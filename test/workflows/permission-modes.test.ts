@@ -74,7 +74,11 @@ describe('permission modes', () => {
       const handle = await start({ agent: 'general', task, mode: 'acceptEdits', toolApproval });
       const status = await parked(handle);
       expect(status.pendingApprovals.map((p) => p.callId)).toEqual(['toolu_0_2']);
-      expect(status.decisions).toEqual([expect.objectContaining({ callId: 'toolu_0_1', decision: 'policy_reject' })]);
+      // The write the mode let through is on the record as decided by the mode (issue 34), the .env write as refused.
+      expect(status.decisions).toEqual([
+        expect.objectContaining({ callId: 'toolu_0_0', decision: 'policy_allow', reason: expect.stringMatching(/^decided by the mode: acceptEdits/) }),
+        expect.objectContaining({ callId: 'toolu_0_1', decision: 'policy_reject' }),
+      ]);
       // The turn's calls run once none waits; the write asked nobody.
       expect(existsSync(path.join(workspace, 'cmd.txt'))).toBe(false);
       await handle.signal(approvalSignal, { callId: 'toolu_0_2', decision: 'approve' });

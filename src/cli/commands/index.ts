@@ -8,6 +8,7 @@ import { preferencesCommand } from './preferences';
 import { statusCommand } from './status';
 import { watchCommand } from './watch';
 import { listCommand } from './list';
+import { costsCommand } from './costs';
 import { resultCommand } from './result';
 import { cancelCommand } from './cancel';
 import { resumeCommand } from './resume';
@@ -39,6 +40,7 @@ export const commands: Command[] = [
   statusCommand,
   watchCommand,
   listCommand,
+  costsCommand,
   resultCommand,
   cancelCommand,
   keysCommand,

@@ -21,7 +21,8 @@ const SCOPE_REASON_WORD: Record<ScopeAction, string> = { allow: 'allow', ask: 'a
  * whatever the mode (a write to a protected path): no mode turns it into an allow.
  */
 export type PolicyVerdict =
-  | { action: 'allow'; reason: string; writes: boolean; network: boolean }
+  /** `by`: what let the call run unasked: a rule (the run's, the agent's, or a scope policy), a person's remembered "always", or the permission mode. */
+  | { action: 'allow'; reason: string; writes: boolean; network: boolean; by?: 'rule' | 'preference' | 'mode' }
   | { action: 'ask'; reason: string; personOnly?: boolean }
   | { action: 'reject'; reason: string };
 
@@ -30,6 +31,9 @@ type Grant = 'writes' | 'network';
 
 /** Whether an allow rule grants writes or the network; a bare tool name never does. */
 const grants = (rule: ApprovalRule, grant: Grant): boolean => typeof rule === 'object' && rule[grant] === true;
+
+/** What let a call run unasked (see PolicyVerdict). */
+export type AllowedBy = NonNullable<Extract<PolicyVerdict, { action: 'allow' }>['by']>;
 
 export { ToolScopeSchema, type ToolScope };
 // The rule schemas are part of the run input and the agent definition, so they live in the contract.
@@ -131,18 +135,18 @@ function evaluateSubject(args: PolicyInput, subject: Subject): PolicyVerdict {
   const runAsks = first(run?.requiresApproval, 'reject');
   if (runAsks !== undefined) return { action: 'ask', reason: `${what}run rule "${describeRule(runAsks)}" requires approval` };
   const runAllows = first(run?.alwaysApproved, 'allow');
-  if (runAllows !== undefined) return { action: 'allow', reason: `run rule "${describeRule(runAllows)}" approves it`, ...grantedBy(run?.alwaysApproved) };
-  if (prefer('always')) return { action: 'allow', reason: `you chose "always" for ${args.tool}`, writes: alwaysGrants('writes'), network: alwaysGrants('network') };
+  if (runAllows !== undefined) return { action: 'allow', reason: `run rule "${describeRule(runAllows)}" approves it`, by: 'rule', ...grantedBy(run?.alwaysApproved) };
+  if (prefer('always')) return { action: 'allow', reason: `you chose "always" for ${args.tool}`, by: 'preference', writes: alwaysGrants('writes'), network: alwaysGrants('network') };
 
   const agentAsks = first(agent?.requiresApproval, 'reject');
   if (agentAsks !== undefined) return { action: 'ask', reason: `${what}agent rule "${describeRule(agentAsks)}" requires approval` };
   const agentAllows = first(agent?.alwaysApproved, 'allow');
-  if (agentAllows !== undefined) return { action: 'allow', reason: `agent rule "${describeRule(agentAllows)}" approves it`, ...grantedBy(agent?.alwaysApproved) };
+  if (agentAllows !== undefined) return { action: 'allow', reason: `agent rule "${describeRule(agentAllows)}" approves it`, by: 'rule', ...grantedBy(agent?.alwaysApproved) };
 
   const action = run?.scopes?.[args.scope] ?? agent?.scopes?.[args.scope] ?? DEFAULT_SCOPE_POLICY[args.scope];
   const reason = `${what}${args.scope} tools: ${SCOPE_REASON_WORD[action]}`;
   // A scope that allows (read tools by default) never grants writes or the network: no rule names what it lets through.
-  return action === 'allow' ? { action, reason, writes: false, network: false } : { action, reason };
+  return action === 'allow' ? { action, reason, writes: false, network: false, by: 'rule' } : { action, reason };
 }
 
 const SEVERITY: Record<ScopeAction, number> = { allow: 0, ask: 1, reject: 2 };

@@ -27,7 +27,7 @@ export function verdictUnderMode(mode: PermissionMode, verdict: PolicyVerdict, t
   if (mode === 'acceptEdits') {
     const fileTool = (!contained || Object.hasOwn(WORKSPACE_FILE_TOOLS, tool.name)) && tool.scope === 'write' && !tool.isCommand;
     if (verdict.action === 'ask' && verdict.personOnly !== true && fileTool) {
-      return { action: 'allow', reason: 'acceptEdits mode: the built-in file tools write inside the workspace without asking', writes: true, network: false };
+      return { action: 'allow', reason: 'acceptEdits mode: the built-in file tools write inside the workspace without asking', writes: true, network: false, by: 'mode' };
     }
     return verdict;
   }

@@ -6,6 +6,10 @@ import { controlToolNamesOf } from './control-calls';
 import { needsToolGuardrails } from './on-guardrails';
 import { screenTeamCalls } from './on-team';
 import type { TransitionContext } from './transition-context';
+import type { AllowedBy } from '../approvals/approval-policy';
+
+/** How an allow decision's line names what decided. */
+const DECIDED_BY: Record<AllowedBy, string> = { rule: 'a rule', preference: 'a remembered choice', mode: 'the mode' };
 
 /**
  * Applies the approval policy to every call of the turn that has not been judged yet: control tools
@@ -42,6 +46,10 @@ export function classifyTurn(state: RunState, ctx: TransitionContext): void {
     if (verdict.action === 'allow') {
       // No person saw it: it writes, or uses the network, only if the rule or "always" that let it through says so.
       call.stage = { kind: 'run', permission: ruleAllowed(verdict.writes, verdict.network), started: false };
+      // A call that may change something is on the record as decided, and by what, before it runs.
+      if (ctx.allowedCallLines === true && (tool.scope !== 'read' || verdict.writes)) {
+        recordDecision(state, call, { decision: 'policy_allow', reason: `decided by ${DECIDED_BY[verdict.by ?? 'rule']}: ${verdict.reason}`, via: 'policy' }, ctx);
+      }
     } else if (verdict.action === 'reject') {
       // Recorded and emitted, so the audit log records calls the policy refused, not only the ones that ran.
       recordDecision(state, call, { decision: 'policy_reject', reason: verdict.reason, via: 'policy' }, ctx);

@@ -10,6 +10,7 @@ import type { OutcomeUnknownReason } from './on-tool';
 import type { ChildWaiting } from '../../contract/run-records';
 import type { ResolvedAgent } from '../../contract/resolved-agent';
 import type { PermissionMode } from '../../contract/permission-mode';
+import type { ModelPrice } from '../cost/usage-cost';
 
 /**
  * Everything that can happen to a run, as data. The workflow turns each activity result, message
@@ -29,6 +30,9 @@ export type RunEvent =
       type: 'model_replied';
       message: ConversationMessage;
       usage: TokenUsage;
+      /** The worker's price of the model that answered, and whether it may publish the cost (reply-cost.ts; the machine ignores both). */
+      price?: ModelPrice;
+      costAttribute?: false;
       promptChars: number;
       storedCount: number;
       storedTag: string;

@@ -19,6 +19,13 @@ export interface TransitionEnv {
    * while a history from before them replays; absent (pure tests) means true.
    */
   containedCalls?: boolean;
+  /**
+   * Patch `rule-decision-lines` (issue 34): a call that may have a side effect and that a rule, a
+   * remembered "always" or the mode lets run unasked gets its own decision (`policy_allow`, saying
+   * what decided), so its audit line is written before the call is scheduled. False while older
+   * histories replay; absent (pure tests) means false.
+   */
+  allowedCallLines?: boolean;
 }
 
 /** The facts a signature check needs, from the env (a pure test's env defaults to namespace `default`). */

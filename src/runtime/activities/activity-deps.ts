@@ -7,6 +7,7 @@ import type { McpPool } from '../mcp/mcp-pool';
 import type { ModelClients } from '../model/providers/open-model-clients';
 import type { ProcessRunner } from '../tools/sandbox/process-runner';
 import type { JudgeFunctions } from '../guardrails/guardrail-types';
+import type { ModelPrices } from '../model/model-prices';
 
 /** What activities need from the worker process; built once in `createActivities`. */
 export interface ActivityDeps {
@@ -38,4 +39,8 @@ export interface ActivityDeps {
   configFile?: string;
   /** Guardrail and approval-handler functions agent definitions may name. */
   judges: JudgeFunctions;
+  /** Prices for the run's cost estimate (AGENT_MODEL_PRICES_FILE over the defaults); unset: the built-in defaults. */
+  modelPrices?: ModelPrices;
+  /** Search attributes the worker found missing on its namespace and could not register: runs do not upsert them. */
+  missingSearchAttributes?: readonly string[];
 }

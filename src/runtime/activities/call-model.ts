@@ -22,6 +22,7 @@ import type { ActivityDeps } from './activity-deps';
 import { materialize } from './conversation-sync';
 import { promptCharsOf } from './prompt-chars';
 import { workspaceFor } from './run-tool';
+import { replyCostFacts, type ReplyCostFacts } from './reply-cost';
 
 export const CallModelInputSchema = z.object({
   agent: z.string(),
@@ -39,7 +40,7 @@ export const CallModelInputSchema = z.object({
 });
 export type CallModelInput = z.infer<typeof CallModelInputSchema>;
 
-export interface CallModelResult {
+export interface CallModelResult extends ReplyCostFacts {
   message: ConversationMessage;
   stopReason: string | null;
   model: string;
@@ -207,6 +208,7 @@ export function createCallModel(deps: ActivityDeps) {
       analyses: await analyzeCalls(deps, content, workspaceFor(deps.workspaceRoot, agent.workspace, facts.workflowId ?? 'standalone').workspaceRoot),
       ...(contract ? { outputChecks: checkCompletionOutputs(content, agent.completionTools, contract) } : {}),
       request: requestFingerprint(request),
+      ...replyCostFacts(deps, [response.model, request.model]),
     };
   };
 }

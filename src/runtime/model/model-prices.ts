@@ -7,6 +7,9 @@ import { z } from 'zod';
 import { describeZodError } from '../../contract/describe-zod-error';
 import type { TokenUsage } from '../../contract/messages';
 import { DurableAgentError } from '../../contract/durable-agent-error';
+import { costOfUsage, SERVER_TOOL_PRICES, type ModelPrice } from '../../core/cost/usage-cost';
+
+export { SERVER_TOOL_PRICES, type ModelPrice };
 
 export const MODEL_PRICES_FILE_ENV = 'AGENT_MODEL_PRICES_FILE';
 
@@ -14,14 +17,6 @@ export const MODEL_PRICES_FILE_ENV = 'AGENT_MODEL_PRICES_FILE';
 export const CACHE_WRITE_FACTOR = 1.25;
 /** Cache reads cost this many times the input price, unless the price says otherwise. */
 export const CACHE_READ_FACTOR = 0.1;
-
-/** USD per million tokens. */
-export interface ModelPrice {
-  input: number;
-  output: number;
-  cacheWrite: number;
-  cacheRead: number;
-}
 
 const usdPerMillion = z.number().finite().nonnegative();
 const PriceSchema = z.object({ input: usdPerMillion, output: usdPerMillion, cacheWrite: usdPerMillion.optional(), cacheRead: usdPerMillion.optional() }).strict();
@@ -52,16 +47,6 @@ export const DEFAULT_MODEL_PRICES: Readonly<Record<string, ModelPriceInput>> = {
   'claude-haiku-4-5-20251001': { input: 1, output: 5 },
   'claude-sonnet-4-5-20250929': { input: 3, output: 15 },
   'claude-opus-4-5-20251101': { input: 5, output: 25 },
-};
-
-/**
- * USD per server tool request, by the usage field the API counts it in. Web search is billed per
- * search ($10 per 1,000, list price, an estimate like the rest); web fetch costs only the tokens of
- * what it fetched, which are already in the input tokens.
- */
-export const SERVER_TOOL_PRICES: Readonly<Record<string, number>> = {
-  web_search_requests: 0.01,
-  web_fetch_requests: 0,
 };
 
 /** The prices file is missing, not JSON, or not a map of model id to prices. */
@@ -138,12 +123,5 @@ export function estimateCost(usage: TokenUsage, model: string, prices: ModelPric
     warnUnpricedOnce(model, warn);
     return { model, unknown: `no price for ${model}` };
   }
-  const tokens =
-    (usage.inputTokens * price.input +
-      usage.outputTokens * price.output +
-      usage.cacheCreationInputTokens * price.cacheWrite +
-      usage.cacheReadInputTokens * price.cacheRead) /
-    1_000_000;
-  const requests = Object.entries(usage.serverToolUse ?? {}).reduce((sum, [name, n]) => sum + n * (SERVER_TOOL_PRICES[name] ?? 0), 0);
-  return { model, usd: tokens + requests };
+  return { model, usd: costOfUsage(usage, price) };
 }

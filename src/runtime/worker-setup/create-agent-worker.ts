@@ -23,6 +23,7 @@ import { mcpHostFor } from '../mcp/mcp-sandbox';
 import { WORKER_OPTION_KEYS, type AgentWorker, type AgentWorkerOptions } from './agent-worker-options';
 import { loadWorkerAgents, type WorkerAgents } from './load-agents';
 import { ensureSearchAttributes } from './search-attributes-setup';
+import { loadModelPrices, MODEL_PRICES_FILE_ENV } from '../model/model-prices';
 import { toolProcessRunner } from './tool-process-runner';
 import { workerCloser } from './worker-closer';
 import { workflowCode } from './workflow-bundle';
@@ -128,6 +129,8 @@ async function startWorker(
   validateTeam(registry, judges);
   // Every provider the settings or an agent name is opened now: missing credentials stop the start here.
   const models = await openModelClients(workerSettings.model, [...registry.agents.values()].map((agent) => agent.provider), options.modelCredentials);
+  // Read once, here: a prices file that is not valid stops the start, naming the file and the fix.
+  const modelPrices = loadModelPrices(workerSettings.env[MODEL_PRICES_FILE_ENV]);
   const approverKeys = workerSettings.approversFile ? loadApproverRegistry(workerSettings.approversFile) : undefined;
   const conversations = options.conversations ?? conversationStoreFromEnv(workerSettings.conversationStore);
   const conversationsDir = conversations instanceof DirectoryConversationStore ? conversations.dir : undefined;
@@ -177,6 +180,8 @@ async function startWorker(
     mcp,
     configFile,
     judges,
+    modelPrices,
+    missingSearchAttributes: attributes.missing,
   });
 
   const worker = await Worker.create({

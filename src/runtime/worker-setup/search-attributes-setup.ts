@@ -1,6 +1,11 @@
 import { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { AGENT_SEARCH_ATTRIBUTES } from '../../contract/search-attributes';
+import { AGENT_SEARCH_ATTRIBUTES, AgentCostUsdKey } from '../../contract/search-attributes';
+
+const INDEXED_TYPES = {
+  Keyword: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
+  Double: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_DOUBLE,
+} as const;
 
 /** What a registrar is asked to add: the run's search attributes and their types, in one namespace. */
 export type SearchAttributeRegistration = { namespace: string; searchAttributes: Record<string, temporal.api.enums.v1.IndexedValueType> };
@@ -25,7 +30,7 @@ export function createAttributesHint(namespace: string, names: readonly string[]
 }
 
 /**
- * Registers AgentName and AgentStatus on the namespace if the server lacks them. Upserting an
+ * Registers the run's search attributes (AGENT_SEARCH_ATTRIBUTES) on the namespace if the server lacks them. Upserting an
  * unregistered search attribute fails the workflow task, so the worker does this before it polls.
  * A server that refuses (Temporal Cloud, where an API key may not change the namespace, or a
  * self-hosted server without operator rights) does not stop the worker: runs work once an
@@ -47,7 +52,7 @@ export async function ensureSearchAttributes(
   }
   if (missing.length === 0) return { registered: [], missing: [] };
   const searchAttributes: SearchAttributeRegistration['searchAttributes'] = {};
-  for (const name of missing) searchAttributes[name] = temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
+  for (const name of missing) searchAttributes[name] = INDEXED_TYPES[AGENT_SEARCH_ATTRIBUTES[name as keyof typeof AGENT_SEARCH_ATTRIBUTES] ?? 'Keyword'];
   try {
     await register({ namespace, searchAttributes });
   } catch (error) {
@@ -60,8 +65,8 @@ export async function ensureSearchAttributes(
 
 function refusal(what: string, error: unknown, namespace: string, names: string[]): string {
   const reason = (error as Error).message.split('\n')[0];
-  return (
-    `The worker ${what} ${names.join(', ')} (${reason}). If they do not exist yet, runs fail their workflow tasks until they do. ` +
-    `${createAttributesHint(namespace, names)}`
-  );
+  // Runs upsert AgentCostUsd only where the worker found it, so only the others hold runs up.
+  const blocking = names.filter((name) => name !== AgentCostUsdKey.name);
+  const effect = blocking.length > 0 ? 'If they do not exist yet, runs fail their workflow tasks until they do.' : 'Runs work without it, but do not publish their cost (agentctl costs) until it exists.';
+  return `The worker ${what} ${names.join(', ')} (${reason}). ${effect} ${createAttributesHint(namespace, names)}`;
 }

@@ -93,6 +93,17 @@ export const Patches = {
    * (was: a signal, answered "delivered, not applied yet").
    */
   forwardByUpdate: 'forward-by-update',
+  /**
+   * Issue 34: the run upserts its estimated cost (`AgentCostUsd`, priced by the worker with each model
+   * reply) when an iteration ends and the figure changed (was: no cost attribute).
+   */
+  costAttribute: 'cost-search-attribute',
+  /**
+   * Issue 34: a call that may have a side effect and that a rule, a remembered "always" or the mode
+   * lets run unasked gets a `policy_allow` decision and its audit line (saying what decided) before
+   * it is scheduled (was: no line; `agentctl audit prove` reported such calls as `unlogged_rule`).
+   */
+  ruleDecisionLines: 'rule-decision-lines',
 } as const;
 
 export type Features = { -readonly [K in keyof typeof Patches]: boolean };

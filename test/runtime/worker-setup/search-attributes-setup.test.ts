@@ -43,10 +43,10 @@ describe('search attributes on a namespace chosen by a Temporal profile', () => 
     const connection = await Connection.connect({ address: temporalAddress() });
     try {
       const refused = await ensureSearchAttributes(connection, namespace, permissionDenied);
-      expect(refused.missing).toEqual(['AgentName', 'AgentStatus', 'ForkedFrom']);
+      expect(refused.missing).toEqual(['AgentName', 'AgentStatus', 'ForkedFrom', 'AgentCostUsd']);
       expect(refused.warning).toContain('PERMISSION_DENIED');
-      expect(refused.warning).toContain(`temporal operator search-attribute create --namespace ${namespace} --name AgentName --type Keyword --name AgentStatus --type Keyword --name ForkedFrom --type Keyword`);
-      expect(refused.warning).toContain(`tcld namespace search-attributes add --namespace ${namespace} --search-attribute "AgentName=Keyword" --search-attribute "AgentStatus=Keyword" --search-attribute "ForkedFrom=Keyword"`);
+      expect(refused.warning).toContain(`temporal operator search-attribute create --namespace ${namespace} --name AgentName --type Keyword --name AgentStatus --type Keyword --name ForkedFrom --type Keyword --name AgentCostUsd --type Double`);
+      expect(refused.warning).toContain(`tcld namespace search-attributes add --namespace ${namespace} --search-attribute "AgentName=Keyword" --search-attribute "AgentStatus=Keyword" --search-attribute "ForkedFrom=Keyword" --search-attribute "AgentCostUsd=Double"`);
 
       const task = uniqueId('profile');
       bed.fake.script(task, [reply(toolCall('list_files', {})), reply(toolCall('complete_task', { summary: 'listed', status: 'success' }))]);
@@ -60,10 +60,10 @@ describe('search attributes on a namespace chosen by a Temporal profile', () => 
       });
       try {
         // The worker came up in the profile's namespace although it could not register anything.
-        expect(worker.searchAttributes.warning).toMatch(/could not register the search attributes AgentName, AgentStatus, ForkedFrom/);
+        expect(worker.searchAttributes.warning).toMatch(/could not register the search attributes AgentName, AgentStatus, ForkedFrom, AgentCostUsd/);
         expect(worker.client.options.namespace).toBe(namespace);
         // An administrator creates them (here: the operator call the refusal told us to make).
-        expect((await ensureSearchAttributes(connection, namespace)).registered).toEqual(['AgentName', 'AgentStatus', 'ForkedFrom']);
+        expect((await ensureSearchAttributes(connection, namespace)).registered).toEqual(['AgentName', 'AgentStatus', 'ForkedFrom', 'AgentCostUsd']);
         const id = uniqueId('run');
         await worker.worker.runUntil(async () => {
           const handle = await startRun(worker.client, { agent: 'general', task }, { taskQueue, workflowId: id });

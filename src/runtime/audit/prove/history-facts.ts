@@ -67,6 +67,8 @@ export interface RunFacts {
   messages: DecisionMessage[];
   /** Per link, the start time (ms) of each workflow task and its event: workflow code's clock. */
   taskStarts: Map<number, number>[];
+  /** Per link index, the patches its execution recorded (what its workflow code promised to do). */
+  patches: Map<number, Set<string>>;
 }
 
 type Payloads = temporal.api.common.v1.IPayloads | null | undefined;
@@ -75,7 +77,7 @@ const record = (value: unknown): Json | undefined => (value !== null && typeof v
 
 /** Reads the facts of every link, decoding payloads with `converter` (its codec, if the run's payloads are sealed). */
 export async function readRunFacts(links: HistoryLink[], converter: LoadedDataConverter): Promise<RunFacts> {
-  const facts: RunFacts = { links, scopes: new Map(), modelCalls: new Map(), toolRuns: [], auditMarkers: [], messages: [], taskStarts: [] };
+  const facts: RunFacts = { links, scopes: new Map(), modelCalls: new Map(), toolRuns: [], auditMarkers: [], messages: [], taskStarts: [], patches: new Map() };
   for (const link of links) await readLink(facts, link, converter);
   return facts;
 }
@@ -179,6 +181,11 @@ async function readLink(facts: RunFacts, link: HistoryLink, converter: LoadedDat
       }
       case EventType.EVENT_TYPE_MARKER_RECORDED: {
         const attrs = event.markerRecordedEventAttributes!;
+        if (attrs.markerName === 'core_patch') {
+          const patch = record((await decode(attrs.details?.['patch-data'], event))[0]);
+          if (typeof patch?.id === 'string') facts.patches.set(link.index, (facts.patches.get(link.index) ?? new Set()).add(patch.id));
+          break;
+        }
         if (attrs.markerName !== 'core_local_activity' || attrs.failure) break;
         const data = record((await decode(attrs.details?.data, event))[0]);
         const completion = place(Number(attrs.workflowTaskCompletedEventId ?? 0));

@@ -4,7 +4,7 @@
 export const PROBLEM_KINDS = {
   log_broken: 'an audit log does not verify (a line changed, removed or inserted, or a head that does not match)',
   missing_decision: 'a call that could have a side effect ran, and no decision line of this run names it',
-  unlogged_rule: 'a call that could have a side effect ran on a rule, a remembered choice or the mode, which the workflow does not write a decision line for',
+  unlogged_rule: 'a call that could have a side effect ran on a rule, a remembered choice or the mode, in a run from before the workflow wrote decision lines for those (patch rule-decision-lines)',
   duplicate_decision: 'more than one decision line names the call',
   refused_but_ran: 'the decision line refuses the call (reject, timeout, a rule), yet the call ran',
   arguments_mismatch: 'the arguments the activity received are not the ones the decision (or its signature) covers',

@@ -66,6 +66,7 @@ describe('audit prove', () => {
   let chainFetched: SourcedHistory[];
   let unsigned: Proven;
   let byRule: Proven;
+  let byMode: Proven;
   let always: Proven;
 
   const prove = async (run: Proven, extra: Partial<ProveOptions> & { historyFiles?: string[] } = {}) => {
@@ -131,6 +132,12 @@ describe('audit prove', () => {
       const byRuleHandle = await start({ agent: 'general', task: ruled, toolApproval: { alwaysApproved: [{ tool: 'write_file', writes: true }] } });
       expect((await byRuleHandle.result()).status).toBe('completed');
       byRule = { workflowId: byRuleHandle.workflowId, histories: await exportHistories(client, byRuleHandle.workflowId, dir), log: unsignedLog };
+      // acceptEdits lets the built-in file tools write unasked: the mode decides.
+      const moded = uniqueId('prove-mode');
+      bed.fake.script(moded, [reply(toolCall('write_file', WRITE)), reply(toolCall('complete_task', { summary: 'done', status: 'success' }))]);
+      const byModeHandle = await start({ agent: 'general', task: moded, mode: 'acceptEdits' });
+      expect((await byModeHandle.result()).status).toBe('completed');
+      byMode = { workflowId: byModeHandle.workflowId, histories: await exportHistories(client, byModeHandle.workflowId, dir), log: unsignedLog };
     });
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -275,9 +282,32 @@ describe('audit prove', () => {
     expect(moved.problems[0]!.detail).toMatch(/is the start of no workflow task/);
   });
 
-  it('names a write that a rule let run: the workflow writes no decision line for it', async () => {
+  it('holds for writes a rule and a mode let run: the workflow wrote a decision line for each, naming what decided, before scheduling it', async () => {
     const proof = await prove(byRule);
-    expect(problemsOf(proof)).toEqual(['toolu_0_0 unlogged_rule']);
+    expect(proof.problems).toEqual([]);
+    expect(proof.ok).toBe(true);
+    expect(proof.calls).toEqual([expect.objectContaining({ callId: 'toolu_0_0', tool: 'write_file', decision: 'policy_allow (policy)', ok: true })]);
+    const lines = (await readFile(byRule.log, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const line = lines.find((l) => l.kind === 'decision' && l.run === byRule.workflowId && l.callId === 'toolu_0_0');
+    expect(line).toMatchObject({ decision: 'policy_allow', via: 'policy', arguments: WRITE });
+    expect(line!.reason).toMatch(/^decided by a rule: run rule ".*write_file.*" approves it$/);
+    const moded = await prove(byMode);
+    expect(moded.problems).toEqual([]);
+    const modeLine = (await readFile(byMode.log, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.kind === 'decision' && l.run === byMode.workflowId);
+    expect(modeLine!.reason).toMatch(/^decided by the mode: acceptEdits mode/);
+  });
+
+  it('fails a rule-allowed write whose decision line was removed, or written after the task that scheduled it', async () => {
+    const removed = (lines: Record<string, unknown>[]) => lines.filter((l) => !(l.kind === 'decision' && l.callId === 'toolu_0_0' && l.run === byRule.workflowId));
+    const cut = await prove(byRule, { auditLog: await editLog(byRule.log, logCopy('rule-removed'), HEADS(), removed, { rechain: true }) });
+    expect(cut.ok).toBe(false);
+    expect(problemsOf(cut)).toEqual(['toolu_0_0 missing_decision']);
+    const file = await editHistory(byRule.histories[0]!, copy('rule-late'), (events) => {
+      const scheduled = toolActivity(events, 'toolu_0_0');
+      const completions = events.filter((e) => e.eventType === 'EVENT_TYPE_WORKFLOW_TASK_COMPLETED' && Number(e.eventId) < Number(scheduled.eventId));
+      scheduled.activityTaskScheduledEventAttributes.workflowTaskCompletedEventId = completions[completions.length - 2]!.eventId;
+    });
+    expect(problemsOf(await prove(byRule, { historyFiles: [file] }))).toEqual(['toolu_0_0 decided_late']);
   });
 
   it('says clearly what is wrong with its input: a missing file, another workflow\'s history, a log that does not verify', async () => {
