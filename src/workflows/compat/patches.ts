@@ -69,6 +69,11 @@ export const Patches = {
    * and runs as the requester's, with only the choices they made (was: anyone, as the original's user).
    */
   forkRequester: 'fork-requester',
+  /**
+   * Issue 36: a call of one of the agent's Nexus tools runs from the workflow as a Nexus operation
+   * (nexus-tool-call.ts) once the policy allows it (was: no agent had Nexus tools).
+   */
+  nexusTools: 'nexus-tools',
 } as const;
 
 export type Features = { -readonly [K in keyof typeof Patches]: boolean };
