@@ -8,11 +8,11 @@ import { approvalSignal, decideApprovalUpdate, statusQuery } from '../../src/con
 import type { AgentDefinitionInput } from '../../src/contract/agent-definition';
 import { NexusEndpointUnknownError } from '../../src/contract/errors';
 import { createAgentWorker } from '../../src/runtime/worker-setup/create-agent-worker';
-import { withAgentWorker } from '../support/agent-run-harness';
+import { waitFor, withAgentWorker } from '../support/agent-run-harness';
 import { reply, text, toolCall } from '../support/fake-anthropic';
 import { newClient, temporalAddress, uniqueId } from '../support/temporal';
 import { complete, parked, resultsIn } from './approval-test-kit';
-import { forecastWorkflowId, startForecastTeam, type ForecastTeam } from './nexus/forecast-service';
+import { forecastWorkflowId, slowWorkflowId, startForecastTeam, type ForecastTeam } from './nexus/forecast-service';
 
 const forecaster = (endpoint: string): AgentDefinitionInput => ({
   name: 'forecaster',
@@ -32,6 +32,7 @@ const forecaster = (endpoint: string): AgentDefinitionInput => ({
       scope: 'write',
     },
     { endpoint, service: 'weather', operation: 'fail', name: 'doomed_forecast', description: 'Always fails.', inputSchema: { type: 'object' }, scope: 'read' },
+    { endpoint, service: 'weather', operation: 'slow', name: 'slow_forecast', description: 'Never answers.', inputSchema: { type: 'object' }, scope: 'read' },
   ],
 });
 
@@ -127,6 +128,21 @@ describe('Nexus tools', () => {
     const [failed] = resultsIn(fake.requestsFor(task)[1]);
     expect(failed).toMatchObject({ tool_use_id: 'toolu_0_0', is_error: true });
     expect(failed?.content).toContain('no forecast for Atlantis');
+  });
+
+  it('cancels the operation, and the workflow behind it in the other namespace, when the run is cancelled', async () => {
+    const city = uniqueId('oslo');
+    const task = uniqueId('nexus-cancel');
+    fake.script(task, [reply(toolCall('slow_forecast', { city }))]);
+    await withAgentWorker(harness(), async ({ start }) => {
+      const handle = await start({ agent: 'forecaster', task });
+      const behind = handlerClient.workflow.getHandle(slowWorkflowId(city));
+      await waitFor(async () => ((await behind.describe()).status.name === 'RUNNING' ? true : undefined), 'the operation to start its workflow');
+      await handle.cancel();
+      await expect(handle.result()).rejects.toThrow();
+      expect((await handle.describe()).status.name).toBe('CANCELLED');
+      expect((await behind.describe()).status.name).toBe('CANCELLED');
+    });
   });
 
   it('refuses to start a worker whose agent names an endpoint the server does not know, naming it', async () => {
