@@ -12,6 +12,7 @@ import { waitFor, withAgentWorker } from '../support/agent-run-harness';
 import { reply, text, toolCall } from '../support/fake-anthropic';
 import { newClient, temporalAddress, uniqueId } from '../support/temporal';
 import { complete, parked, resultsIn } from './approval-test-kit';
+import { runChain } from '../support/run-chain';
 import { forecastWorkflowId, slowWorkflowId, startForecastTeam, type ForecastTeam } from './nexus/forecast-service';
 
 const forecaster = (endpoint: string): AgentDefinitionInput => ({
@@ -128,6 +129,28 @@ describe('Nexus tools', () => {
     const [failed] = resultsIn(fake.requestsFor(task)[1]);
     expect(failed).toMatchObject({ tool_use_id: 'toolu_0_0', is_error: true });
     expect(failed?.content).toContain('no forecast for Atlantis');
+  });
+
+  it('knows its Nexus tools again in a continue-as-new link, where the approved call runs', async () => {
+    const city = uniqueId('rome');
+    const task = uniqueId('nexus-link');
+    const doomed = Array.from({ length: 6 }, () => reply(toolCall('doomed_forecast', { city: 'Atlantis' })));
+    fake.script(task, [...doomed, reply(toolCall('weather_forecast', { city })), complete()]);
+    await withAgentWorker(harness(), async ({ start, client: runClient }) => {
+      // A small history budget: the failed reads fill the first link, so the run hands over before it parks.
+      const handle = await start({ agent: 'forecaster', task, historyBudget: { maxEvents: 50 }, maxIterations: 12 });
+      const status = await parked(handle);
+      await handle.signal(approvalSignal, { callId: status.pendingApprovals[0]!.callId, decision: 'approve', approver: 'ann' });
+      expect((await handle.result()).status).toBe('completed');
+      const chain = await runChain(runClient, handle.workflowId, (handle as unknown as { firstExecutionRunId: string }).firstExecutionRunId);
+      expect(chain.length).toBeGreaterThanOrEqual(2);
+      const forecastLinks = chain.filter((link) => (link.history.events ?? []).some((e) => e.nexusOperationScheduledEventAttributes?.operation === 'forecast'));
+      expect(forecastLinks.map((link) => link.runId)).not.toContain((handle as unknown as { firstExecutionRunId: string }).firstExecutionRunId);
+      expect(forecastLinks).toHaveLength(1);
+    });
+    expect((await handlerClient.workflow.getHandle(forecastWorkflowId(city)).describe()).status.name).toBe('COMPLETED');
+    const requests = fake.requestsFor(task);
+    expect(JSON.parse(String(resultsIn(requests.at(-1))[0]?.content))).toEqual({ forecast: `sunny in ${city}`, namespace: team.namespace });
   });
 
   it('cancels the operation, and the workflow behind it in the other namespace, when the run is cancelled', async () => {
