@@ -90,7 +90,8 @@ export {
   RunEndedWhileWaitingError,
 } from './client/errors';
 export { DurableAgentError, isDurableAgentError } from './contract/durable-agent-error';
-export { FailureType, AgentDefinitionError, ToolDefinitionError, ZodVersionMismatchError, WorkspaceEscapeError, ApproverRegistryError, SandboxUnavailableError } from './contract/errors';
+export { FailureType, AgentDefinitionError, ToolDefinitionError, ZodVersionMismatchError, WorkspaceEscapeError, ApproverRegistryError, SandboxUnavailableError, NexusEndpointUnknownError } from './contract/errors';
+export { NexusToolSchema, NexusTargetSchema, NexusTargetsSchema, type NexusTool, type NexusToolInput, type NexusTarget, type NexusTargets } from './contract/nexus-tool';
 export { MemoryConversationStore, DirectoryConversationStore } from './runtime/conversation/conversation-store';
 export { type ConversationStore } from './runtime/conversation/conversation-store-types';
 export { PostgresConversationStore } from './runtime/conversation/postgres-conversation-store';

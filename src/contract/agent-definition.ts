@@ -8,6 +8,7 @@ import { PermissionModeSchema } from './permission-mode';
 import { CommandLimitsSchema } from './command-limits';
 import { JsonSchemaObjectSchema } from './output-check';
 import { ModelOptionsShape } from './model-options';
+import { NexusToolSchema, nexusToolName } from './nexus-tool';
 
 /** The context budget of an agent that sets none; written once, here (the schema's defaults use it). */
 export const DEFAULT_CONTEXT_BUDGET = Object.freeze({ windowTokens: 200_000, targetShare: 0.6, keepRecentTurns: 6 });
@@ -92,6 +93,15 @@ export const AgentDefinitionSchema = z.object({
   context: ContextBudgetSchema.prefault({}),
   /** MCP servers (names from the worker's `mcpServers`) whose every tool this agent gets. */
   mcpServers: z.array(z.string().min(1)).default([]),
+  /** Nexus operations this agent may call as tools (nexus-tool.ts); each runs from the workflow once allowed. */
+  nexusTools: z
+    .array(NexusToolSchema)
+    .superRefine((tools, ctx) => {
+      const names = tools.map(nexusToolName);
+      const twice = names.filter((name, i) => names.indexOf(name) !== i);
+      if (twice.length > 0) ctx.addIssue({ code: 'custom', message: `two Nexus tools are named ${[...new Set(twice)].map((n) => `"${n}"`).join(', ')}; give one a "name"` });
+    })
+    .default([]),
   /**
    * The tools that end this agent's runs, in the shape its prompts expect: `complete_task` (ours),
    * `task_completed` (Peekaboo's) or `attempt_completion` (drowcoder's). The first is the one the

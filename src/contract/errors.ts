@@ -203,3 +203,14 @@ export class TemporalUnreachableError extends DurableAgentError {
   readonly code = 'TEMPORAL_UNREACHABLE';
   readonly retryable = true;
 }
+
+/**
+ * An agent names a Nexus endpoint the Temporal server does not know (issue 36): the worker refuses to
+ * start, naming the agent, the tool and the endpoint, so no call is parked for approval and then
+ * fails. Not retryable until someone creates the endpoint or fixes the agent.
+ */
+export class NexusEndpointUnknownError extends DurableAgentError {
+  override readonly name = 'NexusEndpointUnknownError';
+  readonly code = 'NEXUS_ENDPOINT_UNKNOWN';
+  readonly retryable = false;
+}

@@ -53,6 +53,7 @@ export type { ToolPermission } from '../contract/tool-permission';
 export type { ToolResult, ToolResultSchema } from '../contract/tool-result';
 export type { AttemptCompletionSchema, DelegationSchema, HandoffSchema, QuestionSchema, TaskCompletedSchema, TaskListSchema } from '../contract/control-tools';
 export type { AgentRegistry, ModelToolSpec } from '../runtime/agents/agent-registry';
+export type { NexusTarget, NexusTargetSchema, NexusTargets, NexusTargetsSchema } from '../contract/nexus-tool';
 export type { ParsedWorkerSettings, WorkerSettings, WorkerSettingsSchema } from '../runtime/config/worker-settings';
 export type { ConversationStore, StoredConversation } from '../runtime/conversation/conversation-store-types';
 export type { ApprovalHandlerFunction, ApprovalHandlerVerdict, ApprovalRequest, GuardrailFunction, GuardrailSubject, GuardrailVerdict } from '../runtime/guardrails/guardrail-types';

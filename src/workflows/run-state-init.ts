@@ -17,6 +17,7 @@ import { migrateState } from './compat/migrations/migrate-state';
 import { agentV2ToV3, type RunStateV2 } from './compat/migrations/run-state-v2';
 import { ResolvedAgentSchema, type ResolvedAgent } from '../contract/resolved-agent';
 import { type RunState } from '../core/machine/run-state';
+import { learnNexusTools } from './nexus-tool-call';
 import {
   AgentRunInputSchema,
   DEFAULT_APPROVAL_TIMEOUT_SECONDS,
@@ -102,7 +103,9 @@ export async function stateFromCheckpoint(input: ParsedRunInput): Promise<{ stat
   const requested = input.resumedFrom !== undefined && patched(Patches.forkRequester);
   const user = requested ? (input.requestedBy?.name ?? state.input.user) : state.input.user;
   // Someone may have changed their "always"/"never" choices while this run was going on.
-  const { rules, facts } = preferencesOf(await setup.loadPreferences({ user }));
+  const preferences = await setup.loadPreferences({ user, agent: state.agent.name });
+  learnNexusTools(preferences);
+  const { rules, facts } = preferencesOf(preferences);
   if (requested) adoptRequester(state, input, facts.approverKeys);
   return { state, stored: rules, facts };
 }
@@ -115,6 +118,7 @@ export async function newRunState(input: ParsedRunInput, ceiling = false): Promi
   const patterns = commandPatternsOf(input.toolApproval);
   const resolved: unknown = await setup.resolveAgent({ agent: input.agent, commandPatterns: patterns });
   const agent = resolvedAgentOf(resolved);
+  learnNexusTools(resolved);
   const { approverKeys } = WorkerFactsSchema.parse(resolved);
   const loosens = ceiling && approverKeys !== undefined ? runRulesCeilingProblem(input, agent) : undefined;
   if (loosens) throw ApplicationFailure.create({ type: FailureType.InvalidRunInput, nonRetryable: true, message: `Refused to run: ${loosens}.` });

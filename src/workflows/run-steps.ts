@@ -12,6 +12,7 @@ import { allowedSubAgents, childWorkflowId, type ChildOutcome } from '../core/ma
 import { effectiveApprovers } from '../core/machine/decision-rules';
 import { commandPatternsOf } from '../core/approvals/approval-policy';
 import type { AgentRunResult, AgentRunWorkflow } from '../contract/run-result';
+import { learnNexusTools, nexusTargetOf, runNexusToolStep } from './nexus-tool-call';
 
 /** The conversation as the activity should rebuild it: what it already keeps, plus what is new. */
 export function conversationRef(state: RunState) {
@@ -94,6 +95,8 @@ export async function compactStep(state: RunState, { plan, byBudget }: Extract<N
  * that is safe to repeat that still fails after its attempts becomes an error result.
  */
 export async function runToolStep(state: RunState, call: ToolRun, endsRun: boolean, note = ''): Promise<RunEvent> {
+  const nexus = nexusTargetOf(call.name);
+  if (nexus) return runNexusToolStep(call, nexus, endsRun);
   const tool = state.agent.tools[call.name]!;
   const stub = call.lane === 'once' ? onceTools : tools;
   const started = Date.now();
@@ -217,7 +220,9 @@ export async function runChildStep(state: RunState, call: TurnCall, cancelIsARes
 export async function handoffStep(state: RunState, { call, agent }: Extract<NextStep, { kind: 'handoff' }>): Promise<RunEvent> {
   try {
     // Parsed, not cast: a worker of another release that sends another shape is refused here, as a failed handoff.
-    const resolved = ResolvedAgentSchema.parse(await setup.resolveAgent({ agent, commandPatterns: commandPatternsOf(state.input.toolApproval) }));
+    const answer = await setup.resolveAgent({ agent, commandPatterns: commandPatternsOf(state.input.toolApproval) });
+    const resolved = ResolvedAgentSchema.parse(answer);
+    learnNexusTools(answer);
     return { type: 'handed_off', callId: call.id, agent: resolved };
   } catch (error) {
     if (isCancellation(error)) throw error;

@@ -94,7 +94,8 @@ export function createShadowActivities(deps: ActivityDeps, sessions: ShadowSessi
     async loadPreferences(input) {
       const session = sessionOf();
       // The person's choices as the recorded run read them; the registry of approver keys does not apply.
-      const recorded = recordedAnswer(session, 'loadPreferences', input)?.result as { rules?: unknown[] } | undefined;
+      // Records of releases before the Nexus tools asked without the agent's name; the person's choices are the same.
+      const recorded = (recordedAnswer(session, 'loadPreferences', input) ?? recordedAnswer(session, 'loadPreferences', { user: input.user }))?.result as { rules?: unknown[] } | undefined;
       return { rules: (recorded?.rules ?? []) as Awaited<ReturnType<Activities['loadPreferences']>>['rules'] };
     },
     async savePreference() {

@@ -3,8 +3,11 @@ import { changePreferenceSignal, PREFERENCES_WORKFLOW_TYPE, PreferenceChangeSche
 import type { PreferenceRule } from '../../core/approvals/preference-rules';
 import { readPreferences } from '../approvals/read-preferences';
 import type { ActivityDeps } from './activity-deps';
+import type { NexusTargets } from '../../contract/nexus-tool';
+import { nexusToolsField } from './resolve-agent';
 
-export const LoadPreferencesInputSchema = z.object({ user: z.string().min(1) });
+/** `agent` (from the Nexus tools' release on): the run's agent, whose Nexus tools the next link must know again. */
+export const LoadPreferencesInputSchema = z.object({ user: z.string().min(1), agent: z.string().optional() });
 export type LoadPreferencesInput = z.infer<typeof LoadPreferencesInputSchema>;
 
 export const SavePreferenceInputSchema = z.object({ user: z.string().min(1), change: PreferenceChangeSchema });
@@ -14,13 +17,14 @@ export type SavePreferenceInput = z.input<typeof SavePreferenceInputSchema>;
 export interface LoadPreferencesResult {
   rules: PreferenceRule[];
   approverKeys?: Record<string, string>;
+  nexusTools?: NexusTargets;
 }
 
 /** Reads a person's remembered choices; a person without any has none, not an error. */
 export function createLoadPreferences(deps: ActivityDeps) {
   return async function loadPreferences(raw: LoadPreferencesInput): Promise<LoadPreferencesResult> {
-    const { user } = LoadPreferencesInputSchema.parse(raw);
-    return { rules: await readPreferences(deps.temporal(), user), approverKeys: deps.approverKeys };
+    const { user, agent } = LoadPreferencesInputSchema.parse(raw);
+    return { rules: await readPreferences(deps.temporal(), user), approverKeys: deps.approverKeys, ...(agent ? nexusToolsField(deps, agent) : {}) };
   };
 }
 

@@ -6,6 +6,13 @@ import type { CommandPattern } from '../../contract/shell-analysis';
 import { FailureType } from '../../contract/errors';
 import type { ResolvedAgent } from '../../contract/resolved-agent';
 import type { ActivityDeps } from './activity-deps';
+import type { NexusTargets } from '../../contract/nexus-tool';
+
+/** The agent's Nexus tools, only for an agent that has some: every other result keeps its old shape. */
+export function nexusToolsField(deps: Pick<ActivityDeps, 'registry'>, agent: string): { nexusTools?: NexusTargets } {
+  const targets = deps.registry.nexusTargets(agent);
+  return Object.keys(targets).length > 0 ? { nexusTools: targets } : {};
+}
 
 export const ResolveAgentInputSchema = z.object({
   agent: z.string(),
@@ -14,8 +21,8 @@ export const ResolveAgentInputSchema = z.object({
 });
 export type ResolveAgentInput = z.input<typeof ResolveAgentInputSchema>;
 
-/** The agent, plus what the run must know of the worker: its approver registry. */
-export type ResolveAgentResult = ResolvedAgent & { approverKeys?: Record<string, string> };
+/** The agent, plus what the run must know of the worker: its approver registry, and where its Nexus tools go. */
+export type ResolveAgentResult = ResolvedAgent & { approverKeys?: Record<string, string>; nexusTools?: NexusTargets };
 
 /**
  * Hands the workflow what it needs about an agent; an unknown name ends the run at once, and so does
@@ -64,6 +71,7 @@ export function createResolveAgent(deps: ActivityDeps) {
       approvalHandler: agent.approvalHandler !== undefined,
       ...(agent.mode === undefined ? {} : { mode: agent.mode }),
       approverKeys: deps.approverKeys,
+      ...nexusToolsField(deps, agent.name),
     };
   };
 }

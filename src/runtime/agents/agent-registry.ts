@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { controlToolsFor, reservedToolNames } from '../../contract/control-tools';
 import { AgentDefinitionError } from '../../contract/errors';
 import { mcpServerPrefix } from '../mcp/mcp-tools';
+import { nexusTargetsOf, type NexusTargets } from '../../contract/nexus-tool';
+import { nexusToolsOf } from './nexus-tools';
 import { outputContractOf } from '../../core/structured-output/output-contract';
 import type { ResolvedTool } from '../../contract/resolved-agent';
 import type { Tool } from '../tools/tool-definition';
@@ -24,6 +26,8 @@ export interface AgentRegistry {
   modelTools(agent: string): ModelToolSpec[];
   /** What the workflow needs to know of each of the agent's tools. */
   toolInfo(agent: string): Record<string, ResolvedTool>;
+  /** The agent's Nexus tools by name: where the workflow starts each one's operation. */
+  nexusTargets(agent: string): NexusTargets;
 }
 
 export interface RegistryOptions {
@@ -97,20 +101,24 @@ export function createAgentRegistry(definitions: AgentDefinitionInput[], tools: 
   }
 
   const specCache = new Map<string, ModelToolSpec[]>();
+  const nexusTools = new Map<string, Tool[]>();
   for (const agent of agents.values()) {
+    nexusTools.set(agent.name, nexusToolsOf(agent));
     const own = agent.tools
       .filter((name) => !reservedToolNames.has(name))
       .map((name) => toolMap.get(name) as Tool)
+      .concat(nexusTools.get(agent.name) ?? [])
       .map((t) => ({ name: t.name, description: t.description, input_schema: t.jsonSchema }));
     const control = controlToolsFor(agent.completionTools).map((t) => ({ name: t.name, description: t.description, input_schema: toInputJsonSchema(t.inputSchema) }));
     specCache.set(agent.name, [...own, ...control]);
   }
 
-  const toolsOf = (agentName: string) => (agents.get(agentName)?.tools ?? []).flatMap((name) => toolMap.get(name) ?? []);
+  const toolsOf = (agentName: string) => [...(agents.get(agentName)?.tools ?? []).flatMap((name) => toolMap.get(name) ?? []), ...(nexusTools.get(agentName) ?? [])];
   return {
     agents,
     tools: toolMap,
     modelTools: (agent) => specCache.get(agent) ?? [],
+    nexusTargets: (agent) => nexusTargetsOf(agents.get(agent)?.nexusTools ?? []),
     toolInfo: (agentName) =>
       Object.fromEntries(
         toolsOf(agentName).map((tool) => [

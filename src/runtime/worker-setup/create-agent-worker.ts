@@ -24,6 +24,7 @@ import { WORKER_OPTION_KEYS, type AgentWorker, type AgentWorkerOptions } from '.
 import { loadWorkerAgents, type WorkerAgents } from './load-agents';
 import { ensureSearchAttributes } from './search-attributes-setup';
 import { loadModelPrices, MODEL_PRICES_FILE_ENV } from '../model/model-prices';
+import { checkNexusEndpoints } from './nexus-endpoints';
 import { toolProcessRunner } from './tool-process-runner';
 import { workerCloser } from './worker-closer';
 import { workflowCode } from './workflow-bundle';
@@ -160,6 +161,12 @@ async function startWorker(
   });
   const attributes = await ensureSearchAttributes(clientConnection, namespace, options.registerSearchAttributes);
   if (attributes.warning) console.warn(`WARNING: ${attributes.warning}`);
+  const nexus = await checkNexusEndpoints(clientConnection, registry).catch(async (error: unknown) => {
+    await clientConnection.close();
+    await audit?.close();
+    throw error;
+  });
+  if (nexus.warning) console.warn(`WARNING: ${nexus.warning}`);
   const client = new Client({ connection: clientConnection, namespace, dataConverter: settings.dataConverter, plugins });
   const connection = await NativeConnection.connect(connectionOptions).catch(async (error: unknown) => {
     await clientConnection.close();

@@ -104,6 +104,11 @@ export const Patches = {
    * it is scheduled (was: no line; `agentctl audit prove` reported such calls as `unlogged_rule`).
    */
   ruleDecisionLines: 'rule-decision-lines',
+  /**
+   * Issue 36: a call of one of the agent's Nexus tools runs from the workflow as a Nexus operation
+   * (nexus-tool-call.ts) once the policy allows it (was: no agent had Nexus tools).
+   */
+  nexusTools: 'nexus-tools',
 } as const;
 
 export type Features = { -readonly [K in keyof typeof Patches]: boolean };
