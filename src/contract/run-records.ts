@@ -14,10 +14,12 @@ export const RunPhaseSchema = z.enum([
   'waiting_for_model',
   'waiting_approval',
   'waiting_input',
+  'waiting_budget',
   'idle',
   'completed',
   'max_iterations',
   'guardrail_tripped',
+  'budget_exhausted',
   'failed',
   'cancelled',
 ]);

@@ -5,9 +5,13 @@ import type { SetMode } from '../contract/permission-mode';
 import { checkChildReport } from '../core/machine/child-reports';
 import { closeRefusal, followUpRefusal, modeRefusal } from '../core/machine/message-rules';
 import { routeReply } from '../core/machine/message-routes';
+import { raiseBudgetRefusal } from '../core/machine/budget-rules';
+import type { RunBudget } from '../core/machine/state/budget';
 import { applyBatch, applyDecision } from './apply-decisions';
 import type { LetterContext, Settle } from './letter-context';
 import type { Letter, Message } from './mailbox';
+
+const budgetText = (b: RunBudget | undefined) => [b?.maxUsd !== undefined ? `$${b.maxUsd}` : '', b?.maxTokens !== undefined ? `${b.maxTokens} tokens` : ''].filter(Boolean).join(' and ');
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -26,6 +30,7 @@ const IGNORED_AS: Record<Message['kind'], string> = {
   decision: 'approval',
   decisions: 'approval',
   mode: 'mode',
+  raise_budget: 'raiseBudget',
   reply: 'userReply',
   follow_up: 'userMessage',
   close: 'close',
@@ -88,6 +93,12 @@ async function apply(letter: Letter, ctx: LetterContext, settle: Settle): Promis
       return applyBatch(message.decisions, ctx, settle);
     case 'mode':
       return applyMode(message.change, ctx, settle);
+    case 'raise_budget': {
+      const refusal = raiseBudgetRefusal(ctx.driver.state, message.raise, ctx.signingEnv());
+      if (refusal) return settle.refuse(refusal);
+      ctx.driver.dispatch({ type: 'budget_raised', maxUsd: message.raise.maxUsd, maxTokens: message.raise.maxTokens, by: message.raise.approver });
+      return settle.applied(`budget raised to ${budgetText(ctx.driver.state.budget)}`);
+    }
     case 'reply':
       return applyReply(message.reply, message.via, ctx, settle);
     case 'follow_up':

@@ -11,12 +11,15 @@ import {
   decideApprovalUpdate,
   sendMessageUpdate,
   setModeUpdate,
+  raiseBudgetUpdate,
   submitReplyUpdate,
   userMessageSignal,
   userReplySignal,
 } from '../contract/agent-run-api';
 import { FailureType } from '../contract/errors';
 import { SetModeSchema } from '../contract/permission-mode';
+import { RaiseBudgetSchema } from '../contract/budget';
+import { raiseBudgetRefusal } from '../core/machine/budget-rules';
 import { ChildWaitingSchema } from '../contract/run-records';
 import { batchRefusal } from '../core/machine/batch-rules';
 import type { SigningEnv } from '../core/machine/decision-rules';
@@ -108,6 +111,18 @@ export function installMessageHandlers(mailbox: Mailbox, state: () => RunState |
       if (!parsed.success) throw new Error(`Malformed mode switch: ${malformed(parsed.error.issues)} (modes: default, plan, acceptEdits, dontAsk)`);
       const now = state();
       const refusal = now && modeRefusal(now, parsed.data);
+      if (refusal) throw new Error(refusal);
+    },
+  });
+
+  // Issue 34: registered on every execution; one that started without a budget refuses every raise.
+  setHandler(raiseBudgetUpdate, (raw) => update({ kind: 'raise_budget', raise: RaiseBudgetSchema.parse(raw) }, raw), {
+    validator: (raw: unknown) => {
+      open();
+      const parsed = RaiseBudgetSchema.safeParse(raw);
+      if (!parsed.success) throw new Error(`Malformed raiseBudget: ${malformed(parsed.error.issues)} (expected { maxUsd?, maxTokens?, approver?, signature?, expiresAt? })`);
+      const now = state();
+      const refusal = now && raiseBudgetRefusal(now, parsed.data, env());
       if (refusal) throw new Error(refusal);
     },
   });

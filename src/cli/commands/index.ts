@@ -21,6 +21,7 @@ import { agentsCommand } from './agents';
 import { sendCommand } from './send';
 import { closeCommand } from './close';
 import { modeCommand } from './mode';
+import { budgetCommand } from './budget';
 import { scheduleCommand } from './schedule';
 
 /** Every agentctl verb. Each lives in its own file; add new ones here. */
@@ -46,6 +47,7 @@ export const commands: Command[] = [
   sendCommand,
   closeCommand,
   modeCommand,
+  budgetCommand,
   scheduleCommand,
   codecServerCommand,
 ];

@@ -69,6 +69,12 @@ export const Patches = {
    * and runs as the requester's, with only the choices they made (was: anyone, as the original's user).
    */
   forkRequester: 'fork-requester',
+  /**
+   * Issue 34: a run's spend budget (`budget` of its input or its agent) is priced by the worker at
+   * start and parks the run before a model call that would cross it (was: no budget; a run started
+   * before this never asks the worker for one, so it never parks).
+   */
+  spendBudget: 'spend-budget',
 } as const;
 
 export type Features = { -readonly [K in keyof typeof Patches]: boolean };

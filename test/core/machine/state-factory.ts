@@ -20,7 +20,7 @@ export const TOOLS: ResolvedAgent['tools'] = {
 
 export function runState(overrides: Partial<RunState> = {}): RunState {
   return RunStateSchema.parse({
-    schemaVersion: 8,
+    schemaVersion: 9,
     workflowId: 'run-1',
     input: { agent: 'general', task: 'the task', user: 'ana', maxIterations: 10, approvalTimeoutSeconds: 3600, historyBudget: { maxEvents: 3000, maxBytes: 3_000_000 } },
     agent: { name: 'general', description: 'd', modelTier: 'balanced', maxIterations: 10, tools: TOOLS, context: ContextBudgetSchema.parse({}) },

@@ -9,8 +9,9 @@ import { v4ToV5, type RunStateV4 } from './run-state-v4';
 import { v5ToV6, type RunStateV5 } from './run-state-v5';
 import { v6ToV7, type RunStateV6 } from './run-state-v6';
 import { v7ToV8, type RunStateV7 } from './run-state-v7';
+import { v8ToV9, type RunStateV8 } from './run-state-v8';
 
-export const CURRENT_STATE_VERSION = 8;
+export const CURRENT_STATE_VERSION = 9;
 
 /**
  * Upgrades any known checkpoint shape to the current `RunState`, one version at a time, then checks
@@ -47,6 +48,10 @@ export function migrateState(raw: unknown, now: string): RunState {
   if (version === 7) {
     value = v7ToV8(value as RunStateV7);
     version = 8;
+  }
+  if (version === 8) {
+    value = v8ToV9(value as RunStateV8);
+    version = 9;
   }
   if (version !== CURRENT_STATE_VERSION) {
     throw ApplicationFailure.create({

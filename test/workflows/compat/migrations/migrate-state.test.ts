@@ -77,12 +77,12 @@ describe('migrateState', () => {
 
   it('refuses a version-3 decision of a kind version 4 does not list, naming where it is', () => {
     const bad = { ...fixture('run-state-v3.json'), decisions: [{ callId: 'a', tool: 'shell', decision: 'approved', decidedAt: NOW, via: 'update' }] };
-    expect(() => migrateState(bad, NOW)).toThrow(/checkpoint \(schemaVersion 8\) is invalid:[\s\S]*decisions/);
+    expect(() => migrateState(bad, NOW)).toThrow(/checkpoint \(schemaVersion 9\) is invalid:[\s\S]*decisions/);
   });
 
   it('refuses an unknown version, and a checkpoint that does not fit the schema, saying what is wrong', () => {
-    expect(() => migrateState({ schemaVersion: 99 }, NOW)).toThrow(/schemaVersion 99; this worker knows versions 1 to 8/);
-    expect(() => migrateState({ ...migrateState(fixture('run-state-v2.json'), NOW), iteration: -1 }, NOW)).toThrow(/checkpoint \(schemaVersion 8\) is invalid/);
+    expect(() => migrateState({ schemaVersion: 99 }, NOW)).toThrow(/schemaVersion 99; this worker knows versions 1 to 9/);
+    expect(() => migrateState({ ...migrateState(fixture('run-state-v2.json'), NOW), iteration: -1 }, NOW)).toThrow(/checkpoint \(schemaVersion 9\) is invalid/);
   });
 });
 

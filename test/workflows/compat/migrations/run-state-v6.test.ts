@@ -21,7 +21,7 @@ describe('v6ToV7', () => {
     const v6 = v6Fixture();
     const calls = [letRun('p', { by: 'person', writes: true }), letRun('r', { by: 'rule', writes: true }), letRun('old')];
     const state = migrateState({ ...v6, turn: { ...(v6.turn ?? { iteration: 1, contextText: '' }), calls } }, NOW);
-    expect(state.schemaVersion).toBe(8);
+    expect(state.schemaVersion).toBe(9);
     expect(state.turn!.calls.map((c) => c.stage)).toEqual([
       { kind: 'run', permission: { by: 'person', writes: true, network: true }, started: false },
       { kind: 'run', permission: { by: 'rule', writes: true, network: false }, started: false },
@@ -33,6 +33,6 @@ describe('v6ToV7', () => {
   it('changes nothing else: the fixture read as version 7 equals itself with the new version', () => {
     const v6 = v6Fixture();
     expect(v6ToV7(v6)).toEqual({ ...v6, schemaVersion: 7 });
-    expect(migrateState(v6, NOW)).toEqual(migrateState({ ...v6, schemaVersion: 8 }, NOW));
+    expect(migrateState(v6, NOW)).toEqual(migrateState({ ...v6, schemaVersion: 9 }, NOW));
   });
 });

@@ -15,7 +15,7 @@ describe('v7ToV8', () => {
     const v7 = v7Fixture();
     expect(v7ToV8(v7)).toEqual({ ...v7, schemaVersion: 8 });
     const state = migrateState(v7, NOW);
-    expect(state.schemaVersion).toBe(8);
-    expect(state).toEqual(migrateState({ ...v7, schemaVersion: 8 }, NOW));
+    expect(state.schemaVersion).toBe(9);
+    expect(state).toEqual(migrateState({ ...v7, schemaVersion: 9 }, NOW));
   });
 });
