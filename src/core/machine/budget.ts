@@ -69,3 +69,22 @@ export function raiseProblem(budget: RunBudget | undefined, raise: { maxUsd?: nu
   }
   return undefined;
 }
+
+/**
+ * The budget a sub-agent's run gets (issue 34): what is left of this run's, shared equally by the
+ * delegations of the current turn (they may run side by side, and none sees the others' spend), so
+ * the tree never spends past this run's limits. The child's usage rolls up into this run's when it
+ * finishes (on-team), and this run's next check counts it. Undefined when this run has no budget.
+ */
+export function childBudgetOf(state: Pick<RunState, 'usage' | 'budget' | 'turn'>): { maxUsd?: number; maxTokens?: number } | undefined {
+  const budget = state.budget;
+  if (!budget) return undefined;
+  const spent = spentOf(state, budget);
+  const siblings = Math.max(1, state.turn?.calls.filter((c) => c.name === 'delegate_task').length ?? 1);
+  // A share too small to be a positive limit still parks the child at once, which is what it should do.
+  const MIN_USD = 0.000001;
+  return {
+    ...(budget.maxUsd !== undefined ? { maxUsd: Math.max(MIN_USD, (budget.maxUsd - (spent.usd ?? 0)) / siblings) } : {}),
+    ...(budget.maxTokens !== undefined ? { maxTokens: Math.max(1, Math.floor((budget.maxTokens - spent.tokens) / siblings)) } : {}),
+  };
+}
