@@ -80,7 +80,7 @@ export function childBudgetOf(state: Pick<RunState, 'usage' | 'budget' | 'turn'>
   const budget = state.budget;
   if (!budget) return undefined;
   const spent = spentOf(state, budget);
-  const siblings = Math.max(1, state.turn?.calls.filter((c) => c.name === 'delegate_task').length ?? 1);
+  const siblings = Math.max(1, state.turn?.calls.filter((c) => c.name === 'delegate_task' && !c.result).length ?? 1);
   // A share too small to be a positive limit still parks the child at once, which is what it should do.
   const MIN_USD = 0.000001;
   return {

@@ -5,7 +5,7 @@
 // unsigned raise under a registry, a raise of a run that ended.
 import { describe, expect, it } from 'vitest';
 import { raiseBudgetRefusal } from '../../../src/core/machine/budget-rules';
-import { budgetCrossing, usdOf } from '../../../src/core/machine/budget';
+import { budgetCrossing, childBudgetOf, usdOf } from '../../../src/core/machine/budget';
 import { toStatus as runStatus } from '../../../src/core/machine/run-status';
 import type { RunBudget } from '../../../src/core/machine/state/budget';
 import { call, Machine, runState, T0 } from './state-factory';
@@ -88,6 +88,16 @@ describe('budget', () => {
     expect(m.state.phase).toBe('running');
     expect(runStatus(m.state).pendingBudget).toBeUndefined();
     expect(runStatus(m.state).budget).toBeUndefined();
+  });
+
+  it('gives a sub-agent what is left of the budget, shared by the turn\'s delegations, so the tree cannot spend past it', () => {
+    const delegate = (id: string) => call(id, 'delegate_task', { agent: 'general', task: 't' });
+    const m = new Machine(runState({ budget: budget({ maxUsd: 1, maxTokens: 10_000 }), agent: { ...runState().agent, subAgents: ['general'] } }));
+    m.reply(delegate('d1'), delegate('d2'));
+    expect(m.take()).toMatchObject({ kind: 'run_tools', calls: [{ id: 'd1', lane: 'child' }, { id: 'd2', lane: 'child' }] });
+    // Spent: $0.002 and 110 tokens; each of the two children gets half of the rest.
+    expect(childBudgetOf(m.state)).toEqual({ maxUsd: (1 - 0.002) / 2, maxTokens: Math.floor((10_000 - 110) / 2) });
+    expect(childBudgetOf(runState())).toBeUndefined();
   });
 
   describe('raiseBudget refusals', () => {
