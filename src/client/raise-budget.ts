@@ -3,7 +3,7 @@ import type { DecisionOutcome } from '../contract/approval-decision';
 import { raiseBudgetUpdate } from '../contract/agent-run-api';
 import type { RaiseBudget } from '../contract/budget';
 import { budgetMessage, DEFAULT_SIGNATURE_LIFETIME_MS, signedText } from '../core/approvals/signatures/signed-message';
-import { executeUpdate } from './approval-helpers';
+import { executeUpdate, queryStatus } from './approval-helpers';
 import { hasApproverKey, signWithApproverKey } from './approver-keys';
 import { describeRunIdentity } from './sign-messages';
 
@@ -21,7 +21,9 @@ export async function raiseBudget(handle: WorkflowHandle, payload: RaiseBudget):
 async function signRaise(handle: WorkflowHandle, raise: RaiseBudget): Promise<RaiseBudget> {
   const approver = raise.approver;
   if (raise.signature || !approver || !hasApproverKey(approver)) return raise;
-  const run = await describeRunIdentity(handle);
+  // Signed for the run that waits (a sub-agent's, when the raise is sent to its root), which checks it.
+  const waiting = (await queryStatus(handle)).pendingBudget?.workflowId;
+  const run = await describeRunIdentity(handle, waiting ?? handle.workflowId);
   const expiresAt = new Date(Date.now() + DEFAULT_SIGNATURE_LIFETIME_MS).toISOString();
   const message = budgetMessage(run, { approver, maxUsd: raise.maxUsd, maxTokens: raise.maxTokens, expiresAt });
   return { ...raise, expiresAt, signature: signWithApproverKey(approver, signedText(message)) };

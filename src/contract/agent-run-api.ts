@@ -52,6 +52,13 @@ export const setModeUpdate = defineUpdate<DecisionOutcome, [SetMode]>('setMode')
  */
 export const raiseBudgetUpdate = defineUpdate<DecisionOutcome, [RaiseBudget]>('raiseBudget');
 
+/**
+ * The same raise as a signal: how a run forwards it to the sub-agent's run that waits for it (a
+ * workflow cannot send an update). Checked there exactly as the update is; a refusal is recorded in
+ * that run's `ignored`.
+ */
+export const raiseBudgetSignal = defineSignal<[RaiseBudget]>('budgetRaise');
+
 /** The user's answer to a `need_more_information` question. */
 export const userReplySignal = defineSignal<[UserReply]>('userReply');
 

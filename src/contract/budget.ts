@@ -43,7 +43,7 @@ export const PendingBudgetSchema = z.object({
   maxTokens: z.number().optional(),
   /** When the run parked; the wait ends `approvalTimeoutSeconds` later. */
   since: z.string(),
-  /** The run whose budget it is, when a sub-agent draws from its root's. */
-  rootWorkflowId: z.string().optional(),
+  /** The run that waits: this one, or a sub-agent's run below it (a raise sent here is forwarded to it). */
+  workflowId: z.string(),
 });
 export type PendingBudget = z.infer<typeof PendingBudgetSchema>;

@@ -46,7 +46,7 @@ export type LifecycleEventData = {
    * The next model call would cross the run's budget (issue 34): the run parks until an approver
    * raises it (update `raiseBudget`) or `approvalTimeoutSeconds` pass (`budget_exhausted`).
    */
-  budgetExceeded: { spentUsd?: number; maxUsd?: number; spentTokens: number; maxTokens?: number; since: string; limit: 'usd' | 'tokens' };
+  budgetExceeded: { spentUsd?: number; maxUsd?: number; spentTokens: number; maxTokens?: number; since: string; workflowId: string; limit: 'usd' | 'tokens' };
   /** An approver raised the run's budget; `maxUsd` / `maxTokens` are the new limits. */
   budgetRaised: { maxUsd?: number; maxTokens?: number; by?: string };
   /** The run's permission mode was switched (update `setMode`); written to the audit log. */

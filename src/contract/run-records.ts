@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DecisionSchema, type Decision } from './decision';
+import { PendingBudgetSchema } from './budget';
 
 /**
  * The records a run keeps and its status shows: the phase, token usage, decisions, ignored messages,
@@ -75,5 +76,7 @@ export const ChildWaitingSchema = z.object({
     }),
   ),
   questions: z.array(z.object({ callId: z.string(), question: z.string(), context: z.string().optional(), askedAt: z.string(), workflowId: z.string() })),
+  /** Issue 34: the run below waits for a budget raise (state version 9); absent otherwise. */
+  budget: PendingBudgetSchema.optional(),
 });
 export type ChildWaiting = z.infer<typeof ChildWaitingSchema>;

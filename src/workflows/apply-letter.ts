@@ -1,11 +1,12 @@
 import { getExternalWorkflowHandle, isCancellation } from '@temporalio/workflow';
 import type { FollowUp, UserReply } from '../contract/approval-decision';
-import { userReplySignal } from '../contract/agent-run-api';
+import { raiseBudgetSignal, userReplySignal } from '../contract/agent-run-api';
 import type { SetMode } from '../contract/permission-mode';
 import { checkChildReport } from '../core/machine/child-reports';
 import { closeRefusal, followUpRefusal, modeRefusal } from '../core/machine/message-rules';
 import { routeReply } from '../core/machine/message-routes';
-import { raiseBudgetRefusal } from '../core/machine/budget-rules';
+import { routeRaise } from '../core/machine/budget-rules';
+import type { RaiseBudget } from '../contract/budget';
 import type { RunBudget } from '../core/machine/state/budget';
 import { applyBatch, applyDecision } from './apply-decisions';
 import type { LetterContext, Settle } from './letter-context';
@@ -93,12 +94,8 @@ async function apply(letter: Letter, ctx: LetterContext, settle: Settle): Promis
       return applyBatch(message.decisions, ctx, settle);
     case 'mode':
       return applyMode(message.change, ctx, settle);
-    case 'raise_budget': {
-      const refusal = raiseBudgetRefusal(ctx.driver.state, message.raise, ctx.signingEnv());
-      if (refusal) return settle.refuse(refusal);
-      ctx.driver.dispatch({ type: 'budget_raised', maxUsd: message.raise.maxUsd, maxTokens: message.raise.maxTokens, by: message.raise.approver });
-      return settle.applied(`budget raised to ${budgetText(ctx.driver.state.budget)}`);
-    }
+    case 'raise_budget':
+      return applyRaise(message.raise, ctx, settle);
     case 'reply':
       return applyReply(message.reply, message.via, ctx, settle);
     case 'follow_up':
@@ -128,6 +125,23 @@ async function applyMode(change: SetMode, ctx: LetterContext, settle: Settle): P
   driver.dispatch({ type: 'mode_set', mode: change.mode, by: change.by, reason: change.reason });
   await driver.flushAudit();
   settle.applied(from === change.mode ? `the run was already in ${change.mode} mode (recorded again)` : `mode switched from ${from} to ${change.mode} for the rest of the run`);
+}
+
+/** A budget raise goes to the run that waits for it: this one, or a sub-agent's run, forwarded whole (issue 34). */
+async function applyRaise(raise: RaiseBudget, ctx: LetterContext, settle: Settle): Promise<void> {
+  const route = routeRaise(ctx.driver.state, raise, ctx.signingEnv());
+  if ('refusal' in route) return settle.refuse(route.refusal);
+  if ('forwardTo' in route) {
+    try {
+      await getExternalWorkflowHandle(route.forwardTo).signal(raiseBudgetSignal, raise);
+    } catch (error) {
+      if (isCancellation(error)) throw error;
+      return settle.refuse(`The raise could not be forwarded to ${route.forwardTo}, the sub-agent run that waits for it: it no longer takes signals (${errorText(error)})`);
+    }
+    return settle.applied(`raise forwarded to ${route.forwardTo}, the sub-agent run that waits for it`);
+  }
+  ctx.driver.dispatch({ type: 'budget_raised', maxUsd: raise.maxUsd, maxTokens: raise.maxTokens, by: raise.approver });
+  settle.applied(`budget raised to ${budgetText(ctx.driver.state.budget)}`);
 }
 
 /** A reply goes to the run that asked: this one (it checks who answers), or a sub-agent's run, forwarded whole. */

@@ -12,7 +12,7 @@ export type Message =
   | { kind: 'decision'; decision: ApprovalDecision; via: 'signal' | 'update' }
   | { kind: 'decisions'; decisions: ApprovalDecision[] }
   | { kind: 'mode'; change: SetMode }
-  | { kind: 'raise_budget'; raise: RaiseBudget }
+  | { kind: 'raise_budget'; raise: RaiseBudget; via: 'signal' | 'update' }
   | { kind: 'reply'; reply: UserReply; via: 'signal' | 'update' }
   | { kind: 'follow_up'; message: FollowUp; via: 'signal' | 'update' }
   | { kind: 'close'; via: 'signal' | 'update' }

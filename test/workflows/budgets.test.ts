@@ -29,6 +29,7 @@ const spender: AgentDefinitionInput = {
   approvers: ['ana'],
 };
 const unpriced: AgentDefinitionInput = { ...spender, name: 'unpriced', model: 'claude-unknown-9' };
+const lead: AgentDefinitionInput = { ...spender, name: 'lead', description: 'Delegates.', tools: [], subAgents: ['spender'] };
 const costly = () => reply(toolCall('list_files', { path: '.' })).withUsage({ input_tokens: 10_000, output_tokens: 2_000 });
 
 async function refusal(promise: Promise<unknown>): Promise<string> {
@@ -38,7 +39,7 @@ async function refusal(promise: Promise<unknown>): Promise<string> {
 }
 
 describe('spend budgets', () => {
-  const bed = useAgentTestbed({ agents: [...builtinAgents, spender, unpriced] });
+  const bed = useAgentTestbed({ agents: [...builtinAgents, spender, unpriced, lead] });
   const fake = bed.fake;
 
   it('parks before the call that would cross maxUsd, shows in pending, refuses a non-approver, goes on after an approver raises it', async () => {
@@ -68,6 +69,39 @@ describe('spend budgets', () => {
       const final = await handle.query(statusQuery);
       expect(final.budget).toEqual({ maxUsd: 1 });
       expect(final.events.some((e) => e.name === 'budgetRaised')).toBe(true);
+    });
+  });
+
+  it('a sub-agent draws from its root\'s budget: its wait parks the tree at the root, is raised there, and the root parks again before it would cross its own', async () => {
+    const task = uniqueId('budget-tree');
+    const subTask = uniqueId('budget-child');
+    // The root's first call ($0.0002) leaves $0.0598 for the child: two calls ($0.04), then a third's worst case crosses it.
+    fake.script(task, [reply(toolCall('delegate_task', { agent: 'spender', task: subTask })), complete('the child spent')]);
+    fake.script(subTask, [costly(), costly(), complete('child done')]);
+    await withAgentWorker(bed.harness(), async ({ start, client }) => {
+      const root = await start({ agent: 'lead', task, budget: { maxUsd: 0.06 } });
+      const parked = await waitFor(async () => {
+        const s = await root.query(statusQuery);
+        return s.phase === 'waiting_budget' && s.pendingBudget?.workflowId !== root.workflowId ? s : undefined;
+      }, 'the root waiting for its sub-agent\'s budget');
+      const childId = parked.pendingBudget!.workflowId;
+      expect(childId.startsWith(`${root.workflowId}/sub-`)).toBe(true);
+      expect(parked.pendingBudget).toMatchObject({ spentUsd: 0.04, maxUsd: 0.0598 });
+      expect(fake.requestsFor(subTask)).toHaveLength(2);
+      const pending = await waitFor(async () => (await listPendingRuns(client, 100)).find((r) => r.workflowId === root.workflowId), 'the root in pending');
+      expect(pending.status?.pendingBudget?.workflowId).toBe(childId);
+
+      expect(await refusal(root.executeUpdate(raiseBudgetUpdate, { args: [{ maxUsd: 1, approver: 'mallory' }] }))).toMatch(/"mallory" may not raise/);
+      expect((await raiseBudget(root, { maxUsd: 1, approver: 'ana' })).message).toBe(`raise forwarded to ${childId}, the sub-agent run that waits for it`);
+      // The child finishes; its $0.0402 rolls up into the root, whose next call could now cross $0.06.
+      const again = await waitFor(async () => {
+        const s = await root.query(statusQuery);
+        return s.phase === 'waiting_budget' && s.pendingBudget?.workflowId === root.workflowId ? s : undefined;
+      }, 'the root parked by its own budget');
+      expect(again.pendingBudget).toMatchObject({ spentUsd: 0.0404, maxUsd: 0.06 });
+      expect(fake.requestsFor(subTask)).toHaveLength(3);
+      expect((await raiseBudget(root, { maxUsd: 1, approver: 'ana' })).message).toBe('budget raised to $1');
+      expect((await root.result()).status).toBe('completed');
     });
   });
 

@@ -107,6 +107,7 @@ export function phaseOf(state: RunState, standing: Standing): RunPhase {
   const children = Object.values(state.childWaiting);
   if (children.some((w) => w.approvals.length > 0)) return 'waiting_approval';
   if (children.some((w) => w.questions.length > 0)) return 'waiting_input';
+  if (children.some((w) => w.budget)) return 'waiting_budget';
   if (state.modelCall?.nextAttemptAt) return 'waiting_for_model';
   return 'running';
 }

@@ -25,3 +25,25 @@ export function raiseBudgetRefusal(state: RunState, raise: RaiseBudget, env: Sig
   if (!check.ok) return check.reason;
   return raiseProblem(state.budget, raise);
 }
+
+/** Where a raise goes: applied to this run, forwarded to the sub-agent's run that waits for one, or refused. */
+export type RaiseRoute = { apply: true } | { forwardTo: string } | { refusal: string };
+
+/**
+ * A raise applies to the run that waits for it. When this run is not parked by its own budget but a
+ * run below it is (its report in `childWaiting`), the raise is forwarded there whole, as a nested
+ * decision is: the approvers are checked here and again there, and the signature there, over that
+ * run's identity (`agentctl budget` signs for the run that waits, `pendingBudget.workflowId`).
+ */
+export function routeRaise(state: RunState, raise: RaiseBudget, env: SigningEnv): RaiseRoute {
+  const below = state.budget?.parkedAt ? undefined : Object.values(state.childWaiting).find((w) => w.budget)?.budget;
+  if (!below || state.outcome) {
+    const refusal = raiseBudgetRefusal(state, raise, env);
+    return refusal ? { refusal } : { apply: true };
+  }
+  const approvers = effectiveApprovers(state);
+  if (approvers && (!raise.approver || !approvers.includes(raise.approver))) {
+    return { refusal: `${raise.approver ? `"${raise.approver}"` : 'a raise without "approver"'} may not raise this run's budget (approvers: ${approvers.join(', ') || 'none'})` };
+  }
+  return { forwardTo: below.workflowId };
+}

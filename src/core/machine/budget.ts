@@ -40,7 +40,12 @@ export function budgetCrossing(state: Pick<RunState, 'usage'>, budget: RunBudget
 const roundUsd = (usd: number) => Math.round(usd * 10_000) / 10_000;
 
 /** The status's `pendingBudget` of a run parked by its budget; undefined while it runs. */
-export function pendingBudgetOf(state: Pick<RunState, 'usage' | 'budget' | 'lineage' | 'workflowId'>): PendingBudget | undefined {
+export function pendingBudgetOf(state: Pick<RunState, 'usage' | 'budget' | 'workflowId' | 'childWaiting'>): PendingBudget | undefined {
+  return ownPendingBudget(state) ?? Object.values(state.childWaiting).find((w) => w.budget)?.budget;
+}
+
+/** This run's own budget wait (not its sub-agents'). */
+export function ownPendingBudget(state: Pick<RunState, 'usage' | 'budget' | 'workflowId'>): PendingBudget | undefined {
   const budget = state.budget;
   if (!budget?.parkedAt) return undefined;
   const spent = spentOf(state, budget);
@@ -50,6 +55,7 @@ export function pendingBudgetOf(state: Pick<RunState, 'usage' | 'budget' | 'line
     spentTokens: spent.tokens,
     ...(budget.maxTokens !== undefined ? { maxTokens: budget.maxTokens } : {}),
     since: budget.parkedAt,
+    workflowId: state.workflowId,
   };
 }
 

@@ -1,4 +1,4 @@
-import { budgetCrossing, pendingBudgetOf, raiseProblem } from './budget';
+import { budgetCrossing, ownPendingBudget, raiseProblem } from './budget';
 import type { RunState } from './run-state';
 import type { TransitionContext } from './transition-context';
 
@@ -18,7 +18,7 @@ export function parkedByBudget(state: RunState, ctx: TransitionContext): boolean
   }
   if (!budget.parkedAt) {
     budget.parkedAt = ctx.at;
-    ctx.emit(state, 'budgetExceeded', { ...pendingBudgetOf(state)!, limit }, `budget-${budget.parkedAt}`);
+    ctx.emit(state, 'budgetExceeded', { ...ownPendingBudget(state)!, limit }, `budget-${budget.parkedAt}`);
   }
   return true;
 }

@@ -46,7 +46,7 @@ describe('budget', () => {
     expect(step).toEqual({ kind: 'wait', for: 'budget', until: T0 + 3600 * 1000 });
     expect(m.events.filter((e) => e.name === 'budgetExceeded')).toHaveLength(1);
     expect(m.events.find((e) => e.name === 'budgetExceeded')!.data).toMatchObject({ spentUsd: 0.006, maxUsd: 0.105, spentTokens: 330, limit: 'usd' });
-    expect(runStatus(m.state).pendingBudget).toEqual({ spentUsd: 0.006, maxUsd: 0.105, spentTokens: 330, since: new Date(T0).toISOString() });
+    expect(runStatus(m.state).pendingBudget).toEqual({ spentUsd: 0.006, maxUsd: 0.105, spentTokens: 330, since: new Date(T0).toISOString(), workflowId: 'run-1' });
     m.take();
     expect(m.events.filter((e) => e.name === 'budgetExceeded')).toHaveLength(1);
   });
