@@ -90,7 +90,7 @@ describe('budget', () => {
     expect(runStatus(m.state).budget).toBeUndefined();
   });
 
-  it('gives a sub-agent what is left of the budget, shared by the turn\'s delegations, so the tree cannot spend past it', () => {
+  it("gives a sub-agent what is left of the budget, shared by the turn's delegations, so the tree cannot spend past it", () => {
     const delegate = (id: string) => call(id, 'delegate_task', { agent: 'general', task: 't' });
     const m = new Machine(runState({ budget: budget({ maxUsd: 1, maxTokens: 10_000 }), agent: { ...runState().agent, subAgents: ['general'] } }));
     m.reply(delegate('d1'), delegate('d2'));
@@ -103,7 +103,7 @@ describe('budget', () => {
   describe('raiseBudget refusals', () => {
     const parked = (over: Parameters<typeof runState>[0] = {}) => runState({ budget: budget({ parkedAt: new Date(T0).toISOString() }), ...over });
 
-    it('refuses someone who is not one of the run\'s approvers, and a raise that names no approver', () => {
+    it("refuses someone who is not one of the run's approvers, and a raise that names no approver", () => {
       const state = parked({ input: { ...runState().input, approvers: ['ana'] } });
       expect(raiseBudgetRefusal(state, { maxUsd: 5, approver: 'mallory' }, SIGNING)).toMatch(/"mallory" may not raise this run's budget \(approvers: ana\)/);
       expect(raiseBudgetRefusal(state, { maxUsd: 5 }, SIGNING)).toMatch(/without "approver" may not raise/);
