@@ -5,7 +5,7 @@
 // A run on a private dev server with the scripted fake Messages API takes one step, then parks on a
 // write that needs a person; the `checkpoint` query's answer is written as the fixture. Parked there,
 // the state has most of what a checkpoint can hold: messages, usage, a turn with a call waiting,
-// decisions, lifecycle events, a thread (followUps) and a restricted approver list. The migration
+// decisions, lifecycle events, a thread (followUps), a restricted approver list and a spend budget (version 9). The migration
 // test (test/workflows/compat/migrations/migrate-state.test.ts) reads every run-state-v*.json through the
 // migration, and the drift test checks the current version's fixture fits the schema field for field.
 import { writeFileSync } from 'node:fs';
@@ -52,7 +52,7 @@ async function run(): Promise<void> {
     await agentWorker.worker.runUntil(async () => {
       const handle = await startRun(
         agentWorker.client,
-        { agent: 'fixture', task: TASK, user: 'ana', approvers: ['ana'], followUps: true },
+        { agent: 'fixture', task: TASK, user: 'ana', approvers: ['ana'], followUps: true, budget: { maxUsd: 50, maxTokens: 1_000_000 } },
         { taskQueue, workflowId: 'fixture-run-state' },
       );
       await pendingCall(handle);

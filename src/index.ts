@@ -41,6 +41,7 @@ export {
   replyMessage,
   followUpMessage,
   runRequestMessage,
+  budgetMessage,
   signedText,
   argumentsHash,
   SIGNED_MESSAGE_VERSION,
@@ -60,7 +61,8 @@ export { verifyAuditFile } from './runtime/audit/verify-audit';
 export type { AuditRecord } from './runtime/audit/audit-record';
 export { EventDeduper } from './runtime/lifecycle/event-dedupe';
 export { createBuiltinHandlers, type BuiltinHandlers } from './runtime/lifecycle/builtin-handlers';
-export { statusQuery, approvalSignal, decideApprovalUpdate, decideApprovalsUpdate, setModeUpdate, userReplySignal, submitReplyUpdate } from './contract/agent-run-api';
+export { statusQuery, approvalSignal, decideApprovalUpdate, decideApprovalsUpdate, setModeUpdate, userReplySignal, submitReplyUpdate, raiseBudgetUpdate, raiseBudgetSignal } from './contract/agent-run-api';
+export { raiseBudget } from './client/raise-budget';
 export { PermissionModeSchema, SetModeSchema, type PermissionMode, type SetMode } from './contract/permission-mode';
 export { ApprovalBatchSchema, ShownCallSchema, type ApprovalBatch, type ShownCall } from './contract/approval-batch';
 export { AgentRunInputSchema, type AgentRunInput } from './contract/run-input';
@@ -136,7 +138,8 @@ export type { ResolvedTool } from './contract/resolved-agent';
 export { ToolScopeSchema } from './contract/tool-scope';
 export { ApprovalRuleSchema, ToolApprovalSchema, ScopePolicySchema, ScopeActionSchema } from './contract/approval-rules';
 export { DecisionViaSchema, CallApprovalSchema } from './contract/decision';
-export type { DecisionFields, DecisionMessage, ReplyMessage, FollowUpMessage, RunRequestMessage } from './core/approvals/signatures/signed-message';
+export type { DecisionFields, DecisionMessage, ReplyMessage, FollowUpMessage, RunRequestMessage, BudgetMessage } from './core/approvals/signatures/signed-message';
+export { BudgetSchema, RaiseBudgetSchema, PendingBudgetSchema, type Budget, type RaiseBudget, type PendingBudget } from './contract/budget';
 export type { ApprovalRequest, ApprovalHandlerVerdict, GuardrailSubject, GuardrailVerdict } from './runtime/guardrails/guardrail-types';
 export { AuditRecordSchema, type AuditEntry } from './runtime/audit/audit-record';
 export { ShellAnalysisSchema, CommandPatternSchema, type ShellAnalysis, type CommandPattern } from './contract/shell-analysis';

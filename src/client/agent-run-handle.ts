@@ -10,7 +10,7 @@ import { resumeRun } from './resume-run';
 import { followRunEvents, type RunEvent, type RunEventOptions } from './run-events';
 import { awaitOutcome, endingDetail, failureOf, outcomeOfError, type RunOutcome } from './run-outcome';
 
-const ENDED_PHASES: ReadonlySet<string> = new Set(['completed', 'max_iterations', 'guardrail_tripped', 'failed', 'cancelled']);
+const ENDED_PHASES: ReadonlySet<string> = new Set(['completed', 'max_iterations', 'guardrail_tripped', 'budget_exhausted', 'failed', 'cancelled']);
 
 /** How a person decides a call; `callId` may be left out when exactly one call waits. */
 export interface DecideOptions {

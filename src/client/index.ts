@@ -51,6 +51,8 @@ export {
   decideApprovalUpdate,
   decideApprovalsUpdate,
   setModeUpdate,
+  raiseBudgetUpdate,
+  raiseBudgetSignal,
   userReplySignal,
   submitReplyUpdate,
   userMessageSignal,
@@ -61,6 +63,8 @@ export {
 export { AgentRunInputSchema, type AgentRunInput } from '../contract/run-input';
 export { PermissionModeSchema, SetModeSchema, type PermissionMode, type SetMode } from '../contract/permission-mode';
 export { ApprovalBatchSchema, type ApprovalBatch } from '../contract/approval-batch';
+export { BudgetSchema, RaiseBudgetSchema, PendingBudgetSchema, type Budget, type RaiseBudget, type PendingBudget } from '../contract/budget';
+export { raiseBudget } from './raise-budget';
 export type { AgentRunResult } from '../contract/run-result';
 export type { RunStatus, PendingApproval, PendingQuestionView, TaskProgress } from '../contract/run-status';
 export type { RunPhase, DecisionRecord, ToolCallRecord } from '../contract/run-records';

@@ -38,7 +38,7 @@ export function toListed(info: WorkflowExecutionInfo): ListedRun {
 }
 
 /** The phases a run ends in, as its status (and the AgentStatus attribute) name them. */
-const ENDED_PHASES: ReadonlySet<string> = new Set(['completed', 'max_iterations', 'guardrail_tripped', 'failed', 'cancelled']);
+const ENDED_PHASES: ReadonlySet<string> = new Set(['completed', 'max_iterations', 'guardrail_tripped', 'budget_exhausted', 'failed', 'cancelled']);
 
 /** Temporal's closed statuses as a phase, for a run that closed without saying so itself. */
 const CLOSED_AS: Readonly<Record<string, string>> = { FAILED: 'failed', TERMINATED: 'terminated', CANCELLED: 'cancelled', TIMED_OUT: 'timed_out', COMPLETED: 'completed' };

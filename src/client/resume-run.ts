@@ -25,7 +25,7 @@ export function nextResumeId(workflowId: string): string {
 
 /** Why a run that ended this way needs no follow-up, or undefined when it does. */
 function finished(result: AgentRunResult): string | undefined {
-  if (result.status === 'max_iterations') return undefined;
+  if (result.status === 'max_iterations' || result.status === 'budget_exhausted') return undefined;
   if (result.completion?.status === 'blocked' || result.completion?.status === 'partial') return undefined;
   if (result.status === 'guardrail_tripped') return 'was stopped by a guardrail; resuming it would meet the same guardrail (start a new run instead)';
   return 'completed with success; there is nothing to resume (start a new run for new work)';

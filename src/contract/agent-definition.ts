@@ -9,6 +9,7 @@ import { CommandLimitsSchema } from './command-limits';
 import { JsonSchemaObjectSchema } from './output-check';
 import { ModelOptionsShape } from './model-options';
 import { NexusToolSchema, nexusToolName } from './nexus-tool';
+import { BudgetSchema } from './budget';
 
 /** The context budget of an agent that sets none; written once, here (the schema's defaults use it). */
 export const DEFAULT_CONTEXT_BUDGET = Object.freeze({ windowTokens: 200_000, targetShare: 0.6, keepRecentTurns: 6 });
@@ -69,6 +70,8 @@ export const AgentDefinitionSchema = z.object({
   maxIterations: z.number().int().positive(),
   maxTokens: z.number().int().positive().default(4_096),
   approval: ToolApprovalSchema.optional(),
+  /** The spend budget of this agent's runs unless a run sets its own (issue 34; the run's wins, field by field). */
+  budget: BudgetSchema.optional(),
   /** Who may decide this agent's parked calls (names as decisions carry them); absent means anyone. */
   approvers: z.array(z.string().min(1).max(200)).min(1).optional(),
   /** `per-run` gives each run its own folder, `<AGENT_WORKSPACE>/runs/<workflowId>`; `shared` uses the root. */

@@ -2,6 +2,7 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ApprovalDecision, DecisionOutcome, FollowUp, UserReply } from './approval-decision';
 import type { ApprovalBatch } from './approval-batch';
 import type { SetMode } from './permission-mode';
+import type { RaiseBudget } from './budget';
 import type { AgentRunInput } from './run-input';
 import type { AgentRunResult } from './run-result';
 import type { ChildWaiting } from './run-records';
@@ -43,6 +44,20 @@ export const decideApprovalsUpdate = defineUpdate<DecisionOutcome, [ApprovalBatc
 
 /** Switches the run's permission mode for the rest of the run; the switch is written to the audit log. */
 export const setModeUpdate = defineUpdate<DecisionOutcome, [SetMode]>('setMode');
+
+/**
+ * Raises the spend budget of a run parked by it (issue 34; or of one that runs, ahead of time); only
+ * the run's approvers, signed when the worker has an approver registry. An update: the caller must
+ * learn whether it was refused and why.
+ */
+export const raiseBudgetUpdate = defineUpdate<DecisionOutcome, [RaiseBudget]>('raiseBudget');
+
+/**
+ * The same raise as a signal: how a run forwards it to the sub-agent's run that waits for it (a
+ * workflow cannot send an update). Checked there exactly as the update is; a refusal is recorded in
+ * that run's `ignored`.
+ */
+export const raiseBudgetSignal = defineSignal<[RaiseBudget]>('budgetRaise');
 
 /** The user's answer to a `need_more_information` question. */
 export const userReplySignal = defineSignal<[UserReply]>('userReply');

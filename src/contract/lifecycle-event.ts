@@ -19,7 +19,7 @@ export type LifecycleEventData = {
   agentStarted: { task: string; user: string };
   /** The run ended; `completion` and `iterations`, or `error`; a tripped guardrail says which. */
   agentEnded: {
-    status: 'completed' | 'max_iterations' | 'failed' | 'cancelled' | 'guardrail_tripped';
+    status: 'completed' | 'max_iterations' | 'failed' | 'cancelled' | 'guardrail_tripped' | 'budget_exhausted';
     usage: TokenUsage;
     completion?: Completion;
     completions?: number;
@@ -42,6 +42,13 @@ export type LifecycleEventData = {
   approvalRequested: { callId: string; tool: string; input: unknown; requestedAt: string; iteration: number; reason: string; context?: string };
   /** The decision as the run records it; `arguments` when the call was refused before a person saw it. */
   approvalDecided: DecisionRecord & { arguments?: unknown; edited?: { original: unknown; arguments: unknown } };
+  /**
+   * The next model call would cross the run's budget (issue 34): the run parks until an approver
+   * raises it (update `raiseBudget`) or `approvalTimeoutSeconds` pass (`budget_exhausted`).
+   */
+  budgetExceeded: { spentUsd?: number; maxUsd?: number; spentTokens: number; maxTokens?: number; since: string; workflowId: string; limit: 'usd' | 'tokens' };
+  /** An approver raised the run's budget; `maxUsd` / `maxTokens` are the new limits. */
+  budgetRaised: { maxUsd?: number; maxTokens?: number; by?: string };
   /** The run's permission mode was switched (update `setMode`); written to the audit log. */
   modeChanged: { from: string; to: string; by?: string; reason?: string };
   /** `retrying` and the attempt fields when an unavailable model is waited out. */

@@ -4,6 +4,7 @@ import { SavedSummarySchema, TaskSchema } from './control-tools';
 import { JsonSchemaObjectSchema } from './output-check';
 import { PermissionModeSchema } from './permission-mode';
 import { EffortSchema } from './model-options';
+import { BudgetSchema } from './budget';
 
 /**
  * The `resume` input: what a run resumed by an earlier release carried over (a new conversation seeded
@@ -60,6 +61,11 @@ export const AgentRunInputSchema = z.object({
    * At most 64 characters.
    */
   fairnessKey: z.string().min(1).max(64, 'fairnessKey is at most 64 characters').optional(),
+  /**
+   * A spend budget (issue 34): the run parks (`waiting_budget`) before a model call that would cross
+   * it, until an approver raises it. Overrides the agent's `budget` field by field.
+   */
+  budget: BudgetSchema.optional(),
   /** Who may decide this run's parked calls; narrows the agent's own list (a run cannot widen it). */
   approvers: z.array(z.string().min(1).max(200)).min(1).optional(),
   /** Lets this run's tool commands reach the network; otherwise the agent's setting (default: no network). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DecisionSchema, type Decision } from './decision';
+import { PendingBudgetSchema } from './budget';
 
 /**
  * The records a run keeps and its status shows: the phase, token usage, decisions, ignored messages,
@@ -14,10 +15,12 @@ export const RunPhaseSchema = z.enum([
   'waiting_for_model',
   'waiting_approval',
   'waiting_input',
+  'waiting_budget',
   'idle',
   'completed',
   'max_iterations',
   'guardrail_tripped',
+  'budget_exhausted',
   'failed',
   'cancelled',
 ]);
@@ -73,5 +76,7 @@ export const ChildWaitingSchema = z.object({
     }),
   ),
   questions: z.array(z.object({ callId: z.string(), question: z.string(), context: z.string().optional(), askedAt: z.string(), workflowId: z.string() })),
+  /** Issue 34: the run below waits for a budget raise (state version 9); absent otherwise. */
+  budget: PendingBudgetSchema.optional(),
 });
 export type ChildWaiting = z.infer<typeof ChildWaitingSchema>;

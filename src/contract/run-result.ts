@@ -8,7 +8,7 @@ import type { AgentRunInput } from './run-input';
  * agent's zod `outputSchema` (see AgentOutput); otherwise it is `unknown`, to be checked by the caller.
  */
 export interface AgentRunResult<TOutput = unknown> {
-  status: 'completed' | 'max_iterations' | 'guardrail_tripped';
+  status: 'completed' | 'max_iterations' | 'guardrail_tripped' | 'budget_exhausted';
   completion?: Completion;
   /** The typed result, when the run (or its agent) asked for one with an output schema. */
   output?: TOutput;

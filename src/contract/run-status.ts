@@ -1,3 +1,4 @@
+import type { PendingBudget } from './budget';
 import type { PermissionMode } from './permission-mode';
 import type { Completion, Task } from './control-tools';
 import type { TokenUsage } from './messages';
@@ -62,6 +63,10 @@ export interface RunStatus {
   recentToolCalls: ToolCallRecord[];
   pendingApprovals: PendingApproval[];
   pendingQuestion?: PendingQuestion;
+  /** Phase `waiting_budget` (issue 34): what the run spent and the limits its next model call would cross. */
+  pendingBudget?: PendingBudget;
+  /** The run's spend budget as it stands (raised included), when it has one. */
+  budget?: { maxUsd?: number; maxTokens?: number };
   /** Every question waiting in this run and its sub-agents' runs. */
   pendingQuestions: PendingQuestionView[];
   /** Sub-agent runs of the current turn. */

@@ -1,14 +1,19 @@
 import { getExternalWorkflowHandle, isCancellation } from '@temporalio/workflow';
 import type { FollowUp, UserReply } from '../contract/approval-decision';
-import { userReplySignal } from '../contract/agent-run-api';
+import { raiseBudgetSignal, userReplySignal } from '../contract/agent-run-api';
 import type { SetMode } from '../contract/permission-mode';
 import { checkChildReport } from '../core/machine/child-reports';
 import { closeRefusal, followUpRefusal, modeRefusal } from '../core/machine/message-rules';
 import { routeReply } from '../core/machine/message-routes';
+import { routeRaise } from '../core/machine/budget-rules';
+import type { RaiseBudget } from '../contract/budget';
+import type { RunBudget } from '../core/machine/state/budget';
 import { applyBatch, applyDecision } from './apply-decisions';
 import type { LetterContext, Settle } from './letter-context';
 import type { Letter, Message } from './mailbox';
 import { noteSignatures } from './signed-once';
+
+const budgetText = (b: RunBudget | undefined) => [b?.maxUsd !== undefined ? `$${b.maxUsd}` : '', b?.maxTokens !== undefined ? `${b.maxTokens} tokens` : ''].filter(Boolean).join(' and ');
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -27,6 +32,7 @@ const IGNORED_AS: Record<Message['kind'], string> = {
   decision: 'approval',
   decisions: 'approval',
   mode: 'mode',
+  raise_budget: 'raiseBudget',
   reply: 'userReply',
   follow_up: 'userMessage',
   close: 'close',
@@ -104,6 +110,8 @@ async function apply(letter: Letter, ctx: LetterContext, settle: Settle): Promis
       return applyBatch(message.decisions, ctx, settle);
     case 'mode':
       return applyMode(message.change, ctx, settle);
+    case 'raise_budget':
+      return applyRaise(message.raise, ctx, settle);
     case 'reply':
       return applyReply(message.reply, message.via, ctx, settle);
     case 'follow_up':
@@ -135,6 +143,23 @@ async function applyMode(change: SetMode, ctx: LetterContext, settle: Settle): P
   settle.committed(applied);
   await driver.flushAudit();
   settle.applied(applied);
+}
+
+/** A budget raise goes to the run that waits for it: this one, or a sub-agent's run, forwarded whole (issue 34). */
+async function applyRaise(raise: RaiseBudget, ctx: LetterContext, settle: Settle): Promise<void> {
+  const route = routeRaise(ctx.driver.state, raise, ctx.signingEnv());
+  if ('refusal' in route) return settle.refuse(route.refusal);
+  if ('forwardTo' in route) {
+    try {
+      await getExternalWorkflowHandle(route.forwardTo).signal(raiseBudgetSignal, raise);
+    } catch (error) {
+      if (isCancellation(error)) throw error;
+      return settle.refuse(`The raise could not be forwarded to ${route.forwardTo}, the sub-agent run that waits for it: it no longer takes signals (${errorText(error)})`);
+    }
+    return settle.applied(`raise forwarded to ${route.forwardTo}, the sub-agent run that waits for it`);
+  }
+  ctx.driver.dispatch({ type: 'budget_raised', maxUsd: raise.maxUsd, maxTokens: raise.maxTokens, by: raise.approver });
+  settle.applied(`budget raised to ${budgetText(ctx.driver.state.budget)}`);
 }
 
 /** A reply goes to the run that asked: this one (it checks who answers), or a sub-agent's run, forwarded whole. */

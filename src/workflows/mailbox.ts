@@ -1,5 +1,6 @@
 import type { ApprovalDecision, FollowUp, UserReply } from '../contract/approval-decision';
 import type { SetMode } from '../contract/permission-mode';
+import type { RaiseBudget } from '../contract/budget';
 import type { ChildWaiting } from '../contract/run-records';
 import type { RunEvent } from '../core/machine/run-events';
 
@@ -11,6 +12,7 @@ export type Message =
   | { kind: 'decision'; decision: ApprovalDecision; via: 'signal' | 'update' }
   | { kind: 'decisions'; decisions: ApprovalDecision[] }
   | { kind: 'mode'; change: SetMode }
+  | { kind: 'raise_budget'; raise: RaiseBudget; via: 'signal' | 'update' }
   | { kind: 'reply'; reply: UserReply; via: 'signal' | 'update' }
   | { kind: 'follow_up'; message: FollowUp; via: 'signal' | 'update' }
   | { kind: 'close'; via: 'signal' | 'update' }

@@ -11,12 +11,16 @@ import {
   decideApprovalUpdate,
   sendMessageUpdate,
   setModeUpdate,
+  raiseBudgetSignal,
+  raiseBudgetUpdate,
   submitReplyUpdate,
   userMessageSignal,
   userReplySignal,
 } from '../contract/agent-run-api';
 import { FailureType } from '../contract/errors';
 import { SetModeSchema } from '../contract/permission-mode';
+import { RaiseBudgetSchema } from '../contract/budget';
+import { routeRaise } from '../core/machine/budget-rules';
 import { ChildWaitingSchema } from '../contract/run-records';
 import { batchRefusal } from '../core/machine/batch-rules';
 import type { SigningEnv } from '../core/machine/decision-rules';
@@ -113,6 +117,23 @@ export function installMessageHandlers(mailbox: Mailbox, state: () => RunState |
       const now = state();
       const refusal = now && modeRefusal(now, parsed.data);
       if (refusal) throw new Error(refusal);
+    },
+  });
+
+  // Issue 34: registered on every execution; one that started without a budget refuses every raise.
+  setHandler(raiseBudgetSignal, (raw: unknown) => {
+    const parsed = RaiseBudgetSchema.safeParse(raw);
+    if (!parsed.success) return signal({ kind: 'malformed', ignoredAs: 'raiseBudget', reason: `malformed raiseBudget payload: ${malformed(parsed.error.issues)}`, payload: raw }, raw);
+    return signal({ kind: 'raise_budget', raise: parsed.data, via: 'signal' }, raw);
+  });
+  setHandler(raiseBudgetUpdate, (raw) => update({ kind: 'raise_budget', raise: RaiseBudgetSchema.parse(raw), via: 'update' }, raw), {
+    validator: (raw: unknown) => {
+      open();
+      const parsed = RaiseBudgetSchema.safeParse(raw);
+      if (!parsed.success) throw new Error(`Malformed raiseBudget: ${malformed(parsed.error.issues)} (expected { maxUsd?, maxTokens?, approver?, signature?, expiresAt? })`);
+      const now = state();
+      const route = now && routeRaise(now, parsed.data, env());
+      if (route && 'refusal' in route) throw new Error(route.refusal);
     },
   });
 

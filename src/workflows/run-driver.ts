@@ -12,6 +12,7 @@ import type { TransitionEnv } from '../core/machine/transition-context';
 import type { NextStep, StepFeatures } from '../core/machine/next-step';
 import { historyIsFull } from './history-budget';
 import { childStatusSignal } from '../contract/agent-run-api';
+import { pendingBudgetOf } from '../core/machine/budget';
 import { pendingQuestionsOf, pendingApprovalsOf } from '../core/machine/run-status';
 import type { ChildWaiting } from '../contract/run-records';
 import { AgentCostUsdKey, AgentNameKey, AgentStatusKey } from '../contract/search-attributes';
@@ -144,7 +145,9 @@ export class RunDriver {
   private tellParent(): void {
     const parent = this.state.lineage.parentWorkflowId;
     if (!parent) return;
-    const waiting: ChildWaiting = this.state.outcome ? { approvals: [], questions: [] } : { approvals: pendingApprovalsOf(this.state), questions: pendingQuestionsOf(this.state) };
+    const budget = this.state.outcome ? undefined : pendingBudgetOf(this.state);
+    // `budget` only when the run waits for one (issue 34), so the reports of runs without a budget read as before.
+    const waiting: ChildWaiting = this.state.outcome ? { approvals: [], questions: [] } : { approvals: pendingApprovalsOf(this.state), questions: pendingQuestionsOf(this.state), ...(budget ? { budget } : {}) };
     const told = JSON.stringify(waiting);
     const signal = () => getExternalWorkflowHandle(parent).signal(childStatusSignal, { workflowId: this.state.workflowId, waiting });
     if (!this.options.oneWriter) {

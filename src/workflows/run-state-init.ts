@@ -18,6 +18,7 @@ import { agentV2ToV3, type RunStateV2 } from './compat/migrations/run-state-v2';
 import { ResolvedAgentSchema, type ResolvedAgent } from '../contract/resolved-agent';
 import { type RunState } from '../core/machine/run-state';
 import { learnNexusTools } from './nexus-tool-call';
+import { RunBudgetSchema } from '../core/machine/state/budget';
 import {
   AgentRunInputSchema,
   DEFAULT_APPROVAL_TIMEOUT_SECONDS,
@@ -116,9 +117,12 @@ export async function stateFromCheckpoint(input: ParsedRunInput): Promise<{ stat
  */
 export async function newRunState(input: ParsedRunInput, ceiling = false): Promise<RunState> {
   const patterns = commandPatternsOf(input.toolApproval);
-  const resolved: unknown = await setup.resolveAgent({ agent: input.agent, commandPatterns: patterns });
+  // Issue 34: only new executions ask for the budget, so a history from before replays the same call.
+  const budgeted = patched(Patches.spendBudget);
+  const resolved: unknown = await setup.resolveAgent({ agent: input.agent, commandPatterns: patterns, ...(budgeted ? { budget: input.budget, model: input.model } : {}) });
   const agent = resolvedAgentOf(resolved);
   learnNexusTools(resolved);
+  const budget = budgeted ? RunBudgetSchema.optional().parse((resolved as { budget?: unknown }).budget) : undefined;
   const { approverKeys } = WorkerFactsSchema.parse(resolved);
   const loosens = ceiling && approverKeys !== undefined ? runRulesCeilingProblem(input, agent) : undefined;
   if (loosens) throw ApplicationFailure.create({ type: FailureType.InvalidRunInput, nonRetryable: true, message: `Refused to run: ${loosens}.` });
@@ -181,5 +185,6 @@ export async function newRunState(input: ParsedRunInput, ceiling = false): Promi
     chain: { link: 0, resumedFrom: resume?.fromWorkflowId },
     startedAt: new Date().toISOString(),
     warnings: [],
+    ...(budget ? { budget } : {}),
   };
 }

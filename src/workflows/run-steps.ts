@@ -1,3 +1,4 @@
+import { childBudgetOf } from '../core/machine/budget';
 import { ActivityFailure, ApplicationFailure, CancellationScope, ChildWorkflowFailure, condition, isCancellation, ParentClosePolicy, startChild, TimeoutFailure } from '@temporalio/workflow';
 import type { PreferenceRule } from '../core/approvals/preference-rules';
 import { FailureType } from '../contract/errors';
@@ -195,6 +196,8 @@ export async function runChildStep(state: RunState, call: TurnCall, cancelIsARes
           // The run's own model and effort hold for its whole tree of sub-agents (each passes them on).
           ...(state.input.model ? { model: state.input.model } : {}),
           ...(state.input.effort ? { effort: state.input.effort } : {}),
+          // Issue 34: a sub-agent draws from this run's budget (its share of what is left; see childBudgetOf).
+          ...(state.budget ? { budget: childBudgetOf(state) } : {}),
           parent: { workflowId: state.workflowId, rootWorkflowId: state.lineage.rootWorkflowId ?? state.workflowId, depth: state.lineage.depth + 1 },
         },
       ],

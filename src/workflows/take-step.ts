@@ -35,6 +35,7 @@ const WAIT_SUMMARY: Record<Extract<NextStep, { kind: 'wait' }>['for'], string> =
   reply: 'reply deadline',
   model_retry: 'next model attempt',
   message: 'thread idle timeout',
+  budget: 'budget deadline',
 };
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -22,6 +22,7 @@ import { agentsCommand } from './agents';
 import { sendCommand } from './send';
 import { closeCommand } from './close';
 import { modeCommand } from './mode';
+import { budgetCommand } from './budget';
 import { scheduleCommand } from './schedule';
 import { deployCommand } from './deploy';
 
@@ -49,6 +50,7 @@ export const commands: Command[] = [
   sendCommand,
   closeCommand,
   modeCommand,
+  budgetCommand,
   scheduleCommand,
   deployCommand,
   codecServerCommand,

@@ -10,8 +10,10 @@ const PHASES = [
   'compacting',
   'waiting_approval',
   'waiting_input',
+  'waiting_budget',
   'completed',
   'max_iterations',
+  'budget_exhausted',
   'failed',
   'cancelled',
 ] as const satisfies readonly RunPhase[];

@@ -7,7 +7,7 @@ import type { RunStatus } from '../../contract/run-status';
 import { terminalSafe } from '../../client/terminal-safe';
 
 /** Runs parked on a person, found through the search attribute every run keeps up to date. */
-export const PENDING_QUERY = `WorkflowType = "${AGENT_RUN_WORKFLOW_TYPE}" AND AgentStatus IN ("waiting_approval","waiting_input") AND ExecutionStatus = "Running"`;
+export const PENDING_QUERY = `WorkflowType = "${AGENT_RUN_WORKFLOW_TYPE}" AND AgentStatus IN ("waiting_approval","waiting_input","waiting_budget") AND ExecutionStatus = "Running"`;
 
 /** A short deadline per run: one run whose worker is down must not stall the whole listing. */
 const STATUS_TIMEOUT_MS = 5_000;
@@ -19,7 +19,7 @@ export interface PendingRun {
   phase: string;
   taskQueue: string;
   startTime: string;
-  status?: Pick<RunStatus, 'agent' | 'task' | 'user' | 'pendingApprovals' | 'pendingQuestion'>;
+  status?: Pick<RunStatus, 'agent' | 'task' | 'user' | 'pendingApprovals' | 'pendingQuestion' | 'pendingBudget'>;
   statusError?: string;
   /** A sub-agent's run: its waits show under the root's entry instead. */
   subAgent?: boolean;
@@ -41,8 +41,8 @@ export async function listPendingRuns(client: Client, limit: number): Promise<Pe
     runs.map(async (run) => {
       try {
         const status = await queryStatus(client.workflow.getHandle(run.workflowId), STATUS_TIMEOUT_MS);
-        const { agent, task, user, pendingApprovals, pendingQuestion, lineage } = status;
-        run.status = { agent, task, user, pendingApprovals, pendingQuestion };
+        const { agent, task, user, pendingApprovals, pendingQuestion, pendingBudget, lineage } = status;
+        run.status = { agent, task, user, pendingApprovals, pendingQuestion, ...(pendingBudget ? { pendingBudget } : {}) };
         // A sub-agent's waits are listed under its root run, which forwards decisions to it.
         if (lineage && lineage.depth > 0) run.subAgent = true;
       } catch (error) {
@@ -53,8 +53,15 @@ export async function listPendingRuns(client: Client, limit: number): Promise<Pe
   return runs.filter((run) => !run.subAgent);
 }
 
+/** What a run parked by its budget spent, against which limits. */
+function budgetLine(b: NonNullable<RunStatus['pendingBudget']>): string {
+  const usd = b.maxUsd !== undefined ? `$${b.spentUsd ?? '?'} of $${b.maxUsd}` : undefined;
+  const tokens = b.maxTokens !== undefined ? `${b.spentTokens} of ${b.maxTokens} tokens` : `${b.spentTokens} tokens`;
+  return `next model call would cross it: spent ${[usd, tokens].filter(Boolean).join(', ')}`;
+}
+
 function render(runs: PendingRun[]): string {
-  if (runs.length === 0) return 'No run is waiting for approval or input.';
+  if (runs.length === 0) return 'No run is waiting for approval, input or a budget raise.';
   return runs
     .map((run) => {
       const head = `${run.workflowId}  ${run.phase}${run.status ? `  ${run.status.agent}  user=${run.status.user}` : ''}`;
@@ -62,6 +69,7 @@ function render(runs: PendingRun[]): string {
       const lines = [head, `  task: ${terminalSafe(run.status.task.slice(0, 100))}`];
       if (run.status.pendingApprovals.length > 0) lines.push(listPendingCalls(run.status.pendingApprovals, run.workflowId));
       if (run.status.pendingQuestion) lines.push(`  question: ${terminalSafe(run.status.pendingQuestion.question)}`);
+      if (run.status.pendingBudget) lines.push(`  budget: ${budgetLine(run.status.pendingBudget)}; raise it: agentctl budget ${run.workflowId} --raise-usd N`);
       return lines.join('\n');
     })
     .join('\n\n');

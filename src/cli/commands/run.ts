@@ -53,12 +53,22 @@ function priorityFlag(raw: string | undefined): number | undefined {
 
 const list = (raw: string | undefined) => (raw === undefined ? undefined : raw.split(',').map((s) => s.trim()).filter(Boolean));
 
+/** `--budget-usd 2` / `--budget-tokens 100000`, checked here so a typo is reported before anything starts. */
+export function budgetFlags(usd: string | undefined, tokens: string | undefined): { maxUsd?: number; maxTokens?: number } | undefined {
+  if (usd === undefined && tokens === undefined) return undefined;
+  const maxUsd = usd === undefined ? undefined : Number(usd);
+  if (maxUsd !== undefined && !(Number.isFinite(maxUsd) && maxUsd > 0)) throw new UsageError(`--budget-usd must be a number of USD above 0 (got "${usd}")`);
+  const maxTokens = tokens === undefined ? undefined : Number(tokens);
+  if (maxTokens !== undefined && !(Number.isInteger(maxTokens) && maxTokens > 0)) throw new UsageError(`--budget-tokens must be a whole number above 0 (got "${tokens}")`);
+  return { ...(maxUsd !== undefined ? { maxUsd } : {}), ...(maxTokens !== undefined ? { maxTokens } : {}) };
+}
+
 /** `agentctl run <agent> <task...>`: starts a run and follows it live, or only starts it with --detach. */
 export const runCommand: Command = {
   name: 'run',
   usage:
     'agentctl run <agent> <task...> [--max-iterations N] [--user NAME] [--id WORKFLOW_ID] [--approval-timeout 30m] ' +
-    '[--follow-ups] [--sub-agents A,B] [--approvers A,B] [--network] [--output-schema FILE] [--model MODEL_ID] [--effort low|medium|high|xhigh|max] ' +
+    '[--follow-ups] [--sub-agents A,B] [--approvers A,B] [--network] [--output-schema FILE] [--model MODEL_ID] [--effort low|medium|high|xhigh|max] [--budget-usd USD] [--budget-tokens N] ' +
     '[--priority 1-5] [--fairness-key KEY] [--no-thinking] [--interactive] [--detach] [--json]',
   summary: 'start a run and follow it live (iterations, tools, approvals, result); --detach only starts it',
   async run(ctx) {
@@ -81,6 +91,8 @@ export const runCommand: Command = {
       // This run's model id and effort, over the agent's (absent: the agent's own).
       model: stringFlag(ctx, 'model'),
       effort: effortFlag(stringFlag(ctx, 'effort')),
+      // Issue 34: the run parks before a model call that would cross it, until an approver raises it.
+      budget: budgetFlags(stringFlag(ctx, 'budget-usd'), stringFlag(ctx, 'budget-tokens')),
       // Temporal's task priority and fairness key (default: the user) for the run, its activities and sub-agents.
       priority: priorityFlag(stringFlag(ctx, 'priority')),
       fairnessKey: stringFlag(ctx, 'fairness-key'),

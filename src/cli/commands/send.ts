@@ -62,15 +62,15 @@ export const sendCommand: Command = {
         if (!ctx.json) ctx.out(`  ${renderToolCall(call)}`);
       }
       const answered = completionsOf(status) > before ? status.completions.at(-1) : undefined;
-      const ended = ['completed', 'max_iterations', 'failed', 'cancelled', 'guardrail_tripped'].includes(status.phase);
+      const ended = ['completed', 'max_iterations', 'failed', 'cancelled', 'guardrail_tripped', 'budget_exhausted'].includes(status.phase);
       if (answered || ended) {
         ctx.print({ workflowId, phase: status.phase, completion: answered ?? status.completion }, () =>
           answered ? `✅ ${answered.status}: ${terminalSafe(answered.summary)}\nThe thread waits for the next message (agentctl send ${workflowId} "...", or agentctl close ${workflowId}).` : `The run ended: ${status.phase}.`,
         );
         return answered ? 0 : 1;
       }
-      if (status.phase === 'waiting_approval' || status.phase === 'waiting_input') {
-        if (!ctx.json) ctx.out(`The run waits for a person: agentctl pending / approve ${workflowId}`);
+      if (status.phase === 'waiting_approval' || status.phase === 'waiting_input' || status.phase === 'waiting_budget') {
+        if (!ctx.json) ctx.out(`The run waits for a person: agentctl pending / ${status.phase === 'waiting_budget' ? 'budget' : 'approve'} ${workflowId}`);
         return 0;
       }
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));

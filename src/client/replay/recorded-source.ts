@@ -7,7 +7,7 @@ import { assembleRecordedRun, type RecordedEnding, type RecordedRun } from './re
 import { RunNotReplayableError } from './replay-errors';
 
 /** Phases of a running run that wait for a person: its history up to there is a record that will not move by itself. */
-const PARKED = new Set(['waiting_approval', 'waiting_input', 'idle']);
+const PARKED = new Set(['waiting_approval', 'waiting_input', 'waiting_budget', 'idle']);
 
 const ENDINGS: Record<string, RecordedEnding> = { COMPLETED: 'completed', FAILED: 'failed', CANCELLED: 'cancelled', TERMINATED: 'terminated', TIMED_OUT: 'timed_out' };
 

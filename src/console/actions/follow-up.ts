@@ -16,7 +16,7 @@ export interface FollowUpChannel {
 }
 
 /** Phases after which a thread takes nothing more. */
-const ENDED = new Set(['completed', 'max_iterations', 'guardrail_tripped', 'failed', 'cancelled']);
+const ENDED = new Set(['completed', 'max_iterations', 'guardrail_tripped', 'budget_exhausted', 'failed', 'cancelled']);
 
 export const threadFollowUp: FollowUpChannel = {
   // Threads take follow-ups; any other run takes steering messages while it works or waits (issue 23).

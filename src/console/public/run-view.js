@@ -79,6 +79,15 @@ function Completion({ detail }) {
     </section>`;
   }
   if (s?.phase === 'max_iterations') return html`<section class="completion partial"><h3>Stopped at the iteration cap</h3><p>Resume it to go on.</p></section>`;
+  if (s?.phase === 'budget_exhausted') return html`<section class="completion partial"><h3>Stopped: no one raised the budget in time</h3><p>Resume it to go on.</p></section>`;
+  if (s?.phase === 'waiting_budget' && s.pendingBudget) {
+    const b = s.pendingBudget;
+    return html`<section class="completion partial" aria-label="Budget">
+      <h3>Waiting for a budget raise</h3>
+      <p>The next model call could cross the budget: spent ${b.maxUsd !== undefined ? `$${b.spentUsd ?? '?'} of $${b.maxUsd}` : ''} ${b.spentTokens} tokens${b.maxTokens !== undefined ? ` of ${b.maxTokens}` : ''}.</p>
+      <p>An approver raises it: <code>agentctl budget ${detail.workflowId} --raise-usd N</code></p>
+    </section>`;
+  }
   if (detail.execution !== 'RUNNING') {
     return html`<section class="completion blocked"><h3>Ended: ${detail.execution.toLowerCase()}</h3>${s?.lastError ? html`<p>${s.lastError}</p>` : null}</section>`;
   }
@@ -92,7 +101,7 @@ function Steer({ detail }) {
   // Every ended run resumes from its checkpoint (agentctl resume); one that succeeded has nothing left to do.
   const resumable =
     ['FAILED', 'CANCELLED', 'TERMINATED', 'TIMED_OUT'].includes(detail.execution) ||
-    (detail.execution === 'COMPLETED' && (detail.status?.phase === 'max_iterations' || ['partial', 'blocked'].includes(detail.status?.completion?.status)));
+    (detail.execution === 'COMPLETED' && (['max_iterations', 'budget_exhausted'].includes(detail.status?.phase) || ['partial', 'blocked'].includes(detail.status?.completion?.status)));
   const resume = async () => {
     const result = await act(`/api/runs/${id}/resume`, { maxIterations: iterations ? Number(iterations) : undefined }, (d) => d.message);
     if (result.ok) window.location.hash = `#/runs/${encodeURIComponent(result.data.workflowId)}`;

@@ -5,6 +5,7 @@ import type { RunPhase } from '../../contract/run-records';
 import type { RunState } from './run-state';
 import type { TransitionContext } from './transition-context';
 import { concludeCompletion } from './on-thread';
+import { parkedByBudget } from './on-budget';
 
 /**
  * Where the run stands once it has moved as far as it can without the outside world: what it waits
@@ -22,7 +23,9 @@ export type Standing =
   /** Between turns: the agent completed (output guardrails next), the thread is idle, or the model is next. */
   | { kind: 'completed' }
   | { kind: 'idle'; since: string }
-  | { kind: 'model' };
+  | { kind: 'model' }
+  /** The next model call would cross the run's budget (issue 34): parked since `since`. */
+  | { kind: 'budget'; since: string };
 
 /**
  * Moves the run forward as far as it can go without the outside world, and says where it then stands:
@@ -48,6 +51,7 @@ export function advance(state: RunState, ctx: TransitionContext): Standing {
   // A turn can only be open here when a control tool ended the run; that returned above.
   if (state.thread.idleSince) return { kind: 'idle', since: state.thread.idleSince };
   if (state.completion) return { kind: 'completed' };
+  if (parkedByBudget(state, ctx)) return { kind: 'budget', since: state.budget!.parkedAt! };
   return { kind: 'model' };
 }
 
@@ -95,6 +99,7 @@ export function phaseOf(state: RunState, standing: Standing): RunPhase {
   if (state.phase === 'cancelled') return 'cancelled';
   if (standing.kind === 'ended') return state.outcome!.kind;
   if (standing.kind === 'idle') return 'idle';
+  if (standing.kind === 'budget') return 'waiting_budget';
   if (state.compacting) return 'compacting';
   if (state.pendingQuestion) return 'waiting_input';
   if (standing.kind === 'turn' && standing.toDecide.length > 0) return 'waiting_approval';
@@ -102,6 +107,7 @@ export function phaseOf(state: RunState, standing: Standing): RunPhase {
   const children = Object.values(state.childWaiting);
   if (children.some((w) => w.approvals.length > 0)) return 'waiting_approval';
   if (children.some((w) => w.questions.length > 0)) return 'waiting_input';
+  if (children.some((w) => w.budget)) return 'waiting_budget';
   if (state.modelCall?.nextAttemptAt) return 'waiting_for_model';
   return 'running';
 }

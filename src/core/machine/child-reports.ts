@@ -18,12 +18,12 @@ const withinChild = (workflowId: string, child: string) => workflowId === child 
  */
 export function checkChildReport(state: RunState, workflowId: string, waiting: ChildWaiting): ChildReportCheck {
   const call = state.turn?.calls.find((c) => c.child?.workflowId === workflowId);
-  const empty = waiting.approvals.length === 0 && waiting.questions.length === 0;
+  const empty = waiting.approvals.length === 0 && waiting.questions.length === 0 && !waiting.budget;
   if (!call || call.result) {
     if (empty) return { drop: true };
     return { refusal: `childStatus from ${workflowId}, which is not a sub-agent run this run started and waits for; its report is ignored` };
   }
-  const foreign = [...waiting.approvals, ...waiting.questions].find((e) => !withinChild(e.workflowId, workflowId));
+  const foreign = [...waiting.approvals, ...waiting.questions, ...(waiting.budget ? [waiting.budget] : [])].find((e) => !withinChild(e.workflowId, workflowId));
   if (foreign) {
     return { refusal: `childStatus from ${workflowId} lists a call of ${foreign.workflowId}, which is neither that run nor below it; its report is ignored` };
   }

@@ -36,7 +36,7 @@ export type NextStep =
   /** Tool calls are running; wait for them. */
   | { kind: 'await_tools' }
   /** Nothing to do until a message arrives or `until` (epoch ms) passes. */
-  | { kind: 'wait'; for: 'approval' | 'reply' | 'model_retry' | 'message'; until: number }
+  | { kind: 'wait'; for: 'approval' | 'reply' | 'model_retry' | 'message' | 'budget'; until: number }
   /** `byBudget`: the summary is sized to the token budget (false for executions from before that). */
   | { kind: 'compact'; plan: CompactionPlan; byBudget: boolean }
   /** `waitOutOutage`: an unavailable model is waited out (false: the run fails, as before that patch). */
@@ -111,6 +111,9 @@ export function stepOf(state: RunState, standing: Standing, env: StepEnv): NextS
       return { kind: 'wait', for: 'message', until: Date.parse(standing.since) + state.input.idleTimeoutSeconds * 1000 };
     case 'model':
       return modelStep(state, env);
+    case 'budget':
+      if (env.historyFull) return { kind: 'continue_as_new' };
+      return { kind: 'wait', for: 'budget', until: Date.parse(standing.since) + state.input.approvalTimeoutSeconds * 1000 };
   }
 }
 

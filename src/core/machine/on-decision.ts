@@ -10,6 +10,7 @@ import { PERSON_APPROVED, ruleAllowed } from '../../contract/tool-permission';
 import { signingEnvOf, type TransitionContext } from './transition-context';
 import { closeThread } from './on-thread';
 import { applyEdit } from './on-edit';
+import { budgetTimedOut } from './on-budget';
 import type { ShellAnalysis } from '../../contract/shell-analysis';
 import { withAcceptedSignature } from '../approvals/signatures/accepted-signatures';
 
@@ -113,6 +114,7 @@ export function onSignaturesAccepted(state: RunState, signed: { signature: strin
 
 /** Deadlines: approvals and a question that waited longer than the run allows are treated as refused. */
 export function onTimePassed(state: RunState, ctx: TransitionContext): void {
+  budgetTimedOut(state, ctx);
   const idle = state.thread.idleSince;
   if (idle && Date.parse(idle) + state.input.idleTimeoutSeconds * 1000 <= ctx.now) closeThread(state, ctx);
   const timeoutMs = state.input.approvalTimeoutSeconds * 1000;

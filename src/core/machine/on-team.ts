@@ -98,7 +98,7 @@ export function onChildFinished(state: RunState, callId: string, outcome: ChildO
 export function onChildWaiting(state: RunState, workflowId: string, waiting: ChildWaiting): void {
   const running = state.turn?.calls.some((c) => c.child?.workflowId === workflowId && !c.result);
   if (!running) return;
-  if (waiting.approvals.length === 0 && waiting.questions.length === 0) delete state.childWaiting[workflowId];
+  if (waiting.approvals.length === 0 && waiting.questions.length === 0 && !waiting.budget) delete state.childWaiting[workflowId];
   else state.childWaiting[workflowId] = waiting;
 }
 

@@ -88,6 +88,8 @@ export type RunEvent =
   | { type: 'ignored'; kind: string; reason: string; payload: string }
   /** Time moved on: deadlines (approvals, questions, a model retry) are checked against `now`. */
   | { type: 'time_passed' }
+  /** An approver raised the budget (update `raiseBudget`, checked by the handler and again by the loop). */
+  | { type: 'budget_raised'; maxUsd?: number; maxTokens?: number; by?: string }
   | { type: 'preferences_saved'; count: number }
   | { type: 'preferences_not_saved'; count: number; error: string }
   /** A new link reloaded the person's choices (someone may have changed them meanwhile). */

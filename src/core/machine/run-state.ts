@@ -6,6 +6,7 @@ import { TeamSliceSchema } from './state/team';
 import { ThreadSliceSchema } from './state/thread';
 import { CompactionSliceSchema } from './state/compaction';
 import { TelemetrySliceSchema } from './state/telemetry';
+import { BudgetSliceSchema } from './state/budget';
 
 /**
  * Everything a run knows, as one zod schema: the type is derived from it, a checkpoint handed to the
@@ -13,7 +14,7 @@ import { TelemetrySliceSchema } from './state/telemetry';
  * migrated to it (see migrations/). Only the transition functions in this folder change it.
  *
  * It is composed of slices (state/*.ts), each with the schemas only it uses and a header naming the
- * handlers that write it: core, turn, approvals, team, thread, compaction, telemetry. The checkpoint
+ * handlers that write it: core, turn, approvals, team, thread, compaction, telemetry, budget. The checkpoint
  * itself stays one flat object, so the slices are a way to read the code, not a change of shape.
  */
 
@@ -36,6 +37,7 @@ const stateFields = {
   ...ThreadSliceSchema.shape,
   ...CompactionSliceSchema.shape,
   ...TelemetrySliceSchema.shape,
+  ...BudgetSliceSchema.shape,
 };
 type StateField = keyof typeof stateFields;
 

@@ -1,3 +1,4 @@
+import { pendingBudgetOf } from './budget';
 import type { PendingApproval, PendingQuestionView, RunStatus } from '../../contract/run-status';
 import type { LifecycleEvent } from '../../contract/lifecycle-event';
 import { effectiveApprovers, pendingCalls } from './decision-rules';
@@ -50,6 +51,7 @@ export function toStatus(state: RunState): RunStatus {
     recentToolCalls: state.recentToolCalls,
     pendingApprovals: pendingApprovalsOf(state),
     pendingQuestion: state.pendingQuestion,
+    ...budgetViewOf(state),
     pendingQuestions: pendingQuestionsOf(state),
     children: (state.turn?.calls ?? [])
       .filter((c) => c.child)
@@ -128,4 +130,12 @@ export function startingStatus(run: StartingRun): RunStatus {
     signedDecisions: false,
     warnings: [],
   };
+}
+
+/** The budget fields of the status, only for a run with a budget (a run without one shows what it always did). */
+function budgetViewOf(state: RunState): Pick<RunStatus, 'pendingBudget' | 'budget'> {
+  if (!state.budget) return {};
+  const pending = pendingBudgetOf(state);
+  const { maxUsd, maxTokens } = state.budget;
+  return { budget: { maxUsd, maxTokens }, ...(pending ? { pendingBudget: pending } : {}) };
 }

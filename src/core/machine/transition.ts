@@ -9,6 +9,7 @@ import { onCallsJudged, onGuardrailsChecked } from './on-guardrails';
 import { onChildFinished, onChildStarted, onChildWaiting, onHandedOff, onParentUnreachable } from './on-team';
 import { onCloseRequested, onUserMessage } from './on-thread';
 import { onModeSet } from './on-mode';
+import { onBudgetRaised } from './on-budget';
 import { onResume } from './on-resume';
 import { deliverSteering, queueSteering } from './on-steer';
 import type { RunEvent } from './run-events';
@@ -72,6 +73,11 @@ function apply(state: RunState, event: RunEvent, ctx: TransitionContext): void {
       return recordIgnored(state, event.kind, event.reason, event.payload, ctx);
     case 'time_passed':
       return onTimePassed(state, ctx);
+    case 'budget_raised': {
+      const refusal = onBudgetRaised(state, event, ctx);
+      if (refusal) recordIgnored(state, 'raiseBudget', refusal, JSON.stringify({ maxUsd: event.maxUsd, maxTokens: event.maxTokens, by: event.by }), ctx);
+      return;
+    }
     case 'preferences_saved':
       state.unsavedPreferences.splice(0, event.count);
       return;

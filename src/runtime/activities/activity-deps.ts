@@ -23,7 +23,7 @@ export interface ActivityDeps {
    * The worker's settings, parsed once at start (config/worker-settings.ts) from `createAgentWorker`'s
    * `env`: model ids per tier under `model.tiers`, tuning knobs under `limits`.
    */
-  settings: Pick<WorkerSettings, 'limits' | 'model'>;
+  settings: Pick<WorkerSettings, 'limits' | 'model'> & { env?: WorkerSettings['env'] };
   /** Used by the preference activities to reach the per-person preferences workflow. */
   temporal: () => Client;
   taskQueue: string;

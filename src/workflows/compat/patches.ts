@@ -109,6 +109,12 @@ export const Patches = {
    * (nexus-tool-call.ts) once the policy allows it (was: no agent had Nexus tools).
    */
   nexusTools: 'nexus-tools',
+  /**
+   * Issue 34: a run's spend budget (`budget` of its input or its agent) is priced by the worker at
+   * start and parks the run before a model call that would cross it (was: no budget; a run started
+   * before this never asks the worker for one, so it never parks).
+   */
+  spendBudget: 'spend-budget',
 } as const;
 
 export type Features = { -readonly [K in keyof typeof Patches]: boolean };

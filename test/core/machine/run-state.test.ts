@@ -11,6 +11,7 @@ import { TeamSliceSchema } from '../../../src/core/machine/state/team';
 import { ThreadSliceSchema } from '../../../src/core/machine/state/thread';
 import { CompactionSliceSchema } from '../../../src/core/machine/state/compaction';
 import { TelemetrySliceSchema } from '../../../src/core/machine/state/telemetry';
+import { BudgetSliceSchema } from '../../../src/core/machine/state/budget';
 import { CURRENT_STATE_VERSION } from '../../../src/workflows/compat/migrations/migrate-state';
 import { runStateSchemaFile } from '../../support/run-state-json-schema';
 
@@ -22,6 +23,7 @@ const slices = {
   thread: ThreadSliceSchema,
   compaction: CompactionSliceSchema,
   telemetry: TelemetrySliceSchema,
+  budget: BudgetSliceSchema,
 };
 
 // Composed in run-state.ts itself: the version is the whole checkpoint's.

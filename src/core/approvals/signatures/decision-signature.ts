@@ -82,7 +82,7 @@ export function checkSignature(args: {
     return { ok: false, reason: `signature expires at ${message.expiresAt}, more than ${MAX_SIGNATURE_LIFETIME_MS / 3_600_000}h ahead: sign with a nearer expiry` };
   }
   if (!verifyDecisionSignature({ publicKeyHex, text: signedText(message), signatureBase64: signature })) {
-    const covered = message.kind === 'decision' ? `namespace, run, call, arguments${message.editedArgumentsHash ? ' (the original and the edited ones)' : ''}, decision, scope, prefix, reason and expiry` : 'namespace, run, text and expiry';
+    const covered = message.kind === 'decision' ? `namespace, run, call, arguments${message.editedArgumentsHash ? ' (the original and the edited ones)' : ''}, decision, scope, prefix, reason and expiry` : message.kind === 'budget' ? 'namespace, run, new limits and expiry' : 'namespace, run, text and expiry';
     return { ok: false, reason: `bad signature for ${signer}: it was not made over this ${what}'s ${covered} with ${signer}'s registered key` };
   }
   return { ok: true };

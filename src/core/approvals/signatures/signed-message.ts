@@ -83,7 +83,24 @@ export interface RunRequestMessage {
   expiresAt: string;
 }
 
-export type SignedMessage = DecisionMessage | ReplyMessage | FollowUpMessage | RunRequestMessage;
+/**
+ * A raise of a run's spend budget (update `raiseBudget`, issue 34): the new limits, `null` where the
+ * raise leaves a limit as it is.
+ */
+export interface BudgetMessage extends RunIdentity {
+  v: typeof SIGNED_MESSAGE_VERSION;
+  kind: 'budget';
+  approver: string;
+  maxUsd: number | null;
+  maxTokens: number | null;
+  expiresAt: string;
+}
+
+export type SignedMessage = DecisionMessage | ReplyMessage | FollowUpMessage | RunRequestMessage | BudgetMessage;
+
+export function budgetMessage(run: RunIdentity, r: { approver: string; maxUsd?: number; maxTokens?: number; expiresAt: string }): BudgetMessage {
+  return { v: SIGNED_MESSAGE_VERSION, kind: 'budget', namespace: run.namespace, workflowId: run.workflowId, runId: run.runId, approver: r.approver, maxUsd: r.maxUsd ?? null, maxTokens: r.maxTokens ?? null, expiresAt: r.expiresAt };
+}
 
 /** The exact text (then its UTF-8 bytes) an approver signs. */
 export function signedText(message: SignedMessage): string {

@@ -49,6 +49,8 @@ export type RunSettings = z.infer<typeof RunSettingsSchema>;
 export const OutcomeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('completed') }),
   z.object({ kind: z.literal('max_iterations') }),
+  /** The budget wait timed out (issue 34): a partial result, resumable like max_iterations. */
+  z.object({ kind: z.literal('budget_exhausted') }),
   z.object({ kind: z.literal('guardrail_tripped'), guardrail: z.string(), reason: z.string(), step: z.string() }),
   z.object({ kind: z.literal('failed'), type: z.string(), message: z.string() }),
 ]);

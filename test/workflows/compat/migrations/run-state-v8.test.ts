@@ -1,5 +1,5 @@
-// Version 8 to 9 (issue 32, must-have 6): the checkpoint gains `acceptedSignatures`, empty; nothing of
-// version 8 is rewritten.
+// Version 8 to 9: the checkpoint gains `acceptedSignatures`, empty (issue 32, must-have 6), and may
+// carry a spend budget (issue 34); a version-8 run had none, so nothing of version 8 is rewritten.
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,13 +11,14 @@ const fixture = (name: string) => JSON.parse(readFileSync(path.join(FIXTURES, na
 const NOW = '2026-11-28T12:00:00.000Z';
 
 describe('v8ToV9', () => {
-  it('adds an empty acceptedSignatures and changes nothing else', () => {
+  it('adds an empty acceptedSignatures, no budget, and changes nothing else', () => {
     const v8 = fixture('run-state-v8.json') as RunStateV8;
     expect(v8.acceptedSignatures).toBeUndefined();
     expect(v8ToV9(v8)).toEqual({ ...v8, schemaVersion: 9, acceptedSignatures: [] });
     const state = migrateState(v8, NOW);
     expect(state.schemaVersion).toBe(9);
     expect(state.acceptedSignatures).toEqual([]);
+    expect(state.budget).toBeUndefined();
     expect(state).toEqual(migrateState({ ...v8, schemaVersion: 9, acceptedSignatures: [] }, NOW));
   });
 
