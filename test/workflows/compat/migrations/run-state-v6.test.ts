@@ -33,6 +33,6 @@ describe('v6ToV7', () => {
   it('changes nothing else: the fixture read as version 7 equals itself with the new version', () => {
     const v6 = v6Fixture();
     expect(v6ToV7(v6)).toEqual({ ...v6, schemaVersion: 7 });
-    expect(migrateState(v6, NOW)).toEqual(migrateState({ ...v6, schemaVersion: 9 }, NOW));
+    expect(migrateState(v6, NOW)).toEqual(migrateState({ ...v6, schemaVersion: 8 }, NOW));
   });
 });
