@@ -12,7 +12,22 @@ export interface HistoryBudget {
 
 export const DEFAULT_HISTORY_BUDGET: HistoryBudget = { maxEvents: 3_000, maxBytes: 3 * 1024 * 1024 };
 
-export function historyIsFull(budget: HistoryBudget): boolean {
+/**
+ * The events a link makes of its own before its budget may end it (patch `link-makes-progress`): a
+ * model turn with its tools is about a dozen. Without it, a link whose start alone (its checkpoint,
+ * agent, preferences, memo and search attributes) filled a small budget handed over at once, and so
+ * did the next, for ever: the fuzzer's seed 8 ran 141 links at `maxEvents: 50` and did nothing.
+ */
+export const LINK_PROGRESS_EVENTS = 20;
+
+/**
+ * `linkStart`: the history's length when the link first asked for a step (patch `link-makes-progress`);
+ * the budget counts only once the link has made `LINK_PROGRESS_EVENTS` of its own. The server's own
+ * suggestion always counts.
+ */
+export function historyIsFull(budget: HistoryBudget, linkStart?: number): boolean {
   const info = workflowInfo();
-  return info.continueAsNewSuggested || info.historyLength >= budget.maxEvents || info.historySize >= budget.maxBytes;
+  if (info.continueAsNewSuggested) return true;
+  if (linkStart !== undefined && info.historyLength < linkStart + LINK_PROGRESS_EVENTS) return false;
+  return info.historyLength >= budget.maxEvents || info.historySize >= budget.maxBytes;
 }

@@ -48,6 +48,8 @@ export class RunDriver {
   private costIndexed = true;
   /** The cost the `AgentCostUsd` search attribute holds (a continued link starts from its predecessor's). */
   private publishedCost: number | undefined;
+  /** The history's length when this link first asked for a step (patch `link-makes-progress`). */
+  private linkStart: number | undefined;
 
   constructor(
     public state: RunState,
@@ -87,9 +89,16 @@ export class RunDriver {
     this.run(event, options);
   }
 
+  /** Whether the link should hand over: its budget, counted once the link has done some work of its own (see history-budget.ts). */
+  private historyFull(): boolean {
+    if (!this.options.linkMakesProgress) return historyIsFull(this.state.input.historyBudget);
+    this.linkStart ??= workflowInfo().historyLength;
+    return historyIsFull(this.state.input.historyBudget, this.linkStart);
+  }
+
   /** Asks the machine for the next step; what the step starts is marked started by the same transition. */
   nextStep(features: StepFeatures): NextStep {
-    const [step] = this.run({ type: 'step_wanted' }, { step: { historyFull: historyIsFull(this.state.input.historyBudget), features } });
+    const [step] = this.run({ type: 'step_wanted' }, { step: { historyFull: this.historyFull(), features } });
     return step!;
   }
 
@@ -105,13 +114,13 @@ export class RunDriver {
   peekStep(features: StepFeatures, at?: { now: number; historyFull: boolean }): NextStep {
     const info = workflowInfo();
     const now = at?.now ?? Date.now();
-    const historyFull = at?.historyFull ?? historyIsFull(this.state.input.historyBudget);
+    const historyFull = at?.historyFull ?? this.historyFull();
     return peekStep(this.state, { now, runId: info.runId, namespace: info.namespace, firstRunId: info.firstExecutionRunId, historyFull, features, containedCalls: this.options.containedCalls, allowedCallLines: this.options.allowedCallLines });
   }
 
   /** The clock and the history's fullness a wait pins its peeks to. */
   peekMoment(): { now: number; historyFull: boolean } {
-    return { now: Date.now(), historyFull: historyIsFull(this.state.input.historyBudget) };
+    return { now: Date.now(), historyFull: this.historyFull() };
   }
 
   private run(event: RunEvent, options: { publish?: boolean; step?: Pick<TransitionEnv, 'historyFull' | 'features'> }): NextStep[] {
@@ -245,6 +254,8 @@ export interface DriverOptions {
   allowedCallLines?: boolean;
   /** Patch `cost-search-attribute`: the run upserts `AgentCostUsd` (see publishCost). */
   publishesCost?: boolean;
+  /** Patch `link-makes-progress`: a link's history budget counts only once the link has made some events of its own. */
+  linkMakesProgress?: boolean;
   /** Takes the event of something the driver learned outside a transition (a parent it could not tell). */
   report?: (event: RunEvent) => void;
 }

@@ -115,6 +115,12 @@ export const Patches = {
    * before this never asks the worker for one, so it never parks).
    */
   spendBudget: 'spend-budget',
+  /**
+   * A link's history budget counts only once the link has made 20 events of its own (was: a link
+   * whose start alone filled a small budget, such as the least the input allows, handed over at
+   * once, and so did every next link, for ever; the fuzzer's seed 8).
+   */
+  linkMakesProgress: 'link-makes-progress',
 } as const;
 
 export type Features = { -readonly [K in keyof typeof Patches]: boolean };
