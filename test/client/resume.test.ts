@@ -95,7 +95,8 @@ describe('resume', () => {
       expect(stepOf(opening)).toBe(2);
 
       const described = await handle.describe();
-      expect(described.memo).toEqual({ resumedFrom: first.workflowId, resumedFromRunId: (await first.describe()).runId });
+      // `user`: the run's user in its memo, for `agentctl costs --by user` (patch cost-search-attribute).
+      expect(described.memo).toEqual({ resumedFrom: first.workflowId, resumedFromRunId: (await first.describe()).runId, user: 'default' });
       expect((await handle.query(statusQuery)).resumedFrom).toBe(first.workflowId);
 
       // The follow-up succeeded, so there is nothing left to resume; and the first run was resumed already.

@@ -6,6 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningConsole } from '../../src/console/start-console';
 import { statusQuery } from '../../src/contract/agent-run-api';
+import { argumentsHash } from '../../src/core/approvals/signatures/signed-message';
 import { useAgentTestbed } from '../support/agent-testbed';
 import { waitForApprovals, waitForPhase, withAgentWorker, type RunHarness } from '../support/agent-run-harness';
 import { reply, text, toolCall } from '../support/fake-anthropic';
@@ -104,7 +105,8 @@ describe('approval console in a browser', () => {
         expect(await card.locator('.read-only-note').textContent()).toContain('Only someone-else may decide this call; you are alice.');
         expect(await card.getByRole('button', { name: 'Approve' }).count()).toBe(0);
         // A stale page or a hand-made request still goes through the page's own code, and the run refuses it.
-        const call = { workflowId: handle.workflowId, callId: pendingApprovals[0]!.callId };
+        // With the hash the card would carry (the console requires it), so the refusal is the run's own.
+        const call = { workflowId: handle.workflowId, callId: pendingApprovals[0]!.callId, argumentsHash: argumentsHash(pendingApprovals[0]!.input) };
         // A string, so vitest's transform leaves the page's dynamic import alone.
         await page.evaluate(`import('/assets/api.js').then((api) => api.decide(${JSON.stringify(call)}, 'approve'))`);
         await expect

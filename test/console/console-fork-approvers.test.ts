@@ -123,7 +123,8 @@ describe('fork and resume of a run with approvers (issue 32, finding 1)', () => 
         expect(decided.status).toBe(200);
         const third = await waitForApprovals(original);
         expect(third.pendingApprovals[0]).toMatchObject({ input: { command: pwned } });
-        expect(third.decisions).toHaveLength(1);
+        // Ana's "always", then the line the remembered choice decided (patch rule-decision-lines).
+        expect(third.decisions.map((d) => d.decision)).toEqual(['approve_always', 'policy_allow']);
         await ana.postJson('/api/decisions', { workflowId: original.workflowId, callId: third.pendingApprovals[0]!.callId, decision: 'reject', argumentsHash: argumentsHash(third.pendingApprovals[0]!.input) });
         expect((await original.result()).status).toBe('completed');
 
@@ -139,7 +140,8 @@ describe('fork and resume of a run with approvers (issue 32, finding 1)', () => 
         const anaFork = harness.client.workflow.getHandle((await byAna.json() as { workflowId: string }).workflowId);
         const anaParked = await waitForApprovals(anaFork);
         expect(anaParked.pendingApprovals[0]).toMatchObject({ input: { command: pwned } });
-        expect(anaParked.decisions.map((d) => d.callId)).toEqual(['toolu_0_0']);
+        // Ana's "always" from the original, then the fork's append run unasked by it (its policy line).
+        expect(anaParked.decisions.map((d) => `${d.callId} ${d.decision}`)).toEqual(['toolu_0_0 approve_always', 'toolu_1_0 policy_allow']);
         await anaFork.terminate('test done');
         expect(existsSync(path.join(harness.workspace, 'PWNED-forksteer.txt'))).toBe(false);
       } finally {

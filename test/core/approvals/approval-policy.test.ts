@@ -81,6 +81,7 @@ describe('evaluatePolicy', () => {
       const preferences = prefs({ alwaysApproved: ['shell'], alwaysRejected: [] });
       expect(evaluatePolicy({ tool: 'shell', scope: 'execute', input: {}, agent: { requiresApproval: ['shell'] }, preferences })).toEqual({
         action: 'allow',
+        by: 'preference',
         reason: 'you chose "always" for shell',
         // A tool-wide "always" stored without the flags (every choice before they existed) grants no writes and no network.
         writes: false,
@@ -189,7 +190,7 @@ describe('evaluatePolicy', () => {
       // A bare tool name and a scope policy never grant writes.
       expect(evaluatePolicy({ tool: 'write_file', scope: 'write', input: {}, run: { alwaysApproved: ['write_file'] } })).toMatchObject({ action: 'allow', writes: false });
       expect(evaluatePolicy({ tool: 'write_file', scope: 'write', input: {}, run: { scopes: { write: 'allow' } } })).toMatchObject({ action: 'allow', writes: false });
-      expect(evaluatePolicy({ tool: 'read_file', scope: 'read', input: {} })).toEqual({ action: 'allow', reason: 'read tools: allow', writes: false, network: false });
+      expect(evaluatePolicy({ tool: 'read_file', scope: 'read', input: {} })).toEqual({ action: 'allow', by: 'rule', reason: 'read tools: allow', writes: false, network: false });
     });
 
     it('grants writes to a chained command only when what allowed every part of it grants them', () => {
