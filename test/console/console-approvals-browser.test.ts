@@ -79,7 +79,8 @@ describe('console: edit, approve all, mode', () => {
         // d.txt came in the next turn and ran unasked: acceptEdits.
         for (const file of ['a.txt', 'b.txt', 'c.txt', 'd.txt']) expect(existsSync(path.join(harness.workspace, file))).toBe(true);
         const decided = (await handle.query(statusQuery)).decisions;
-        expect(decided.map((d) => [d.callId, d.approver])).toEqual([['toolu_0_0', 'alice'], ['toolu_0_1', 'alice'], ['toolu_0_2', 'alice']]);
+        // Alice's three, then d.txt's line: decided by the mode, no person (patch rule-decision-lines).
+        expect(decided.map((d) => [d.callId, d.approver ?? d.decision])).toEqual([['toolu_0_0', 'alice'], ['toolu_0_1', 'alice'], ['toolu_0_2', 'alice'], ['toolu_1_0', 'policy_allow']]);
       });
     });
   });

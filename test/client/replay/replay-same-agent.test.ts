@@ -55,7 +55,7 @@ describe('replaying a run against the same agent', () => {
         expect(report.stopped).toBeNull();
         // The shadow is a run of its own, under its own id, that the report names.
         expect(report.shadowWorkflowId).toMatch(new RegExp(`^shadow-${run.workflowId}-`));
-        expect((await client.workflow.getHandle(report.shadowWorkflowId).describe()).memo).toEqual({ replayOf: run.workflowId });
+        expect((await client.workflow.getHandle(report.shadowWorkflowId).describe()).memo).toEqual({ replayOf: run.workflowId, user: 'default' });
       } finally {
         await lab.close();
       }
