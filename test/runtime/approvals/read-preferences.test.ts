@@ -36,7 +36,8 @@ describe('readPreferences', () => {
       const handle = await start({ agent: 'general', task, user });
       expect((await handle.result()).status).toBe('completed');
       const status = await handle.query(statusQuery);
-      expect(status.decisions).toEqual([]);
+      // No person decided: the remembered choice did, and its policy line says so (patch rule-decision-lines).
+      expect(status.decisions).toEqual([expect.objectContaining({ decision: 'policy_allow', via: 'policy', reason: expect.stringMatching(/^decided by a remembered choice: /) })]);
       expect(status.recentToolCalls.find((c) => c.tool === 'write_file')?.outcome).toBe('success');
       await client.workflow.getHandle(preferencesWorkflowId(user)).terminate('test cleanup');
     });
