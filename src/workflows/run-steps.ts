@@ -1,5 +1,5 @@
 import { childBudgetOf } from '../core/machine/budget';
-import { ActivityFailure, ApplicationFailure, CancellationScope, ChildWorkflowFailure, condition, isCancellation, ParentClosePolicy, startChild, TimeoutFailure } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, CancellationScope, ChildWorkflowFailure, condition, isCancellation, ParentClosePolicy, patched, startChild, TimeoutFailure } from '@temporalio/workflow';
 import type { PreferenceRule } from '../core/approvals/preference-rules';
 import { FailureType } from '../contract/errors';
 import { localTools, model, onceTools, setup, summarizer, tools } from './activity-stubs';
@@ -14,6 +14,7 @@ import { effectiveApprovers } from '../core/machine/decision-rules';
 import { commandPatternsOf } from '../core/approvals/approval-policy';
 import type { AgentRunResult, AgentRunWorkflow } from '../contract/run-result';
 import { learnNexusTools, nexusTargetOf, runNexusToolStep } from './nexus-tool-call';
+import { Patches } from './compat/patches';
 
 /** The conversation as the activity should rebuild it: what it already keeps, plus what is new. */
 export function conversationRef(state: RunState) {
@@ -58,7 +59,10 @@ export async function callModelStep(state: RunState, step: Extract<NextStep, { k
       },
     ]);
     const nudge = result.stopReason === 'pause_turn' && !continuePausedTurns ? { pauseNudge: true as const } : {};
-    return { type: 'model_replied', ...result, ...nudge };
+    // Issue 36: the worker's verdict on Nexus calls' arguments counts only in executions that know it.
+    const { argumentProblems, ...reply } = result;
+    const checked = argumentProblems && patched(Patches.nexusArgumentChecks) ? { argumentProblems } : {};
+    return { type: 'model_replied', ...reply, ...checked, ...nudge };
   } catch (error) {
     if (isCancellation(error)) throw error;
     if (isStoreMiss(error)) return { type: 'conversation_resent' };

@@ -5,7 +5,6 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useAgentTestbed } from '../support/agent-testbed';
 import { approvalSignal, decideApprovalUpdate, statusQuery } from '../../src/contract/agent-run-api';
-import type { AgentDefinitionInput } from '../../src/contract/agent-definition';
 import { NexusEndpointUnknownError } from '../../src/contract/errors';
 import { createAgentWorker } from '../../src/runtime/worker-setup/create-agent-worker';
 import { waitFor, withAgentWorker } from '../support/agent-run-harness';
@@ -14,34 +13,7 @@ import { newClient, temporalAddress, uniqueId } from '../support/temporal';
 import { complete, parked, resultsIn } from './approval-test-kit';
 import { runChain } from '../support/run-chain';
 import { forecastWorkflowId, slowWorkflowId, startForecastTeam, type ForecastTeam } from './nexus/forecast-service';
-
-const forecaster = (endpoint: string): AgentDefinitionInput => ({
-  name: 'forecaster',
-  description: 'Asks the weather team.',
-  modelTier: 'fast',
-  tools: [],
-  systemPrompt: 'You ask for forecasts.',
-  maxIterations: 5,
-  nexusTools: [
-    {
-      endpoint,
-      service: 'weather',
-      operation: 'forecast',
-      description: "The weather team's forecast for a city (runs in their namespace).",
-      inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-      // A write: the default policy asks a person before it runs.
-      scope: 'write',
-    },
-    { endpoint, service: 'weather', operation: 'fail', name: 'doomed_forecast', description: 'Always fails.', inputSchema: { type: 'object' }, scope: 'read' },
-    { endpoint, service: 'weather', operation: 'slow', name: 'slow_forecast', description: 'Never answers.', inputSchema: { type: 'object' }, scope: 'read' },
-  ],
-});
-
-/** The Nexus operations a run's history scheduled. */
-async function nexusOperationsOf(handle: { fetchHistory(): Promise<{ events?: { nexusOperationScheduledEventAttributes?: { operation?: string | null } | null }[] | null }> }) {
-  const history = await handle.fetchHistory();
-  return (history.events ?? []).flatMap((e) => (e.nexusOperationScheduledEventAttributes ? [e.nexusOperationScheduledEventAttributes.operation] : []));
-}
+import { forecaster, nexusOperationsOf } from './nexus/forecaster-agent';
 
 describe('Nexus tools', () => {
   const bed = useAgentTestbed();

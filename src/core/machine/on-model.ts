@@ -3,6 +3,7 @@ import type { RunEvent } from './run-events';
 import type { RunState } from './run-state';
 import type { TransitionContext } from './transition-context';
 import { recordServerTools } from './server-tools';
+import { errorResult, recordCall, toBlock } from './call-records';
 
 /** Sent after a turn without a tool call: such a turn is not completion, and counts toward the cap. */
 export const CONTINUE_NUDGE =
@@ -82,6 +83,22 @@ export function onModelReplied(state: RunState, event: Extract<RunEvent, { type:
     })),
     contextText: textOf(event.message) || undefined,
   };
+  refuseMisfitArguments(state, event.argumentProblems);
+}
+
+/**
+ * Calls whose arguments the worker found not to fit their tool's schema (Nexus tools, whose
+ * operation the workflow starts itself) are answered with that error at once: no guardrail, rule
+ * or person is asked about a call that cannot run, and nothing is started.
+ */
+function refuseMisfitArguments(state: RunState, problems: Record<string, string> | undefined): void {
+  for (const call of state.turn!.calls) {
+    const problem = problems && Object.hasOwn(problems, call.id) ? problems[call.id] : undefined;
+    if (problem === undefined) continue;
+    call.stage = { kind: 'refused', reason: 'invalid arguments' };
+    call.result = toBlock(call.id, errorResult(problem));
+    recordCall(state, { iteration: state.turn!.iteration, callId: call.id, tool: call.name, input: call.input, outcome: 'error' });
+  }
 }
 
 /** The blocks `turn` has after those of `paused`, the turn it continued. */

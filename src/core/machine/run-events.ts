@@ -46,6 +46,8 @@ export type RunEvent =
       analyses?: Record<string, ShellAnalysis>;
       /** The worker's check of each completion call's `output` against the run's schema, by tool_use id. */
       outputChecks?: Record<string, OutputCheck>;
+      /** Nexus tool calls whose arguments do not fit the tool's schema: each one's error result, by tool_use id (patch nexusArgumentChecks). */
+      argumentProblems?: Record<string, string>;
     }
   /** The activity could not reach the model, or the model refused; `retryable` says which. */
   | { type: 'model_failed'; retryable: boolean; errorType: string; message: string; retryAfterMs?: number }

@@ -23,6 +23,7 @@ import { materialize } from './conversation-sync';
 import { promptCharsOf } from './prompt-chars';
 import { workspaceFor } from './run-tool';
 import { replyCostFacts, type ReplyCostFacts } from './reply-cost';
+import { nexusArgumentProblems } from '../agents/nexus-tools';
 
 export const CallModelInputSchema = z.object({
   agent: z.string(),
@@ -55,6 +56,8 @@ export interface CallModelResult extends ReplyCostFacts {
   analyses: Record<string, ShellAnalysis>;
   /** For runs with an output schema: each completion call's `output` checked against it, by tool_use id. */
   outputChecks?: Record<string, OutputCheck>;
+  /** Nexus tool calls whose arguments do not fit the tool's input schema: the error result for each, by tool_use id (absent when none). */
+  argumentProblems?: Record<string, string>;
   /**
    * The call continued a paused turn (`pause_turn`): `message` is that whole turn, the paused blocks
    * followed by this reply's, and takes the place of the conversation's last message.
@@ -194,6 +197,7 @@ export function createCallModel(deps: ActivityDeps) {
     // The API rejects an empty assistant message later in the conversation, so keep a placeholder.
     if (content.length === 0) content.push({ type: 'text', text: '(no content)' });
     const message: ConversationMessage = { role: 'assistant', content };
+    const argumentProblems = nexusArgumentProblems(deps.registry, agent.name, content);
     const tag = randomUUID();
     await deps.conversations.save(input.conversation.key, { messages: [...prompt, message], tag }, input.conversation.owner);
     return {
@@ -207,6 +211,7 @@ export function createCallModel(deps: ActivityDeps) {
       promptChars: promptCharsOf(messages),
       analyses: await analyzeCalls(deps, content, workspaceFor(deps.workspaceRoot, agent.workspace, facts.workflowId ?? 'standalone').workspaceRoot),
       ...(contract ? { outputChecks: checkCompletionOutputs(content, agent.completionTools, contract) } : {}),
+      ...(argumentProblems ? { argumentProblems } : {}),
       request: requestFingerprint(request),
       ...replyCostFacts(deps, [response.model, request.model]),
     };

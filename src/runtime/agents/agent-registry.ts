@@ -28,6 +28,8 @@ export interface AgentRegistry {
   toolInfo(agent: string): Record<string, ResolvedTool>;
   /** The agent's Nexus tools by name: where the workflow starts each one's operation. */
   nexusTargets(agent: string): NexusTargets;
+  /** One of the agent's Nexus tools by the name the model calls it, with its input schema (to check arguments). */
+  nexusTool(agent: string, name: string): Tool | undefined;
 }
 
 export interface RegistryOptions {
@@ -119,6 +121,7 @@ export function createAgentRegistry(definitions: AgentDefinitionInput[], tools: 
     tools: toolMap,
     modelTools: (agent) => specCache.get(agent) ?? [],
     nexusTargets: (agent) => nexusTargetsOf(agents.get(agent)?.nexusTools ?? []),
+    nexusTool: (agent, name) => nexusTools.get(agent)?.find((tool) => tool.name === name),
     toolInfo: (agentName) =>
       Object.fromEntries(
         toolsOf(agentName).map((tool) => [

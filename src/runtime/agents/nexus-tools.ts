@@ -3,8 +3,11 @@ import { AgentDefinitionError, ToolDefinitionError } from '../../contract/errors
 import type { AgentDefinition } from '../../contract/agent-definition';
 import { nexusToolName } from '../../contract/nexus-tool';
 import { ToolResult } from '../../contract/tool-result';
+import { describeZodError } from '../../contract/describe-zod-error';
+import type { ContentBlock } from '../../contract/messages';
 import { defineJsonSchemaTool } from '../tools/json-schema-tool';
 import type { Tool } from '../tools/tool-definition';
+import type { AgentRegistry } from './agent-registry';
 
 /**
  * An agent's Nexus tools as tools of the registry, so the model sees them like any other (name,
@@ -35,4 +38,25 @@ export function nexusToolsOf(agent: AgentDefinition): Tool[] {
       throw error;
     }
   });
+}
+
+/**
+ * Checks the arguments of each Nexus tool call in a model reply against the tool's input schema, on
+ * the worker (where the compiled JSON Schema check lives), so the answer is in the history and the
+ * workflow needs no validator of its own. By tool_use id, the error result the model reads, worded as
+ * `runTool` words other tools' argument errors; undefined when every Nexus call fits (or there is none),
+ * so replies without one keep their shape.
+ */
+export function nexusArgumentProblems(registry: Pick<AgentRegistry, 'nexusTool'>, agent: string, content: readonly ContentBlock[]): Record<string, string> | undefined {
+  const problems: Record<string, string> = {};
+  for (const block of content) {
+    if (block.type !== 'tool_use') continue;
+    const tool = registry.nexusTool(agent, block.name);
+    const parsed = tool?.inputSchema.safeParse(block.input);
+    if (!tool || !parsed || parsed.success) continue;
+    problems[block.id] =
+      `Invalid arguments for ${tool.name}:\n${describeZodError(parsed.error)}\nExpected schema: ${JSON.stringify(tool.jsonSchema)}\n` +
+      'The Nexus operation was not started; call it again with arguments that fit the schema.';
+  }
+  return Object.keys(problems).length > 0 ? problems : undefined;
 }

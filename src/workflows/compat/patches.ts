@@ -121,6 +121,12 @@ export const Patches = {
    * once, and so did every next link, for ever; the fuzzer's seed 8).
    */
   linkMakesProgress: 'link-makes-progress',
+  /**
+   * Issue 36: a Nexus tool call whose arguments the worker found not to fit the tool's input schema
+   * (the model reply's `argumentProblems`) gets an error result at once, before the policy, a
+   * guardrail or a person sees it (was: it was judged, could park, and ran with them).
+   */
+  nexusArgumentChecks: 'nexus-argument-checks',
 } as const;
 
 export type Features = { -readonly [K in keyof typeof Patches]: boolean };
