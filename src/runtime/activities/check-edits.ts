@@ -26,7 +26,8 @@ export function createCheckEdits(deps: ActivityDeps) {
     const agent = deps.registry.agents.get(input.agent);
     const checks: EditCheck[] = [];
     for (const edit of input.edits) {
-      const tool = deps.registry.tools.get(edit.tool);
+      // The agent's Nexus tools are its own (not in the worker's tool map); their edits are checked the same way.
+      const tool = deps.registry.nexusTool(input.agent, edit.tool) ?? deps.registry.tools.get(edit.tool);
       if (!tool || !agent) {
         checks.push({ callId: edit.callId, ok: false, problem: `this worker does not have the tool ${edit.tool} of agent ${input.agent}, so the edit cannot be checked` });
         continue;
