@@ -15,7 +15,7 @@ export interface ParsedArgs {
 }
 
 /** Flags that never take a value, so `--json run-1` keeps `run-1` positional. */
-const BOOLEAN_FLAGS = new Set(['json', 'detach', 'always', 'never', 'always-tool', 'never-tool', 'follow-ups', 'network', 'help', 'yes', 'no-follow', 'all', 'signal', 'interactive', 'no-wait', 'force', 'hash-password', 'edit', 'no-thinking', 'live-model', 'no-cost']);
+const BOOLEAN_FLAGS = new Set(['json', 'detach', 'always', 'never', 'always-tool', 'never-tool', 'follow-ups', 'network', 'help', 'yes', 'no-follow', 'all', 'signal', 'interactive', 'no-wait', 'force', 'hash-password', 'edit', 'no-thinking', 'live-model', 'no-cost', 'paused']);
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const positionals: string[] = [];

@@ -22,6 +22,7 @@ export { approverKeysDir, createApproverKey, signWithApproverKey, type CreatedAp
 export { listQuery, toListed, type ListedRun } from './list-runs';
 export { fetchAgentCatalog } from './agent-catalog';
 export { startSchedule, describeSchedule, listSchedules, pauseSchedule, unpauseSchedule, deleteSchedule, type AgentScheduleOptions, type CreatedSchedule } from './schedules';
+export { updateSchedule, type AgentScheduleChanges, type UpdatedSchedule } from './schedules-update';
 export { triggerSchedule, type TriggerOptions, type TriggerOutcome } from './schedules-trigger';
 export type { ScheduleScope } from './schedules-lookup';
 export { ScheduleOverlapSchema, type ScheduleOverlap } from './schedules-settings';

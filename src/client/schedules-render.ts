@@ -3,6 +3,7 @@
 import { terminalSafe } from './terminal-safe';
 import type { CreatedSchedule } from './schedules';
 import type { TriggerOutcome } from './schedules-trigger';
+import type { UpdatedSchedule } from './schedules-update';
 import type { AgentScheduleDescription, AgentScheduleSummary } from './schedules-view';
 import { restrictsBothDays } from './schedules-cron';
 
@@ -81,4 +82,14 @@ export function renderTriggered(name: string, outcome: TriggerOutcome): string {
     return `Triggered ${name}, but the overlap policy skipped it: ${outcome.openRuns.join(', ') || 'a run'} is still open. Trigger with --overlap allow_all to start one anyway.`;
   }
   return `Triggered ${name}; no run has started yet${outcome.openRuns.length > 0 ? ` (it waits for ${outcome.openRuns.join(', ')})` : ''}. See agentctl schedule describe ${name}.`;
+}
+
+export function renderUpdated(s: UpdatedSchedule): string {
+  if (s.changed.length === 0) return `Schedule ${safe(s.name)} already had these settings; nothing changed.`;
+  const lines = [`Updated schedule ${safe(s.name)} (${s.changed.join(', ')}): agent ${safe(s.agent)}, "${safe(s.cron)}" in ${s.timezone}, overlap ${s.overlap}${s.paused ? ', paused' : ''}.`];
+  if (s.changed.includes('input')) lines.push(`Its next runs get task: ${safe(s.task)}`);
+  if (!s.paused && s.nextFirings.length > 0) lines.push(`Next firings: ${s.nextFirings.slice(0, 3).map((t) => firingTime(t, s.timezone)).join(', ')}`);
+  if (s.cron && restrictsBothDays(s.cron)) lines.push('Note: both day fields are set; Temporal fires only on days that match both (a crontab fires on either).');
+  if (s.openRuns.length > 0) lines.push(`Its open runs go on as they started: ${s.openRuns.join(', ')}.`);
+  return lines.join('\n');
 }

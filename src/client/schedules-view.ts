@@ -4,6 +4,7 @@ import type { ScheduleDescription, ScheduleExecutionResult, ScheduleSummary } fr
 import { AgentRunInputSchema, type AgentRunInput } from '../contract/run-input';
 import { AGENT_RUN_WORKFLOW_TYPE } from '../contract/agent-run-api';
 import { overlapName, readScheduleMemo } from './schedules-settings';
+import { cronOfSpec } from './schedules-spec';
 
 /** One firing: the run it started, and when it was due and when it started. */
 export interface ScheduleFiring {
@@ -78,7 +79,7 @@ export function toScheduleSummary(summary: ScheduleSummary): AgentScheduleSummar
     name: summary.scheduleId,
     agent: memo?.agent,
     task: memo?.task,
-    cron: memo?.cron,
+    cron: cronOfSpec(summary.spec) ?? memo?.cron,
     timezone: summary.spec?.timezone || memo?.timezone || 'UTC',
     taskQueue: memo?.taskQueue,
     paused: summary.state.paused,
@@ -98,7 +99,7 @@ export function toScheduleDescription(description: ScheduleDescription): AgentSc
     name: description.scheduleId,
     agent: parsed.success ? parsed.data.agent : memo?.agent,
     task: parsed.success ? parsed.data.task : memo?.task,
-    cron: memo?.cron,
+    cron: cronOfSpec(description.spec) ?? memo?.cron,
     timezone: description.spec.timezone || memo?.timezone || 'UTC',
     taskQueue: action.taskQueue,
     paused: description.state.paused,

@@ -4,8 +4,9 @@
 import { ScheduleAlreadyRunning, ServiceError, type Client } from '@temporalio/client';
 import { AGENT_RUN_WORKFLOW_TYPE } from '../contract/agent-run-api';
 import type { AgentRunInput } from '../contract/run-input';
-import { fetchAgentCatalog } from './agent-catalog';
-import { InvalidRunRequestError, InvalidScheduleError, NoWorkerAnsweredError, ScheduleExistsError } from './errors';
+import { InvalidScheduleError, ScheduleExistsError, UnknownScheduleError } from './errors';
+import { checkAgent } from './schedules-agent-check';
+import { cronSpec } from './schedules-spec';
 import { describeAgentSchedule, type ScheduleScope } from './schedules-lookup';
 import { runStartOptions } from './start-run';
 import { checkCron } from './schedules-cron';
@@ -55,18 +56,6 @@ export interface CreatedSchedule extends AgentScheduleDescription {
   agentChecked: boolean;
 }
 
-async function checkAgent(client: Client, taskQueue: string, agent: string): Promise<boolean> {
-  let agents: string[];
-  try {
-    agents = (await fetchAgentCatalog(client, taskQueue)).agents.map((a) => a.name);
-  } catch (error) {
-    if (error instanceof NoWorkerAnsweredError) return false;
-    throw error;
-  }
-  if (!agents.includes(agent)) throw new InvalidRunRequestError(`Unknown agent "${agent}". Agents on task queue "${taskQueue}": ${agents.join(', ')}.`);
-  return true;
-}
-
 /**
  * Creates a schedule whose every firing starts an `agentRun` with `options.input`. Everything is checked
  * first (name, cron, time zone, overlap, the run input, the agent when a worker can say), so bad input
@@ -84,7 +73,7 @@ export async function startSchedule(client: Client, options: AgentScheduleOption
   try {
     await client.schedule.create({
       scheduleId: name,
-      spec: { cronExpressions: [cron], timezone },
+      spec: cronSpec(cron, timezone),
       action: {
         type: 'startWorkflow',
         workflowType: AGENT_RUN_WORKFLOW_TYPE,
@@ -119,17 +108,30 @@ export async function describeSchedule(client: Client, name: string, scope?: Sch
 }
 
 /**
- * The agent schedules of the namespace (of one task queue, with `scope`), by name. Read from Temporal's
- * visibility store, which lags a change by a moment; `describeSchedule` reads one schedule as it is.
+ * The agent schedules of the namespace (of one task queue, with `scope`), by name. Found in Temporal's
+ * visibility store, which lags a change by a moment, then each read as it is now: its agent and task
+ * from its action (an update may have changed them since the memo was written), and one deleted
+ * meanwhile left out.
  */
 export async function listSchedules(client: Client, scope: ScheduleScope = {}): Promise<AgentScheduleSummary[]> {
-  const schedules: AgentScheduleSummary[] = [];
+  const found: AgentScheduleSummary[] = [];
   for await (const summary of client.schedule.list()) {
     if (!startsAgentRuns(summary)) continue;
     const view = toScheduleSummary(summary);
-    if (scope.taskQueue === undefined || view.taskQueue === scope.taskQueue) schedules.push(view);
+    if (scope.taskQueue === undefined || view.taskQueue === scope.taskQueue) found.push(view);
   }
-  return schedules.sort((a, b) => a.name.localeCompare(b.name));
+  const current = await Promise.all(
+    found.map((view) =>
+      describeSchedule(client, view.name, scope).then(
+        (now) => ({ ...view, agent: now.agent, task: now.task, cron: now.cron, timezone: now.timezone, paused: now.paused, note: now.note, nextFirings: now.nextFirings, recentFirings: now.recentFirings }),
+        (error: unknown) => {
+          if (error instanceof UnknownScheduleError) return undefined;
+          throw error;
+        },
+      ),
+    ),
+  );
+  return current.filter((view) => view !== undefined).sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /** Pauses a schedule: no firing until it is unpaused (a trigger still starts a run). */

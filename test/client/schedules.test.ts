@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidRunRequestError, InvalidScheduleError, ScheduleExistsError, UnknownScheduleError } from '../../src/client/errors';
 import { deleteSchedule, describeSchedule, listSchedules, pauseSchedule, startSchedule, unpauseSchedule, type AgentScheduleOptions } from '../../src/client/schedules';
 import { triggerSchedule } from '../../src/client/schedules-trigger';
+import { updateSchedule } from '../../src/client/schedules-update';
 import { approvalSignal, statusQuery } from '../../src/contract/agent-run-api';
 import { AgentNameKey } from '../../src/contract/search-attributes';
 import { useAgentTestbed } from '../support/agent-testbed';
@@ -113,6 +114,52 @@ describe('scheduled runs (durable-agent/client)', () => {
       expect(again).toBeInstanceOf(ScheduleExistsError);
       expect(again.message).toBe(`A schedule named "${taken}" exists; pick another name, or delete it first (agentctl schedule delete ${taken}).`);
       expect(await describeSchedule(h.client, taken)).toMatchObject({ cron: '0 9 * * 1', task: 'the first one', createdAt: first.createdAt });
+    });
+  });
+
+  it('updates a schedule in place (cron, time zone, overlap, task), after refusing bad changes without changing anything', async () => {
+    const name = uniqueId('sched-update');
+    const task = uniqueId('before-update');
+    const later = uniqueId('after-update');
+    bed.fake.script(later, [complete('updated work done')]);
+    await withSchedules([name], async (h) => {
+      await startSchedule(h.client, { name, cron: '0 9 * * 1', input: { agent: 'general', task, user: 'bob', maxIterations: 5 }, taskQueue: h.taskQueue, paused: true, note: 'made paused' });
+      const before = await describeSchedule(h.client, name);
+      const cases: [Parameters<typeof updateSchedule>[2], new (...args: never[]) => Error, RegExp][] = [
+        [{ cron: '0 25 * * 1' }, InvalidScheduleError, /^Invalid cron "0 25 \* \* 1": field 2 \(hour\)/],
+        [{ cron: '@daily', timezone: 'Europe/Berln' }, InvalidScheduleError, /^Unknown time zone "Europe\/Berln"/],
+        [{ overlap: 'sometimes' as never }, InvalidScheduleError, /^Unknown overlap policy "sometimes"/],
+        [{ input: { maxIteration: 3 } as never }, InvalidRunRequestError, /unknown field "maxIteration"/],
+        [{ input: { checkpoint: {} } }, InvalidRunRequestError, /checkpoint is internal/],
+        [{ input: { agent: 'helper' } }, InvalidRunRequestError, /^Unknown agent "helper"/],
+        [{ task: ' ' }, InvalidScheduleError, /task of a schedule cannot be empty/],
+        [{}, InvalidScheduleError, /^Nothing to change/],
+      ];
+      for (const [change, type, message] of cases) {
+        const error = await refusal(() => updateSchedule(h.client, name, change));
+        expect(error, JSON.stringify(change)).toBeInstanceOf(type);
+        expect(error.message).toMatch(message);
+      }
+      expect(await describeSchedule(h.client, name)).toEqual(before);
+      expect(await refusal(() => updateSchedule(h.client, uniqueId('no-such-schedule'), { cron: '@daily' }))).toBeInstanceOf(UnknownScheduleError);
+
+      const updated = await updateSchedule(h.client, name, { cron: '30 7 * * *', timezone: 'america/new_york', overlap: 'allow_all', task: later });
+      expect(updated).toMatchObject({ changed: ['cron', 'timezone', 'overlap', 'input'], name, agent: 'general', task: later, cron: '30 7 * * *', timezone: 'America/New_York', overlap: 'allow_all' });
+      // What it was made with stays: its pause and note, the rest of the input, when it was made.
+      expect(updated).toMatchObject({ paused: true, note: 'made paused', createdAt: before.createdAt, input: { agent: 'general', task: later, user: 'bob', maxIterations: 5 } });
+      const unpaused = await unpauseSchedule(h.client, name);
+      expect(unpaused.nextFirings.length).toBeGreaterThan(2);
+      for (const at of unpaused.nextFirings) {
+        expect(new Intl.DateTimeFormat('en-GB', { timeZone: 'America/New_York', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(at))).toBe('07:30');
+      }
+      const listed = await waitFor(async () => (await listSchedules(h.client)).find((s) => s.name === name), `${name} in the list`);
+      expect(listed).toMatchObject({ task: later, cron: '30 7 * * *', timezone: 'America/New_York' });
+
+      const triggered = await triggerSchedule(h.client, name, slow);
+      expect(triggered.outcome).toBe('started');
+      const run = h.client.workflow.getHandle((triggered as { workflowId: string }).workflowId);
+      expect(await run.result()).toMatchObject({ status: 'completed', completion: { summary: 'updated work done' } });
+      expect(await run.query(statusQuery)).toMatchObject({ agent: 'general', task: later, user: 'bob', maxIterations: 5 });
     });
   });
 

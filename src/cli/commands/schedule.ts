@@ -7,11 +7,13 @@ import { deleteSchedule, describeSchedule, listSchedules, pauseSchedule, startSc
 import { triggerSchedule } from '../../client/schedules-trigger';
 import { checkCron } from '../../client/schedules-cron';
 import { canonicalTimezone, checkOverlap, checkScheduledInput, checkScheduleName, ScheduleOverlapSchema } from '../../client/schedules-settings';
-import { renderCreated, renderScheduleDescription, renderScheduleList, renderTriggered } from '../../client/schedules-render';
+import { renderCreated, renderScheduleDescription, renderScheduleList, renderTriggered, renderUpdated } from '../../client/schedules-render';
+import { updateSchedule } from '../../client/schedules-update';
 
 const OVERLAPS = ScheduleOverlapSchema.options.join('|');
 const USAGE = [
-  `agentctl schedule create <name> --agent A --task "..." --cron "0 9 * * 1" [--timezone Europe/Berlin] [--overlap ${OVERLAPS}] [--input run.json] [--json]`,
+  `agentctl schedule create <name> --agent A --task "..." --cron "0 9 * * 1" [--timezone Europe/Berlin] [--overlap ${OVERLAPS}] [--input run.json] [--paused] [--json]`,
+  `       agentctl schedule update <name> [--cron "0 9 * * 1"] [--timezone Europe/Berlin] [--task "..."] [--overlap ${OVERLAPS}] [--input run.json] [--json]`,
   '       agentctl schedule list [--json]',
   '       agentctl schedule describe <name> [--json]',
   '       agentctl schedule pause <name> [--note TEXT]',
@@ -30,19 +32,24 @@ function locally<T>(check: () => T): T {
   }
 }
 
-/** `--input FILE`: a JSON object of run-input fields; `--agent` and `--task` fill in or must agree with it. */
+/** `--input FILE`: a JSON object of run-input fields, or nothing when the flag is absent. */
+function inputFile(ctx: CliContext): Record<string, unknown> | undefined {
+  const file = stringFlag(ctx, 'input');
+  if (file === undefined) return undefined;
+  let fromFile: unknown;
+  try {
+    fromFile = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`--input must name a JSON file holding a run input (${file}: ${(error as Error).message})`);
+  }
+  if (fromFile === null || typeof fromFile !== 'object' || Array.isArray(fromFile)) throw new UsageError(`--input: ${file} must hold a JSON object of run-input fields`);
+  return fromFile as Record<string, unknown>;
+}
+
+/** `--input FILE`, `--agent` and `--task` for create: the flags fill in or must agree with the file. */
 function runInput(ctx: CliContext): AgentRunInput {
   const file = stringFlag(ctx, 'input');
-  let fromFile: Record<string, unknown> = {};
-  if (file !== undefined) {
-    try {
-      fromFile = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-    } catch (error) {
-      throw new UsageError(`--input must name a JSON file holding a run input (${file}: ${(error as Error).message})`);
-    }
-    if (fromFile === null || typeof fromFile !== 'object' || Array.isArray(fromFile)) throw new UsageError(`--input: ${file} must hold a JSON object of run-input fields`);
-  }
-  const input: Record<string, unknown> = { ...fromFile };
+  const input: Record<string, unknown> = { ...inputFile(ctx) };
   for (const field of ['agent', 'task'] as const) {
     const flag = stringFlag(ctx, field);
     if (flag !== undefined && input[field] !== undefined && input[field] !== flag) {
@@ -84,8 +91,33 @@ async function create(ctx: CliContext): Promise<number> {
     input,
     taskQueue: ctx.settings.taskQueue,
     createdBy: ctx.clientSettings.approver,
+    ...(ctx.args.flags.paused === true ? { paused: true, note: `Created paused by ${ctx.clientSettings.approver} with agentctl` } : {}),
   });
   ctx.print(created, () => renderCreated(created));
+  return 0;
+}
+
+/** `schedule update <name>`: every flag checked before connecting; the merged input by updateSchedule before it writes. */
+async function update(ctx: CliContext): Promise<number> {
+  const name = nameArg(ctx, 'update');
+  if (ctx.args.flags.agent !== undefined) throw new UsageError('schedule update takes no --agent: give "agent" in the --input file');
+  const cron = stringFlag(ctx, 'cron');
+  const timezone = stringFlag(ctx, 'timezone');
+  const overlap = stringFlag(ctx, 'overlap');
+  const task = stringFlag(ctx, 'task');
+  const file = inputFile(ctx);
+  const changes = locally(() => {
+    checkScheduleName(name);
+    if (cron !== undefined) checkCron(cron);
+    if (timezone !== undefined) canonicalTimezone(timezone);
+    if (file !== undefined) checkScheduledInput({ agent: 'placeholder', task: 'placeholder', ...file } as AgentRunInput);
+    if (cron === undefined && timezone === undefined && overlap === undefined && task === undefined && file === undefined) {
+      throw new UsageError('schedule update needs at least one of --cron, --timezone, --task, --overlap or --input');
+    }
+    return { cron, timezone, overlap: overlap === undefined ? undefined : checkOverlap(overlap), task, input: file as Partial<AgentRunInput> | undefined };
+  });
+  const updated = await updateSchedule(await ctx.client(), name, changes);
+  ctx.print(updated, () => renderUpdated(updated));
   return 0;
 }
 
@@ -93,13 +125,15 @@ async function create(ctx: CliContext): Promise<number> {
 export const scheduleCommand: Command = {
   name: 'schedule',
   usage: USAGE,
-  summary: 'scheduled runs: create (cron, time zone, overlap), list, describe, pause, unpause, trigger, delete',
+  summary: 'scheduled runs: create (cron, time zone, overlap), update, list, describe, pause, unpause, trigger, delete',
   async run(ctx) {
     const [sub] = ctx.args.positionals;
     const note = () => stringFlag(ctx, 'note') ?? `by ${ctx.clientSettings.approver} with agentctl`;
     switch (sub) {
       case 'create':
         return create(ctx);
+      case 'update':
+        return update(ctx);
       case 'list': {
         const schedules = await listSchedules(await ctx.client());
         ctx.print(schedules, () => renderScheduleList(schedules));
@@ -133,7 +167,7 @@ export const scheduleCommand: Command = {
         return 0;
       }
       default:
-        throw new UsageError(sub ? `Unknown schedule subcommand "${sub}"` : 'schedule needs a subcommand: create, list, describe, pause, unpause, trigger or delete');
+        throw new UsageError(sub ? `Unknown schedule subcommand "${sub}"` : 'schedule needs a subcommand: create, update, list, describe, pause, unpause, trigger or delete');
     }
   },
 };

@@ -117,6 +117,40 @@ describe('agentctl schedule', () => {
     });
   });
 
+  it('creates a schedule paused, then updates its cron, time zone, overlap and input in place', async () => {
+    const name = uniqueId('cli-update');
+    const input = await jsonFile({ agent: 'general', task: 'Triage the new issues', approvers: ['carol'] });
+    await withAgentWorker(bed.harness(), async (h) => {
+      const env = { TEMPORAL_ADDRESS: temporalAddress(), TEMPORAL_TASK_QUEUE: h.taskQueue, USER: 'tester' };
+      try {
+        await waitForPoller(h.client, h.taskQueue);
+        const created = await inProcess(['schedule', 'create', name, '--agent', 'general', '--task', 'Triage', '--cron', '0 9 * * 1', '--paused'], env);
+        expect(created).toMatchObject({ code: 0, stderr: '' });
+        expect(created.stdout).toContain(`Created schedule ${name}: agent general, "0 9 * * 1" in UTC, overlap skip, paused.`);
+        expect(JSON.parse((await inProcess(['schedule', 'describe', name, '--json'], env)).stdout)).toMatchObject({ paused: true, note: 'Created paused by tester with agentctl' });
+
+        // A bad change is refused before anything changes, even once connected (an unknown agent, exit 1).
+        const otherAgent = await jsonFile({ agent: 'helper' });
+        const refused = await inProcess(['schedule', 'update', name, '--input', otherAgent, '--cron', '@daily'], env);
+        expect(refused.code).toBe(1);
+        expect(refused.stderr).toMatch(/^Unknown agent "helper"/);
+        expect(JSON.parse((await inProcess(['schedule', 'describe', name, '--json'], env)).stdout)).toMatchObject({ cron: '0 9 * * 1', task: 'Triage' });
+
+        const updated = await inProcess(['schedule', 'update', name, '--cron', '15 8 * * 1-5', '--timezone', 'Europe/Berlin', '--overlap', 'buffer_one', '--input', input, '--task', 'Triage, then label'], env);
+        expect(updated).toMatchObject({ code: 0, stderr: '' });
+        expect(updated.stdout).toContain(`Updated schedule ${name} (cron, timezone, overlap, input): agent general, "15 8 * * 1-5" in Europe/Berlin, overlap buffer_one, paused.`);
+        expect(updated.stdout).toContain('Its next runs get task: Triage, then label');
+        const described = JSON.parse((await inProcess(['schedule', 'describe', name, '--json'], env)).stdout) as Record<string, unknown>;
+        // The file's fields replace the input; the task flag wins over the file's; the maker stays the runs' user.
+        expect(described).toMatchObject({ cron: '15 8 * * 1-5', timezone: 'Europe/Berlin', overlap: 'buffer_one', paused: true, input: { agent: 'general', task: 'Triage, then label', approvers: ['carol'], user: 'tester' } });
+        const again = await inProcess(['schedule', 'update', name, '--cron', '15 8 * * 1-5'], env);
+        expect(again.stdout).toBe(`Schedule ${name} already had these settings; nothing changed.\n`);
+      } finally {
+        await removeSchedule(h.client, name);
+      }
+    });
+  });
+
   it('refuses bad input with the usage line and exit 2 before it connects', async () => {
     // Nothing listens there: a refusal that reached for the server would say "Cannot reach Temporal".
     const env = { TEMPORAL_ADDRESS: '127.0.0.1:1', USER: 'tester' };
@@ -140,7 +174,16 @@ describe('agentctl schedule', () => {
       [['schedule', 'pause'], 'schedule pause needs exactly one schedule name (see agentctl schedule list)'],
       [['schedule', 'trigger', 'nightly', '--overlap', 'twice'], 'Unknown overlap policy "twice"'],
       [['schedule', 'reschedule', 'nightly'], 'Unknown schedule subcommand "reschedule"'],
-      [['schedule'], 'schedule needs a subcommand: create, list, describe, pause, unpause, trigger or delete'],
+      [['schedule'], 'schedule needs a subcommand: create, update, list, describe, pause, unpause, trigger or delete'],
+      [['schedule', 'update', 'nightly', '--cron', '0 9 * * 8'], 'Invalid cron "0 9 * * 8": field 5 (day-of-week) "8": 8 is out of range'],
+      [['schedule', 'update', 'nightly', '--timezone', 'Europe/Paris2'], 'Unknown time zone "Europe/Paris2"'],
+      [['schedule', 'update', 'nightly', '--overlap', 'never'], 'Unknown overlap policy "never"'],
+      [['schedule', 'update', 'nightly', '--input', unknownField], 'Invalid run input: unknown field "maxIteration" (a typo?)'],
+      [['schedule', 'update', 'nightly', '--input', internal], 'Invalid run input: checkpoint is internal'],
+      [['schedule', 'update', 'nightly', '--input', notJson], `--input must name a JSON file holding a run input (${notJson}: `],
+      [['schedule', 'update', 'nightly', '--agent', 'reader'], 'schedule update takes no --agent: give "agent" in the --input file'],
+      [['schedule', 'update', 'nightly'], 'schedule update needs at least one of --cron, --timezone, --task, --overlap or --input'],
+      [['schedule', 'update', '--cron', '@daily'], 'schedule update needs exactly one schedule name'],
     ];
     for (const [argv, message] of cases) {
       const { code, stderr } = await inProcess(argv, env);
