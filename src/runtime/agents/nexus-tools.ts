@@ -7,7 +7,6 @@ import { describeZodError } from '../../contract/describe-zod-error';
 import type { ContentBlock } from '../../contract/messages';
 import { defineJsonSchemaTool } from '../tools/json-schema-tool';
 import type { Tool } from '../tools/tool-definition';
-import type { AgentRegistry } from './agent-registry';
 
 /**
  * An agent's Nexus tools as tools of the registry, so the model sees them like any other (name,
@@ -47,7 +46,7 @@ export function nexusToolsOf(agent: AgentDefinition): Tool[] {
  * `runTool` words other tools' argument errors; undefined when every Nexus call fits (or there is none),
  * so replies without one keep their shape.
  */
-export function nexusArgumentProblems(registry: Pick<AgentRegistry, 'nexusTool'>, agent: string, content: readonly ContentBlock[]): Record<string, string> | undefined {
+export function nexusArgumentProblems(registry: { nexusTool(agent: string, name: string): Tool | undefined }, agent: string, content: readonly ContentBlock[]): Record<string, string> | undefined {
   const problems: Record<string, string> = {};
   for (const block of content) {
     if (block.type !== 'tool_use') continue;
