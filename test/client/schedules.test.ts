@@ -147,6 +147,9 @@ describe('scheduled runs (durable-agent/client)', () => {
       expect(updated).toMatchObject({ changed: ['cron', 'timezone', 'overlap', 'input'], name, agent: 'general', task: later, cron: '30 7 * * *', timezone: 'America/New_York', overlap: 'allow_all' });
       // What it was made with stays: its pause and note, the rest of the input, when it was made.
       expect(updated).toMatchObject({ paused: true, note: 'made paused', createdAt: before.createdAt, input: { agent: 'general', task: later, user: 'bob', maxIterations: 5 } });
+      // A change of the overlap alone sends the spec back as it was: the cron as written stays readable.
+      expect(await updateSchedule(h.client, name, { overlap: 'allow_all' })).toMatchObject({ changed: [], cron: '30 7 * * *' });
+      expect(await updateSchedule(h.client, name, { overlap: 'skip' })).toMatchObject({ changed: ['overlap'], overlap: 'skip', cron: '30 7 * * *', timezone: 'America/New_York', task: later });
       const unpaused = await unpauseSchedule(h.client, name);
       expect(unpaused.nextFirings.length).toBeGreaterThan(2);
       for (const at of unpaused.nextFirings) {
