@@ -65,9 +65,11 @@ function mergedInput(current: AgentRunInput, changes: AgentScheduleChanges): Age
 /** The update Temporal is sent: the schedule as it was, with the changed parts replaced. */
 function updated(previous: ScheduleDescription, input: AgentRunInput, inputChanged: boolean, checked: ReturnType<typeof checkChanges>, cron: string): ScheduleUpdateOptions {
   const timezone = checked.timezone ?? (previous.spec.timezone || 'UTC');
-  const spec = checked.cron !== undefined || checked.timezone !== undefined ? cronSpec(cron, timezone) : previous.spec;
+  const specChanged = checked.cron !== undefined || checked.timezone !== undefined;
+  const spec = specChanged ? cronSpec(cron, timezone) : previous.spec;
   const start = runStartOptions(input);
-  const action = inputChanged
+  // The runs' details name the schedule's cron and zone, so they follow a change of either too.
+  const action = inputChanged || specChanged
     ? { ...previous.action, args: [input], ...start, staticDetails: `${start.staticDetails}\n\n**Schedule:** ${previous.scheduleId} (\`${cron}\`, ${timezone})` }
     : previous.action;
   const policies = checked.overlap === undefined ? previous.policies : { ...previous.policies, overlap: OVERLAP_POLICY[checked.overlap] };
