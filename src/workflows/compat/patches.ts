@@ -121,6 +121,12 @@ export const Patches = {
    * once, and so did every next link, for ever; the fuzzer's seed 8).
    */
   linkMakesProgress: 'link-makes-progress',
+  /**
+   * Issue 34: an approver's budget raise writes an audit line (kind `budget`: who raised it, from what
+   * to what, signed or not) before the raise is answered and the run goes on (was: only the
+   * `budgetRaised` lifecycle event).
+   */
+  accountableRaises: 'accountable-budget-raises',
 } as const;
 
 export type Features = { -readonly [K in keyof typeof Patches]: boolean };
