@@ -160,6 +160,7 @@ async function applyRaise(raise: RaiseBudget, via: 'signal' | 'update', ctx: Let
   ctx.driver.dispatch({ type: 'budget_raised', maxUsd: raise.maxUsd, maxTokens: raise.maxTokens, by: raise.approver });
   const applied = `budget raised to ${budgetText(ctx.driver.state.budget)}`;
   if (!ctx.runFeatures.accountableRaises) return settle.applied(applied);
+  noteSignatures(ctx, [raise]);
   // Audit before action: the line is on disk before the answer and before the run's next model call.
   ctx.driver.audit(raiseAuditEntry(ctx.driver.state, raise, from, via));
   settle.committed(applied);

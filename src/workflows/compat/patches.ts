@@ -123,8 +123,9 @@ export const Patches = {
   linkMakesProgress: 'link-makes-progress',
   /**
    * Issue 34: an approver's budget raise writes an audit line (kind `budget`: who raised it, from what
-   * to what, signed or not) before the raise is answered and the run goes on (was: only the
-   * `budgetRaised` lifecycle event).
+   * to what, signed or not) before the raise is answered and the run goes on, and a signed raise is
+   * accepted once, like a signed decision (`acceptedSignatures`) (was: only the `budgetRaised`
+   * lifecycle event; a signed raise lifted from the history was refused only when it raised nothing).
    */
   accountableRaises: 'accountable-budget-raises',
 } as const;
