@@ -33,7 +33,7 @@ export async function agentRun(rawInput: AgentRunInput): Promise<AgentRunResult>
   if (!features.oneWriter) return legacyAgentRun(rawInput, features, slot);
 
   const mailbox = new Mailbox();
-  const options: MessageOptions = { toolWideChoices: !features.scopedChoices, approvalChannel: features.approvalChannel, steering: features.steerWorkingRuns, approvalChannelII: features.approvalChannelII, signedOnce: features.signedOnce, forwardByUpdate: features.forwardByUpdate };
+  const options: MessageOptions = { toolWideChoices: !features.scopedChoices, approvalChannel: features.approvalChannel, steering: features.steerWorkingRuns, approvalChannelII: features.approvalChannelII, signedOnce: features.signedOnce, forwardByUpdate: features.forwardByUpdate, raisesOnce: features.accountableRaises };
   installMessageHandlers(mailbox, () => slot.driver?.state, options);
 
   let input: ParsedRunInput;

@@ -7,13 +7,11 @@ import { closeRefusal, followUpRefusal, modeRefusal } from '../core/machine/mess
 import { routeReply } from '../core/machine/message-routes';
 import { routeRaise } from '../core/machine/budget-rules';
 import type { RaiseBudget } from '../contract/budget';
-import type { RunBudget } from '../core/machine/state/budget';
 import { applyBatch, applyDecision } from './apply-decisions';
 import type { LetterContext, Settle } from './letter-context';
 import type { Letter, Message } from './mailbox';
+import { budgetLimits, budgetText, raiseAuditEntry } from './raise-audit';
 import { noteSignatures } from './signed-once';
-
-const budgetText = (b: RunBudget | undefined) => [b?.maxUsd !== undefined ? `$${b.maxUsd}` : '', b?.maxTokens !== undefined ? `${b.maxTokens} tokens` : ''].filter(Boolean).join(' and ');
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -111,7 +109,7 @@ async function apply(letter: Letter, ctx: LetterContext, settle: Settle): Promis
     case 'mode':
       return applyMode(message.change, ctx, settle);
     case 'raise_budget':
-      return applyRaise(message.raise, ctx, settle);
+      return applyRaise(message.raise, message.via, ctx, settle);
     case 'reply':
       return applyReply(message.reply, message.via, ctx, settle);
     case 'follow_up':
@@ -146,7 +144,7 @@ async function applyMode(change: SetMode, ctx: LetterContext, settle: Settle): P
 }
 
 /** A budget raise goes to the run that waits for it: this one, or a sub-agent's run, forwarded whole (issue 34). */
-async function applyRaise(raise: RaiseBudget, ctx: LetterContext, settle: Settle): Promise<void> {
+async function applyRaise(raise: RaiseBudget, via: 'signal' | 'update', ctx: LetterContext, settle: Settle): Promise<void> {
   const route = routeRaise(ctx.driver.state, raise, ctx.signingEnv());
   if ('refusal' in route) return settle.refuse(route.refusal);
   if ('forwardTo' in route) {
@@ -158,8 +156,16 @@ async function applyRaise(raise: RaiseBudget, ctx: LetterContext, settle: Settle
     }
     return settle.applied(`raise forwarded to ${route.forwardTo}, the sub-agent run that waits for it`);
   }
+  const from = budgetLimits(ctx.driver.state.budget);
   ctx.driver.dispatch({ type: 'budget_raised', maxUsd: raise.maxUsd, maxTokens: raise.maxTokens, by: raise.approver });
-  settle.applied(`budget raised to ${budgetText(ctx.driver.state.budget)}`);
+  const applied = `budget raised to ${budgetText(ctx.driver.state.budget)}`;
+  if (!ctx.runFeatures.accountableRaises) return settle.applied(applied);
+  noteSignatures(ctx, [raise]);
+  // Audit before action: the line is on disk before the answer and before the run's next model call.
+  ctx.driver.audit(raiseAuditEntry(ctx.driver.state, raise, from, via));
+  settle.committed(applied);
+  await ctx.driver.flushAudit();
+  settle.applied(applied);
 }
 
 /** A reply goes to the run that asked: this one (it checks who answers), or a sub-agent's run, forwarded whole. */

@@ -12,7 +12,7 @@ export interface LetterContext {
   options: MessageOptions;
   /** Holds the answers of letters applied in the task that cancelled the run, for `endRun` to give. */
   mailbox: Mailbox;
-  runFeatures: Pick<Features, 'appliedAtCancel'>;
+  runFeatures: Pick<Features, 'appliedAtCancel' | 'accountableRaises'>;
   signingEnv(): SigningEnv & { runId: string; toolWide: boolean };
 }
 

@@ -43,12 +43,14 @@ export interface MessageOptions {
   signedOnce: boolean;
   /** A decision on a sub-agent's call is forwarded by an update, and answered with that run's answer (patch forwardByUpdate). */
   forwardByUpdate: boolean;
+  /** A signed budget raise is accepted once (patch accountableRaises). */
+  raisesOnce: boolean;
 }
 
 /** What the handlers and the loop check a message against: workflow time and the run's identity. */
 export function signingEnvOf(options: MessageOptions): SigningEnv & { runId: string; toolWide: boolean } {
   const info = workflowInfo();
-  return { now: Date.now(), namespace: info.namespace, firstRunId: info.firstExecutionRunId, runId: info.runId, legacy: !options.approvalChannel, channelII: options.approvalChannelII, signedOnce: options.signedOnce, toolWide: options.toolWideChoices };
+  return { now: Date.now(), namespace: info.namespace, firstRunId: info.firstExecutionRunId, runId: info.runId, legacy: !options.approvalChannel, channelII: options.approvalChannelII, signedOnce: options.signedOnce, raisesOnce: options.raisesOnce, toolWide: options.toolWideChoices };
 }
 
 const malformed = (issues: { path: PropertyKey[]; message: string }[]) => issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ');

@@ -2,25 +2,14 @@
 // whose model is the fake Messages API: `run --budget-usd`, `pending` showing the parked run, and
 // `budget --raise-usd` refused for someone who is not an approver, then applied for one.
 import { describe, expect, it } from 'vitest';
-import type { AgentDefinitionInput } from '../../src/contract/agent-definition';
 import { builtinAgents } from '../../src/runtime/agents/builtin-agents';
 import { waitFor, waitForPhase, withAgentWorker, type RunHarness } from '../support/agent-run-harness';
 import { reply, toolCall } from '../support/fake-anthropic';
 import { useAgentTestbed } from '../support/agent-testbed';
+import { costly, spender } from '../support/budget-agents';
 import { temporalAddress, uniqueId } from '../support/temporal';
 import { agentctl } from './agentctl-process';
 
-// claude-haiku-4-5 at $1 / $5 per million: one reply below costs $0.02, a next call's worst case $0.02048.
-const spender: AgentDefinitionInput = {
-  name: 'spender',
-  description: 'Spends.',
-  modelTier: 'fast',
-  model: 'claude-haiku-4-5',
-  tools: ['list_files'],
-  systemPrompt: 'You spend.',
-  maxIterations: 10,
-  approvers: ['ana'],
-};
 
 describe('agentctl run --budget-usd, pending, budget', () => {
   const bed = useAgentTestbed({ agents: [...builtinAgents, spender] });
@@ -30,7 +19,8 @@ describe('agentctl run --budget-usd, pending, budget', () => {
   it('run --budget-usd parks the run, pending shows it, budget --raise-usd refuses a non-approver and lets an approver raise it', async () => {
     const task = uniqueId('cli-budget');
     fake.script(task, [
-      reply(toolCall('list_files', { path: '.' })).withUsage({ input_tokens: 10_000, output_tokens: 2_000 }),
+      // $0.02 and 12,000 tokens; the next call's worst case ($0.02048) would cross $0.03.
+      costly(),
       reply(toolCall('complete_task', { summary: 'spent', status: 'success' })),
     ]);
     await withAgentWorker(bed.harness(), async (h) => {

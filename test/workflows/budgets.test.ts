@@ -12,25 +12,16 @@ import { listPendingRuns } from '../../src/cli/commands/pending';
 import { raiseBudget } from '../../src/client/raise-budget';
 import { waitFor, waitForPhase, withAgentWorker } from '../support/agent-run-harness';
 import { useAgentTestbed } from '../support/agent-testbed';
+import { costly, spender } from '../support/budget-agents';
 import { reply, toolCall } from '../support/fake-anthropic';
 import { uniqueId } from '../support/temporal';
 import { complete } from './approval-test-kit';
 
-// claude-haiku-4-5 is priced $1 / $5 per million tokens: each scripted reply below (10,000 in, 2,000
-// out) costs $0.02, and a next call's worst case (max_tokens 4,096 of output) $0.02048.
-const spender: AgentDefinitionInput = {
-  name: 'spender',
-  description: 'Spends.',
-  modelTier: 'fast',
-  model: 'claude-haiku-4-5',
-  tools: ['list_files'],
-  systemPrompt: 'You spend.',
-  maxIterations: 10,
-  approvers: ['ana'],
-};
+// spender (test/support/budget-agents.ts) runs claude-haiku-4-5 at $1 / $5 per million tokens: each
+// costly() reply (10,000 in, 2,000 out) costs $0.02, and a next call's worst case (max_tokens 4,096 of
+// output) $0.02048.
 const unpriced: AgentDefinitionInput = { ...spender, name: 'unpriced', model: 'claude-unknown-9' };
 const lead: AgentDefinitionInput = { ...spender, name: 'lead', description: 'Delegates.', tools: [], subAgents: ['spender'] };
-const costly = () => reply(toolCall('list_files', { path: '.' })).withUsage({ input_tokens: 10_000, output_tokens: 2_000 });
 
 async function refusal(promise: Promise<unknown>): Promise<string> {
   const error = await promise.then(() => undefined, (e: unknown) => e);

@@ -1,5 +1,5 @@
-// What the page can change: decisions, answers, starting, cancelling, resuming and forking runs, and
-// follow-up or steering messages. Bodies are JSON, validated with zod; answers are JSON.
+// What the page can change: decisions, answers, budget raises, starting, cancelling, resuming and
+// forking runs, and follow-up or steering messages. Bodies are JSON, validated with zod; answers are JSON.
 import type { Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
@@ -8,6 +8,7 @@ import { decideAs, DecisionRequestSchema, replyAs, ReplyRequestSchema, type Acti
 import { approveAllAs, ApproveAllRequestSchema, ModeRequestSchema, setModeAs } from '../actions/run-approvals';
 import { cancelRun, ResumeRequestSchema, resumeAs, startRunAs, StartRequestSchema } from '../actions/steer';
 import { forkAs, ForkRequestSchema } from '../actions/fork';
+import { raiseAs, RaiseRequestSchema } from '../actions/raise-budget';
 import { ConsoleRequestError } from '../errors';
 import type { ConsoleDeps, ConsoleEnv } from './console-context';
 
@@ -35,6 +36,12 @@ export function addApiRoutes(app: Hono<ConsoleEnv>, deps: ConsoleDeps): void {
 
   app.post('/api/replies', async (c) => {
     const outcome = await replyAs(deps.client, c.get('session').user, await body(c, ReplyRequestSchema));
+    deps.watcher.refreshNow();
+    return c.json(outcome, OUTCOME_STATUS[outcome.outcome]);
+  });
+
+  app.post('/api/budget-raises', async (c) => {
+    const outcome = await raiseAs(deps.client, c.get('session').user, await body(c, RaiseRequestSchema));
     deps.watcher.refreshNow();
     return c.json(outcome, OUTCOME_STATUS[outcome.outcome]);
   });

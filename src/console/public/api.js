@@ -105,6 +105,11 @@ export async function answer(item, text) {
   return announce(await post('/api/replies', { workflowId: item.workflowId, callId: item.callId, text }));
 }
 
+/** Raises a run's spend budget (issue 34): sent to the top-level run, which forwards it to a sub-agent's that waits. */
+export async function raise(item, limits) {
+  return announce(await post('/api/budget-raises', { workflowId: item.rootWorkflowId ?? item.workflowId, ...limits }));
+}
+
 /** Start, cancel, resume: the answer's message or error is announced; the data is returned. */
 export async function act(url, body, success) {
   const result = await post(url, body);

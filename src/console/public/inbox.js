@@ -1,11 +1,14 @@
-// What waits for a decision, across all runs, newest first. Keyboard: j/k move, a approves, r rejects.
+// What waits for a decision (a call, a question, a spend budget), across all runs, newest first. Keyboard: j/k move, a approves, r rejects.
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { decide } from './api.js';
 import { ApprovalCard } from './approval-card.js';
+import { BudgetCard } from './budget-card.js';
 import { html } from './html.js';
 import { QuestionCard } from './question-card.js';
 import { ApproveAll } from './run-approvals.js';
 import { useNow } from './time.js';
+
+const CARDS = { approval: ApprovalCard, question: QuestionCard, budget: BudgetCard };
 
 const typing = (target) => target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
 
@@ -73,7 +76,7 @@ export function Inbox({ items }) {
     ${items.length === 0 ? html`<p class="empty">Nothing waits for a decision.</p>` : null}
     <${ApproveAllBar} items=${items} />
     ${items.map((item) => {
-      const Card = item.kind === 'approval' ? ApprovalCard : QuestionCard;
+      const Card = CARDS[item.kind] ?? QuestionCard;
       // Keyed by the arguments too: a call edited and parked again under its id gets a fresh card.
       return html`<${Card} key=${`${item.key}#${item.argumentsHash ?? ''}`} item=${item} now=${now} selected=${item.key === selected} onSelect=${() => setSelectedKey(item.key)} />`;
     })}

@@ -1,5 +1,5 @@
-// What waits for a person, across all runs: parked tool calls and open questions, newest first, each
-// under the root run it belongs to (a sub-agent's call names its own run in `workflowId`).
+// What waits for a person, across all runs: parked tool calls, open questions and spend budgets, newest
+// first, each under the root run it belongs to (a sub-agent's call names its own run in `workflowId`).
 import type { RunStatus } from '../../contract/run-status';
 import { describeCallArguments, type CallArguments } from './call-arguments';
 import { argumentsHash } from '../../core/approvals/signatures/signed-message';
@@ -44,7 +44,22 @@ export interface QuestionEntry extends EntryBase {
   context?: string;
 }
 
-export type InboxEntry = ApprovalEntry | QuestionEntry;
+/**
+ * A run parked by its spend budget (issue 34): what it spent against its limits. `workflowId` is the
+ * run that waits (a sub-agent's, maybe); a raise goes to the root, which forwards it there.
+ */
+export interface BudgetEntry extends EntryBase {
+  kind: 'budget';
+  spentUsd?: number;
+  maxUsd?: number;
+  spentTokens: number;
+  maxTokens?: number;
+  /** Who may raise it (the root's approvers); absent when anyone may. */
+  approvers?: string[];
+  signedDecisions: boolean;
+}
+
+export type InboxEntry = ApprovalEntry | QuestionEntry | BudgetEntry;
 
 /** What one person sees of an entry: whether they may decide it, and why not. */
 export type InboxItem = InboxEntry & { canDecide: boolean; readOnlyReason?: string };
@@ -102,6 +117,9 @@ export class InboxBuilder {
         const agent = q.workflowId === status.workflowId ? status.agent : 'sub-agent';
         entries.set(key, { kind: 'question', key, rootWorkflowId, workflowId: q.workflowId, callId: q.callId, agent, task: status.task, since: q.askedAt, question: q.question, context: q.context });
       }
+      const budget = budgetEntryOf(status, rootWorkflowId);
+      // The root's report wins: a raise goes to the root, whose approvers decide it.
+      if (budget && !(entries.has(budget.key) && status.workflowId !== rootWorkflowId)) entries.set(budget.key, budget);
     }
     const shown = new Set([...entries.values()].map((e) => (e.kind === 'approval' ? `${e.key}#${e.argumentsHash}` : e.key)));
     for (const key of this.rendered.keys()) if (!shown.has(key)) this.rendered.delete(key);
@@ -116,6 +134,28 @@ export class InboxBuilder {
     }
     return rendered;
   }
+}
+
+function budgetEntryOf(status: RunStatus, rootWorkflowId: string): BudgetEntry | undefined {
+  const b = status.pendingBudget;
+  if (!b) return undefined;
+  const own = b.workflowId === status.workflowId;
+  return {
+    kind: 'budget',
+    key: `${b.workflowId}/budget`,
+    rootWorkflowId,
+    workflowId: b.workflowId,
+    callId: 'budget',
+    agent: own ? status.agent : 'sub-agent',
+    task: status.task,
+    since: b.since,
+    ...(b.spentUsd !== undefined ? { spentUsd: b.spentUsd } : {}),
+    ...(b.maxUsd !== undefined ? { maxUsd: b.maxUsd } : {}),
+    spentTokens: b.spentTokens,
+    ...(b.maxTokens !== undefined ? { maxTokens: b.maxTokens } : {}),
+    ...(status.approvers ? { approvers: status.approvers } : {}),
+    signedDecisions: status.signedDecisions,
+  };
 }
 
 /** Newest first, but a root's sub-agent calls stay together, in the place of the root's newest. */
@@ -133,5 +173,6 @@ export function sortNewestFirst(entries: InboxEntry[]): InboxEntry[] {
 /** The entry as `user` sees it. The run has the last word: a refused decision still comes back with its reason. */
 export function inboxItemFor(entry: InboxEntry, user: string): InboxItem {
   if (entry.kind === 'question' || !entry.approvers || entry.approvers.includes(user)) return { ...entry, canDecide: true };
-  return { ...entry, canDecide: false, readOnlyReason: `Only ${entry.approvers.join(', ') || 'nobody'} may decide this call; you are ${user}.` };
+  const what = entry.kind === 'budget' ? "raise this run's budget" : 'decide this call';
+  return { ...entry, canDecide: false, readOnlyReason: `Only ${entry.approvers.join(', ') || 'nobody'} may ${what}; you are ${user}.` };
 }

@@ -20,17 +20,19 @@ export const SERVER_TOOL_PRICES: Readonly<Record<string, number>> = {
 
 /**
  * What `usage` costs at `price`, in USD. Thinking tokens are part of the output tokens (billed as
- * output); server tool requests are added at SERVER_TOOL_PRICES. Pure, so the workflow computes the
- * run's cost (the `AgentCostUsd` search attribute) the same way the console and the replay lab do.
+ * output); server tool requests are added at `requestPrices` (SERVER_TOOL_PRICES unless the caller
+ * has the prices the worker priced a run's budget with). Pure, so the workflow computes the run's
+ * cost (the `AgentCostUsd` search attribute) and its spend budget the same way the console and the
+ * replay lab do.
  */
-export function costOfUsage(usage: TokenUsage, price: ModelPrice): number {
+export function costOfUsage(usage: TokenUsage, price: ModelPrice, requestPrices: Readonly<Record<string, number>> = SERVER_TOOL_PRICES): number {
   const tokens =
     (usage.inputTokens * price.input +
       usage.outputTokens * price.output +
       usage.cacheCreationInputTokens * price.cacheWrite +
       usage.cacheReadInputTokens * price.cacheRead) /
     1_000_000;
-  const requests = Object.entries(usage.serverToolUse ?? {}).reduce((sum, [name, n]) => sum + n * (SERVER_TOOL_PRICES[name] ?? 0), 0);
+  const requests = Object.entries(usage.serverToolUse ?? {}).reduce((sum, [name, n]) => sum + n * (requestPrices[name] ?? 0), 0);
   return tokens + requests;
 }
 

@@ -2,13 +2,14 @@ import type { RaiseBudget } from '../../contract/budget';
 import { checkSignature } from '../approvals/signatures/decision-signature';
 import { budgetMessage } from '../approvals/signatures/signed-message';
 import { raiseProblem } from './budget';
-import { effectiveApprovers, type SigningEnv } from './decision-rules';
+import { effectiveApprovers, replayOf, type SigningEnv } from './decision-rules';
 import type { RunState } from './run-state';
 
 /**
  * Why a `raiseBudget` is refused, or undefined: the run ended, the sender is not one of the run's
  * approvers, its signature does not hold (when the worker has an approver registry, exactly as a
- * decision's), or the raise would not raise anything. The update's validator asks this before
+ * decision's), this run accepted the same signature before (`acceptedSignatures`, as signed
+ * decisions are accepted once), or the raise would not raise anything. The update's validator asks this before
  * anything is written to history, and the loop asks it again right before it applies the raise.
  */
 export function raiseBudgetRefusal(state: RunState, raise: RaiseBudget, env: SigningEnv): string | undefined {
@@ -23,6 +24,9 @@ export function raiseBudgetRefusal(state: RunState, raise: RaiseBudget, env: Sig
   const message = by && raise.expiresAt ? budgetMessage(run, { approver: by, maxUsd: raise.maxUsd, maxTokens: raise.maxTokens, expiresAt: raise.expiresAt }) : undefined;
   const check = checkSignature({ registry: state.approverKeys, signer: by, signature: raise.signature, message, now: env.now, kind: 'budget' });
   if (!check.ok) return check.reason;
+  // Before the limits: a lifted copy is refused as what it is, whatever the budget stands at now.
+  const replay = env.raisesOnce ? replayOf(state, raise, env) : undefined;
+  if (replay) return replay;
   return raiseProblem(state.budget, raise);
 }
 

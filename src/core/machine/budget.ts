@@ -1,5 +1,6 @@
 import type { TokenUsage } from '../../contract/messages';
 import type { PendingBudget } from '../../contract/budget';
+import { costOfUsage } from '../cost/usage-cost';
 import type { RunState } from './run-state';
 import type { BudgetPrice, RunBudget } from './state/budget';
 
@@ -13,11 +14,9 @@ import type { BudgetPrice, RunBudget } from './state/budget';
 /** Every token the API counted: input, output, cache reads and cache writes. */
 export const tokensOf = (usage: TokenUsage): number => usage.inputTokens + usage.outputTokens + usage.cacheReadInputTokens + usage.cacheCreationInputTokens;
 
-/** The estimated USD of `usage` at `price`. */
+/** The estimated USD of `usage` at `price`: the one cost formula, with the server tool prices the budget was priced with. */
 export function usdOf(usage: TokenUsage, price: BudgetPrice): number {
-  const tokens = usage.inputTokens * price.input + usage.outputTokens * price.output + usage.cacheCreationInputTokens * price.cacheWrite + usage.cacheReadInputTokens * price.cacheRead;
-  const requests = Object.entries(usage.serverToolUse ?? {}).reduce((sum, [name, n]) => sum + n * (price.requests[name] ?? 0), 0);
-  return tokens / 1_000_000 + requests;
+  return costOfUsage(usage, price, price.requests);
 }
 
 /** What the run has spent so far, in USD (when it knows the price) and tokens. */

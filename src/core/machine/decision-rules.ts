@@ -36,6 +36,8 @@ export interface SigningEnv {
   channelII?: boolean;
   /** Issue 32's replays (patch signedOnce): a signature this run accepted is refused until it expires. */
   signedOnce?: boolean;
+  /** Issue 34 (patch accountableRaises): a signed budget raise is accepted once too. */
+  raisesOnce?: boolean;
 }
 
 /**

@@ -19,6 +19,9 @@ export function hashLine(line: string | Uint8Array): string {
 }
 
 
+/** A spend budget's limits as a `budget` line records them (issue 34). */
+const AuditBudgetSchema = z.object({ maxUsd: z.number().optional(), maxTokens: z.number().optional() });
+
 /**
  * Strict where the chain depends on it (v, seq, at, prev, kind) and in the decision, permissive for
  * the rest, so a writer that adds a field does not make older verifiers call the log broken.
@@ -33,9 +36,11 @@ export const AuditRecordSchema = z.object({
    * `decision`: a call was allowed or refused; `call`: an allowed call ran (or its outcome is unknown);
    * `mode`: the run's permission mode was switched (`tool` is "setMode", `mode` and `previousMode` say how);
    * `request`: a person forked or resumed a run with approvers (`tool` is "fork" or "resume", `approver` and
-   * `requestedBy` the requester, `verified` whether their signature was checked, `reason` from which run).
+   * `requestedBy` the requester, `verified` whether their signature was checked, `reason` from which run);
+   * `budget`: an approver raised the run's spend budget (`tool` is "raiseBudget", `previousBudget` and
+   * `budget` the limits before and after, `verified` whether the raise's signature was checked).
    */
-  kind: z.enum(['decision', 'call', 'mode', 'request']),
+  kind: z.enum(['decision', 'call', 'mode', 'request', 'budget']),
   /** The run's workflow id. */
   run: z.string(),
   runId: z.string().optional(),
@@ -58,6 +63,9 @@ export const AuditRecordSchema = z.object({
   editedArguments: AuditArgumentsSchema.optional(),
   mode: z.string().optional(),
   previousMode: z.string().optional(),
+  /** A `budget` line: the run's limits after the raise, and before it. */
+  budget: AuditBudgetSchema.optional(),
+  previousBudget: AuditBudgetSchema.optional(),
   durationMs: z.number().optional(),
   idempotencyKey: z.string().optional(),
 });

@@ -127,6 +127,13 @@ export const Patches = {
    * guardrail or a person sees it (was: it was judged, could park, and ran with them).
    */
   nexusArgumentChecks: 'nexus-argument-checks',
+  /**
+   * Issue 34: an approver's budget raise writes an audit line (kind `budget`: who raised it, from what
+   * to what, signed or not) before the raise is answered and the run goes on, and a signed raise is
+   * accepted once, like a signed decision (`acceptedSignatures`) (was: only the `budgetRaised`
+   * lifecycle event; a signed raise lifted from the history was refused only when it raised nothing).
+   */
+  accountableRaises: 'accountable-budget-raises',
 } as const;
 
 export type Features = { -readonly [K in keyof typeof Patches]: boolean };

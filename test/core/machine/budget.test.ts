@@ -3,7 +3,10 @@
 // that would cross it parks (waiting_budget), a raise lets it go on, and the wait times out as
 // budget_exhausted. Hostile: a raise that lowers, a raise from someone who is not an approver, an
 // unsigned raise under a registry, a raise of a run that ended.
+import { generateKeyPairSync, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { withAcceptedSignature } from '../../../src/core/approvals/signatures/accepted-signatures';
+import { budgetMessage, signedText } from '../../../src/core/approvals/signatures/signed-message';
 import { raiseBudgetRefusal } from '../../../src/core/machine/budget-rules';
 import { budgetCrossing, childBudgetOf, usdOf } from '../../../src/core/machine/budget';
 import { toStatus as runStatus } from '../../../src/core/machine/run-status';
@@ -115,6 +118,21 @@ describe('budget', () => {
       expect(raiseBudgetRefusal(state, { maxUsd: 5, approver: 'ana' }, SIGNING)).toMatch(/unsigned budget/);
       const expiresAt = new Date(T0 + 60_000).toISOString();
       expect(raiseBudgetRefusal(state, { maxUsd: 5, approver: 'ana', expiresAt, signature: 'A'.repeat(88) }, SIGNING)).toMatch(/bad signature for ana/);
+    });
+
+    it('refuses a signed raise the run accepted before, by name and before its limits, only in executions with raisesOnce', () => {
+      const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+      const approverKeys = { ana: publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('hex') };
+      const expiresAt = new Date(T0 + 600_000).toISOString();
+      const message = budgetMessage({ namespace: 'default', workflowId: 'run-1', runId: 'r1' }, { approver: 'ana', maxUsd: 5, expiresAt });
+      const raise = { maxUsd: 5, approver: 'ana', expiresAt, signature: sign(null, Buffer.from(signedText(message), 'utf8'), privateKey).toString('base64') };
+      const fresh = parked({ approverKeys, input: { ...runState().input, approvers: ['ana'] } });
+      const once = { ...SIGNING, signedOnce: true, raisesOnce: true };
+      expect(raiseBudgetRefusal(fresh, raise, once)).toBeUndefined();
+      const seen = { ...fresh, acceptedSignatures: withAcceptedSignature([], raise, new Date(T0).toISOString(), T0, 10) };
+      expect(raiseBudgetRefusal(seen, raise, once)).toBe(`this signed message was already accepted at ${new Date(T0).toISOString()}; a signature is accepted once: sign a new one`);
+      // An execution from before patch accountable-budget-raises checks what it always did.
+      expect(raiseBudgetRefusal(seen, raise, { ...once, raisesOnce: false })).toBeUndefined();
     });
 
     it('refuses a raise that does not raise, a limit the budget does not have, and a run that ended or has no budget', () => {
