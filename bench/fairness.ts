@@ -19,6 +19,7 @@
 //
 //   npm run bench:fairness -- [--a-runs 200] [--b-runs 5] [--low-runs 200] [--high-runs 20] [--latency 200] [--activity-slots 2] [--rounds 1]
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import { tsToMs } from '@temporalio/common/lib/time';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { startDevServer, type DevServer } from '../scripts/temporal-dev-server';
 import { startRun } from '../src/client/start-run';
@@ -74,6 +75,16 @@ interface Outcome {
   wallSeconds: number;
   /** The priority the second batch's first activity was scheduled with, read back from its history. */
   activityPriority: string;
+  /** Where the second batch's runs waited, from their histories. */
+  waits: QueueWaits[];
+}
+
+/** A run's time in the server's queues: scheduled to started, summed over its workflow tasks and its activities. */
+interface QueueWaits {
+  workflowTaskMs: number;
+  activityMs: number;
+  /** Workflow tasks that timed out before a worker took them (a sticky queue's schedule-to-start timeout). */
+  workflowTaskTimeouts: number;
 }
 
 async function run(): Promise<void> {
@@ -125,7 +136,8 @@ async function runCase(env: BenchEnv, modelUrl: string, kase: Case, round: numbe
     const second = await startMany(secondCount, start('second', kase.second));
     const [firstTimes, secondTimes] = await Promise.all([finishTimes(first), finishTimes(second)]);
     const wallSeconds = (performance.now() - began) / 1000;
-    return { kase, round, first: firstTimes, second: secondTimes, wallSeconds, activityPriority: await activityPriority(second[0]!.handle) };
+    const histories = await Promise.all(second.map(({ handle }) => handle.fetchHistory()));
+    return { kase, round, first: firstTimes, second: secondTimes, wallSeconds, activityPriority: activityPriority(histories[0]!), waits: histories.map(queueWaits) };
   } finally {
     agentWorker.worker.shutdown();
     await running;
@@ -158,13 +170,30 @@ function finishTimes(runs: Started[]): Promise<Timed[]> {
   }));
 }
 
+type History = Awaited<ReturnType<WorkflowHandle['fetchHistory']>>;
+
 /** The priority of the run's first ActivityTaskScheduled event: proof that its activities carry the run's keys. */
-async function activityPriority(handle: WorkflowHandle): Promise<string> {
-  const history = await handle.fetchHistory();
+function activityPriority(history: History): string {
   const scheduled = history.events?.find((e) => e.activityTaskScheduledEventAttributes)?.activityTaskScheduledEventAttributes;
   const priority = scheduled?.priority;
   if (!priority || (!priority.priorityKey && !priority.fairnessKey)) return 'none';
   return [priority.priorityKey ? `priority ${priority.priorityKey}` : '', priority.fairnessKey ? `key ${priority.fairnessKey}` : ''].filter(Boolean).join(', ');
+}
+
+function queueWaits(history: History): QueueWaits {
+  const at = new Map<string, number>();
+  const waits: QueueWaits = { workflowTaskMs: 0, activityMs: 0, workflowTaskTimeouts: 0 };
+  for (const event of history.events ?? []) {
+    const time = event.eventTime ? tsToMs(event.eventTime) : 0;
+    const id = String(event.eventId);
+    if (event.workflowTaskScheduledEventAttributes || event.activityTaskScheduledEventAttributes) at.set(id, time);
+    const wft = event.workflowTaskStartedEventAttributes;
+    if (wft) waits.workflowTaskMs += time - (at.get(String(wft.scheduledEventId)) ?? time);
+    const activity = event.activityTaskStartedEventAttributes;
+    if (activity) waits.activityMs += time - (at.get(String(activity.scheduledEventId)) ?? time);
+    if (event.workflowTaskTimedOutEventAttributes) waits.workflowTaskTimeouts += 1;
+  }
+  return waits;
 }
 
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
@@ -195,6 +224,9 @@ function rows(outcomes: Outcome[], scenario: Case['scenario']): (string | number
         seconds(Math.max(...early)),
         `${gap <= 0 ? '' : '+'}${seconds(gap)}`,
         `${overtakenBy(o)} / ${o.first.length}`,
+        seconds(percentile(o.waits.map((w) => w.workflowTaskMs), 50)),
+        seconds(percentile(o.waits.map((w) => w.activityMs), 50)),
+        o.waits.reduce((sum, w) => sum + w.workflowTaskTimeouts, 0),
         o.activityPriority,
         o.wallSeconds.toFixed(1),
       ];
@@ -212,6 +244,9 @@ function body(outcomes: Outcome[]): string {
     `${early} max s`,
     `last ${late} − last ${early} s`,
     `${early} runs done before the last ${late}`,
+    `${late} queued for workflow tasks p50 s`,
+    `${late} queued for activities p50 s`,
+    `${late} workflow task timeouts`,
     `${late}'s activity priority (history)`,
     'wall s',
   ];
@@ -221,7 +256,9 @@ function body(outcomes: Outcome[]): string {
     `result; the second batch starts once the first batch's ${START_CONCURRENCY}-at-a-time starts have returned. Each case has its own task queue and worker;`,
     `the cases ran one after another in the order listed, alternating with and without, ${ROUNDS} round(s), on a 2-core machine shared with other`,
     'jobs (timings are noisy; compare within a round). "Project default" is the dev server as `npm start` and the tests run it;',
-    '`matching.enableFairness=true` is that plus fairness turned on (`--dynamic-config-value`).',
+    '`matching.enableFairness=true` is that plus fairness turned on (`--dynamic-config-value`). The "queued" columns are read from the',
+    'late runs\' histories: scheduled to started, summed over a run\'s workflow tasks and over its activities; a workflow task timeout is',
+    'one that sat on the worker\'s sticky queue past its schedule-to-start timeout and went back to the task queue.',
     '',
     `**Fairness.** Tenant A starts ${A_RUNS} runs, then tenant B ${B_RUNS}.`,
     '',
