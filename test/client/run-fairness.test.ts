@@ -55,7 +55,7 @@ describe('fairness keys on a server with fairness turned on', () => {
     return calls.flatMap((r, place) => (r.match === `${prefix} tenant-b` ? [place] : []));
   }
 
-  it('dispatches a tenant\'s few runs among another tenant\'s many, and without keys after them', async () => {
+  it('dispatches the few runs of one tenant among the many of another, and without keys after them', async () => {
     const withKeys = await placesOfB(true);
     // Round robin between two keys would give B places 1, 3 and 5; some slack for the worker's own order.
     expect(Math.max(...withKeys), `B's model calls came at places ${withKeys.join(', ')} of ${A_RUNS + B_RUNS}`).toBeLessThan(12);
