@@ -82,6 +82,8 @@ interface Outcome {
 /** A run's time in the server's queues: scheduled to started, summed over its workflow tasks and its activities. */
 interface QueueWaits {
   workflowTaskMs: number;
+  /** Of which the run's first workflow task (on the task queue; later ones go to the worker's sticky queue while the run is cached). */
+  firstWorkflowTaskMs: number;
   activityMs: number;
   /** Workflow tasks that timed out before a worker took them (a sticky queue's schedule-to-start timeout). */
   workflowTaskTimeouts: number;
@@ -182,13 +184,17 @@ function activityPriority(history: History): string {
 
 function queueWaits(history: History): QueueWaits {
   const at = new Map<string, number>();
-  const waits: QueueWaits = { workflowTaskMs: 0, activityMs: 0, workflowTaskTimeouts: 0 };
+  const waits: QueueWaits = { workflowTaskMs: 0, firstWorkflowTaskMs: Number.NaN, activityMs: 0, workflowTaskTimeouts: 0 };
   for (const event of history.events ?? []) {
     const time = event.eventTime ? tsToMs(event.eventTime) : 0;
     const id = String(event.eventId);
     if (event.workflowTaskScheduledEventAttributes || event.activityTaskScheduledEventAttributes) at.set(id, time);
     const wft = event.workflowTaskStartedEventAttributes;
-    if (wft) waits.workflowTaskMs += time - (at.get(String(wft.scheduledEventId)) ?? time);
+    if (wft) {
+      const wait = time - (at.get(String(wft.scheduledEventId)) ?? time);
+      waits.workflowTaskMs += wait;
+      if (Number.isNaN(waits.firstWorkflowTaskMs)) waits.firstWorkflowTaskMs = wait;
+    }
     const activity = event.activityTaskStartedEventAttributes;
     if (activity) waits.activityMs += time - (at.get(String(activity.scheduledEventId)) ?? time);
     if (event.workflowTaskTimedOutEventAttributes) waits.workflowTaskTimeouts += 1;
@@ -225,6 +231,7 @@ function rows(outcomes: Outcome[], scenario: Case['scenario']): (string | number
         `${gap <= 0 ? '' : '+'}${seconds(gap)}`,
         `${overtakenBy(o)} / ${o.first.length}`,
         seconds(percentile(o.waits.map((w) => w.workflowTaskMs), 50)),
+        seconds(percentile(o.waits.map((w) => w.firstWorkflowTaskMs), 50)),
         seconds(percentile(o.waits.map((w) => w.activityMs), 50)),
         o.waits.reduce((sum, w) => sum + w.workflowTaskTimeouts, 0),
         o.activityPriority,
@@ -245,6 +252,7 @@ function body(outcomes: Outcome[]): string {
     `last ${late} − last ${early} s`,
     `${early} runs done before the last ${late}`,
     `${late} queued for workflow tasks p50 s`,
+    `of which first workflow task p50 s`,
     `${late} queued for activities p50 s`,
     `${late} workflow task timeouts`,
     `${late}'s activity priority (history)`,

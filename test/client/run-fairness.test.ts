@@ -44,7 +44,7 @@ describe('fairness keys on a server with fairness turned on', () => {
     const taskQueue = uniqueId('fair-q');
     const start = (tenant: string, n: number) =>
       startRun(client, { agent: 'general', task: `${prefix} ${tenant} run ${n}`, ...(keys ? { fairnessKey: tenant } : {}) }, { taskQueue, workflowId: `${taskQueue}-${tenant}-${n}` });
-    const handles = [];
+    const handles: Awaited<ReturnType<typeof start>>[] = [];
     for (let n = 0; n < A_RUNS; n += 1) handles.push(await start('tenant-a', n));
     for (let n = 0; n < B_RUNS; n += 1) handles.push(await start('tenant-b', n));
     await withAgentWorker({ ...bed.harness(), address: server.address, taskQueue, workerOptions: { maxConcurrentActivityTaskExecutions: 1, maxConcurrentWorkflowTaskExecutions: 2 } }, async () => {
