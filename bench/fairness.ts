@@ -50,6 +50,8 @@ interface Case {
   /** The first batch's input extras and the second's. */
   first: Partial<AgentRunInput>;
   second: Partial<AgentRunInput>;
+  /** Worker options besides the slot pool. */
+  worker?: { maxCachedWorkflows?: number };
 }
 
 const CASES: Case[] = [
@@ -57,9 +59,10 @@ const CASES: Case[] = [
   { scenario: 'fairness', label: 'no fairness keys', server: 'fairness', first: {}, second: {} },
   { scenario: 'fairness', label: 'fairness keys', server: 'fairness', first: { fairnessKey: 'tenant-a' }, second: { fairnessKey: 'tenant-b' } },
   { scenario: 'fairness', label: 'fairness keys, fairness off (default server)', server: 'default', first: { fairnessKey: 'tenant-a' }, second: { fairnessKey: 'tenant-b' } },
+  // Without a workflow cache every workflow task goes to the task queue, none to the worker's sticky queue.
+  { scenario: 'fairness', label: 'fairness keys, no sticky queue (maxCachedWorkflows 0)', server: 'fairness', first: { fairnessKey: 'tenant-a' }, second: { fairnessKey: 'tenant-b' }, worker: { maxCachedWorkflows: 0 } },
   { scenario: 'priority', label: 'no priority', server: 'default', first: {}, second: {} },
   { scenario: 'priority', label: 'priority 1 vs 5', server: 'default', first: { priority: 5 }, second: { priority: 1 } },
-  { scenario: 'priority', label: 'priority 1 vs 5, fairness server', server: 'fairness', first: { priority: 5 }, second: { priority: 1 } },
 ];
 
 interface Timed {
@@ -118,7 +121,7 @@ async function run(): Promise<void> {
 async function runCase(env: BenchEnv, modelUrl: string, kase: Case, round: number): Promise<Outcome> {
   const agentWorker = await benchWorker(env, modelUrl, {
     agents: [benchAgent('bench', [])],
-    workerOptions: { maxConcurrentActivityTaskExecutions: ACTIVITY_SLOTS, maxConcurrentWorkflowTaskExecutions: 2 },
+    workerOptions: { maxConcurrentActivityTaskExecutions: ACTIVITY_SLOTS, maxConcurrentWorkflowTaskExecutions: 2, ...kase.worker },
   });
   const running = agentWorker.worker.run();
   const connection = await Connection.connect({ address: env.server.address });
