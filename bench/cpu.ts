@@ -19,6 +19,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import { startRun } from '../src/client/start-run';
 import { runChain } from '../test/support/run-chain';
 import { callId, stepOf } from '../test/support/step-script';
@@ -28,6 +29,8 @@ import type { ChildMessage, ParentMessage } from './cpu/worker-process';
 import { assertProc, processCpuMs, threadCpuMs, treeCpuMs } from './cpu/proc-cpu';
 import { type BenchEnv, ms, report, sizeArg, startBenchEnv, table, uniqueId } from './support/bench-env';
 import { type FakeModel, startFakeModel, taskOf, type ReplyBlock } from './support/fake-model';
+
+type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
 const ITERATIONS = sizeArg('iterations', 200);
 const OUTPUT_BYTES = sizeArg('output-bytes', 5_000);
@@ -83,7 +86,7 @@ interface Measured {
   workflowThreads: number;
   summarizer: number;
   /** Over every run of the scenario (warm-up included), per model request: what the server stored and bills. */
-  history: { events: number; actions: number; byKind: Record<string, number> };
+  history: { events: number; actions: number; byKind: Record<string, number>; eventsByKind: Record<string, number> };
   start: Snapshot;
   end: Snapshot;
 }
@@ -146,6 +149,10 @@ async function run(): Promise<void> {
       'estimated from the histories as bench:history does (bench/history/history-profile.ts). By kind, per iteration:',
       '',
       ...results.map((m) => `- ${m.scenario.label}: ${Object.entries(m.history.byKind).map(([k, n]) => `${k} ${ms(n, 2)}`).join(', ')}`),
+      '',
+      'History events by type per iteration (≥ 0.01), search attribute upserts by the attribute they set, markers by name:',
+      '',
+      ...results.map((m) => `- ${m.scenario.label}: ${Object.entries(m.history.eventsByKind).filter(([, n]) => n >= 0.005).sort(([, a], [, b]) => b - a).map(([k, n]) => `${k} ${ms(n, 2)}`).join(', ')}`),
     ].join('\n'),
   );
 }
@@ -215,8 +222,29 @@ async function measure(scenario: Scenario, env: BenchEnv, client: Client, ctx: C
   console.error(`cpu: ${scenario.label}: done`);
   const events = results.flatMap((r) => r.links.flatMap((l) => l.history.events ?? []));
   const actions = billableActions(events);
-  const history = { events: events.length / total, actions: actions.total / total, byKind: Object.fromEntries(Object.entries(actions.byKind).map(([k, n]) => [k, n / total])) };
+  const perIteration = (counts: Record<string, number>) => Object.fromEntries(Object.entries(counts).map(([k, n]) => [k, n / total]));
+  const history = { events: events.length / total, actions: actions.total / total, byKind: perIteration(actions.byKind), eventsByKind: perIteration(eventsByKind(events)) };
   return { scenario, iterations: total - WARMUP, workflowThreads: workflowTids().length, summarizer: ctx.served.summarizer - summarizerBefore, history, start, end };
+}
+
+/** Events by type, with upserts split by the attributes they set and markers by name (issue 37's count by kind). */
+function eventsByKind(events: readonly HistoryEvent[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  const add = (kind: string) => void (counts[kind] = (counts[kind] ?? 0) + 1);
+  for (const event of events) {
+    const upsert = event.upsertWorkflowSearchAttributesEventAttributes;
+    const marker = event.markerRecordedEventAttributes;
+    if (upsert) add(`upsert ${Object.keys(upsert.searchAttributes?.indexedFields ?? {}).sort().join('+')}`);
+    else if (marker) add(`marker ${marker.markerName ?? ''}`);
+    else add(eventTypeName(event));
+  }
+  return counts;
+}
+
+function eventTypeName(event: HistoryEvent): string {
+  const type = event.eventType;
+  const name = typeof type === 'number' ? temporal.api.enums.v1.EventType[type] : String(type);
+  return (name ?? 'unknown').replace(/^EVENT_TYPE_/, '').toLowerCase();
 }
 
 function nextMessage(child: ChildProcess, type: ChildMessage['type']): Promise<ChildMessage> {

@@ -2,6 +2,7 @@ import { condition, isCancellation } from '@temporalio/workflow';
 import type { NextStep, StepFeatures, ToolRun } from '../core/machine/next-step';
 import { stepKey } from '../core/machine/next-step';
 import type { RunEvent } from '../core/machine/run-events';
+import type { RunState } from '../core/machine/run-state';
 import { isStarted } from '../core/machine/call-records';
 import type { DeadlineTimer } from './deadline-timer';
 import type { Mailbox } from './mailbox';
@@ -132,9 +133,15 @@ async function waitStep(step: Extract<NextStep, { kind: 'wait' }>, ctx: StepCont
   // task that leaves no event (a refused update) must not see time move, or the run would act in a
   // task its history does not hold (found by the fuzzer, seeds 5 and 47).
   const moment = ctx.driver.peekMoment();
+  // The condition runs on every activation; with the clock pinned, the peek depends on the state alone,
+  // which is immutable: it is asked again only when the state changed (issue 37).
+  let peeked: { state: RunState; moved: boolean } | undefined;
   const moved = () => {
+    const state = ctx.driver.state;
+    if (peeked?.state === state) return peeked.moved;
     const next = ctx.driver.peekStep(ctx.features, moment);
-    return stepKey(next) !== stepKey(step) || (next.kind === 'wait' && !Object.is(next.until, step.until));
+    peeked = { state, moved: stepKey(next) !== stepKey(step) || (next.kind === 'wait' && !Object.is(next.until, step.until)) };
+    return peeked.moved;
   };
   await condition(() => ctx.mailbox.size > 0 || deadline.fired || moved());
   if (ctx.mailbox.size > 0 || !deadline.fired || moved()) return;

@@ -174,9 +174,15 @@ function takeStep(state: RunState, env: TransitionEnv, ctx: TransitionContext, e
 }
 
 /**
- * The step the workflow would take now, without taking it: a wait's condition asks this on every
- * activation (pure: the state it would mark is dropped).
+ * The step the workflow would take now, without taking it: a wait's condition asks this (pure: the
+ * state is only read). The step `transition` hands out for `step_wanted`, from the same first pass;
+ * the second pass, which marks what the step starts, is skipped (issue 37: a peek cost two passes).
  */
 export function peekStep(state: RunState, env: Omit<TransitionEnv, 'features' | 'historyFull'> & StepEnv): NextStep {
-  return transition(state, { type: 'step_wanted' }, env).effects[0]!;
+  const ctx = transitionContext(env, []);
+  let standing: Standing | undefined;
+  const settled = produce(state, (draft) => {
+    standing = advance(draft, ctx);
+  });
+  return stepOf(settled, standing!, { now: env.now, historyFull: env.historyFull ?? false, features: env.features });
 }
