@@ -53,6 +53,8 @@ function nameLocalRuns(ctx: ProofContext): void {
 
 /** The patch id (src/workflows/compat/patches.ts `ruleDecisionLines`) after which the workflow writes a line for rule-allowed calls. */
 const RULE_DECISION_LINES = 'rule-decision-lines';
+/** Patch `leanHistory`: its one marker stands for every patch listed before it, `ruleDecisionLines` included. */
+const LEAN_HISTORY = 'lean-history';
 
 const isDecision = (callId: string) => (l: LogLine) => l.record.kind === 'decision' && l.record.callId === callId;
 
@@ -74,7 +76,8 @@ function proveCall(ctx: ProofContext, run: ToolRun, row: ProofCall): void {
   if (decisions.length === 0) {
     const byRule = run.approval?.via === 'policy' || (run.how === 'local' && callLines.some((l) => l.record.via === 'policy'));
     // An execution with patch rule-decision-lines writes a line for such calls too: its absence is a missing decision.
-    const linesRuleCalls = ctx.facts.patches.get(run.at.link)?.has(RULE_DECISION_LINES) === true;
+    const recorded = ctx.facts.patches.get(run.at.link);
+    const linesRuleCalls = recorded?.has(RULE_DECISION_LINES) === true || recorded?.has(LEAN_HISTORY) === true;
     if (byRule && !linesRuleCalls) report(ctx, callId, 'unlogged_rule', `${row.tool} ran (${where}) on a rule, a remembered choice or the run's mode; the workflow writes no decision line for those, so nothing shows the decision was made before the call`);
     else report(ctx, callId, 'missing_decision', `${row.tool} ran (${where}) under ${run.approval?.decision ?? 'a decision'} by ${run.approval?.approver ?? 'no one'}, and no decision line of this run names ${callId}`);
     return;
