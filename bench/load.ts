@@ -13,6 +13,14 @@
 // --concurrent-only stops after the concurrent runs (the parked runs take about 25 minutes), writing
 // bench/results/load-concurrent.md. The worker's CPU over the concurrent runs is read from /proc
 // (bench/cpu/proc-cpu.ts): iterations per worker CPU-second is what one core of worker serves.
+//
+// --model-latency <ms> runs the sustained comparison instead (issue 37, bench/load/sustained.ts): --runs
+// concurrent runs looping against a model that answers after that latency, on one worker per
+// configuration, configurations alternately, each measured over a window with the SDK runtime's own
+// metrics (sticky cache, schedule-to-start). It writes bench/results/load-sustained.md and its own
+// section of bench/results/load.md (the two modes keep each other's part of that file):
+//
+//   npm run bench:load -- --model-latency 2000 [--runs 1000] [--configs default,slots,cache500,tuner] [--rounds 2] [--window 90] [--warmup 20]
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';

@@ -23,7 +23,7 @@ import { type BenchEnv, mib, ms, percentile, report, sizeArg, startBenchEnv, tab
 import { startFakeModel, taskOf } from '../support/fake-model';
 import { histogramDelta, histogramPercentileBound, scrape, type Histogram, type PromSnapshot } from './prom-text';
 import { resultsFile, writeSustainedSection } from './results-section';
-import { startMany, startWorker, START_CONCURRENCY, waitFor } from './worker-control';
+import { type CoreWarnings, type Sample, startMany, startWorker, START_CONCURRENCY, type WorkerProcess } from './worker-control';
 
 /** Worker configurations by name: what is handed to createAgentWorker's `workerOptions`. */
 export const CONFIGS: Record<string, { options: Partial<WorkerOptions>; why: string }> = {
@@ -62,6 +62,12 @@ interface Row {
   retries: number;
   drainSeconds: number;
   ended: number;
+  terminated: number;
+  /** Runs in the worker's cache at the window's end, as the worker itself counts them (getStatus). */
+  cached: number;
+  /** Core warnings in the window, and over the whole configuration (starts and drain included). */
+  windowWarnings: CoreWarnings;
+  warnings: CoreWarnings;
   compiled: Record<string, unknown>;
 }
 
@@ -71,6 +77,7 @@ export async function runSustained(): Promise<void> {
   const windowSeconds = sizeArg('window', 90);
   const warmupSeconds = sizeArg('warmup', 20);
   const rounds = sizeArg('rounds', 2);
+  const drainSeconds = sizeArg('drain', 120);
   const at = process.argv.indexOf('--configs');
   const names = (at >= 0 ? process.argv[at + 1]! : 'default,slots').split(',');
   for (const name of names) if (!CONFIGS[name]) throw new Error(`--configs: no configuration "${name}" (known: ${Object.keys(CONFIGS).join(', ')})`);
@@ -83,7 +90,7 @@ export async function runSustained(): Promise<void> {
   const connection = await Connection.connect({ address: env.server.address });
   const client = new Client({ connection });
   const rows: Row[] = [];
-  const command = `npm run bench:load -- --model-latency ${latencyMs} --runs ${runs} --configs ${names.join(',')} --rounds ${rounds} --window ${windowSeconds} --warmup ${warmupSeconds}`;
+  const command = `npm run bench:load -- --model-latency ${latencyMs} --runs ${runs} --configs ${names.join(',')} --rounds ${rounds} --window ${windowSeconds} --warmup ${warmupSeconds} --drain ${drainSeconds}`;
   const write = (done: Row[]) => {
     const partial = done.length < rounds * names.length ? `\n\n(Partial: ${done.length} of ${rounds * names.length} measurements so far.)` : '';
     const body = describe(done, { runs, latencyMs, windowSeconds, warmupSeconds, names: names.filter((name) => done.some((r) => r.config === name)) }) + partial;
@@ -93,7 +100,7 @@ export async function runSustained(): Promise<void> {
   try {
     for (let round = 1; round <= rounds; round += 1)
       for (const name of names) {
-        const row = await measure({ env, bundlePath, modelUrl: model.baseUrl, client, fake, name, round, runs, windowSeconds, warmupSeconds });
+        const row = await measure({ env, bundlePath, modelUrl: model.baseUrl, client, fake, name, round, runs, windowSeconds, warmupSeconds, drainSeconds });
         rows.push(row);
         // Written after every configuration, so a run cut short keeps what it measured.
         write(rows);
@@ -156,6 +163,7 @@ interface MeasureArgs {
   runs: number;
   windowSeconds: number;
   warmupSeconds: number;
+  drainSeconds: number;
 }
 
 async function measure(args: MeasureArgs): Promise<Row> {
@@ -185,19 +193,32 @@ async function measure(args: MeasureArgs): Promise<Row> {
       Object.assign(fake.state, { tag, measuring: true, requests: 0, inFlightMax: 0, gaps: [] });
       const retriesBefore = fake.state.retries;
       const loadBefore = loadavg()[0]!;
+      const warningsBefore = { ...worker.warnings };
       const [metricsBefore, cpuBefore, windowStart] = [await scrape(metricsUrl), (assertProc(worker.pid), processCpuMs(worker.pid)), performance.now()];
       await sleep(args.windowSeconds * 1000);
       const cpuSeconds = (processCpuMs(worker.pid) - cpuBefore) / 1000;
       const windowSeconds = (performance.now() - windowStart) / 1000;
       const metricsAfter = await scrape(metricsUrl);
       fake.state.measuring = false;
+      const windowWarnings = Object.fromEntries(Object.entries(worker.warnings).map(([key, n]) => [key, n - warningsBefore[key as keyof CoreWarnings]])) as CoreWarnings;
+      const { cached } = await worker.sample();
       const { requests: iterations, inFlightMax, gaps } = fake.state;
 
       console.error(`${args.name} round ${args.round}: window done (${iterations} iterations); draining`);
       const drainStart = performance.now();
       fake.draining.add(tag);
-      const ended = await waitFor(worker, (s) => s.ended >= runs, 'runs ended', 20 * 60_000);
+      // A worker that has fallen over may take very long to end every run: after --drain seconds, the
+      // runs still open are terminated (counted), so the next configuration starts on a quiet server.
+      const ended = await waitUntil(worker, (s) => s.ended >= runs, args.drainSeconds * 1000);
       const drainSeconds = (performance.now() - drainStart) / 1000;
+      let terminated = 0;
+      if (ended.ended < runs)
+        await startMany(runs, (n) =>
+          args.client.workflow
+            .getHandle(`${tag}-${n}`)
+            .terminate('bench:load drain cap')
+            .then(() => (terminated += 1), () => undefined),
+        );
       return {
         config: args.name,
         round: args.round,
@@ -215,6 +236,10 @@ async function measure(args: MeasureArgs): Promise<Row> {
         retries: fake.state.retries - retriesBefore,
         drainSeconds,
         ended: ended.ended,
+        terminated,
+        cached,
+        windowWarnings,
+        warnings: { ...worker.warnings },
         compiled: worker.ready.options,
       };
     } finally {
@@ -270,7 +295,10 @@ function describe(rows: Row[], o: { runs: number; latencyMs: number; windowSecon
     'iterations per worker CPU-second is what one fully used core of worker serves. Cache and schedule-to-start figures are the SDK runtime\'s',
     'Prometheus metrics (`temporal_sticky_cache_hit`/`_miss`/`_size`, `temporal_sticky_cache_total_forced_eviction`,',
     '`temporal_*_schedule_to_start_latency`, in ms; a histogram gives only the bucket bound of its p95), read over the window.',
-    'Then every run is told to complete (`complete_task`); "drain" is the time until all have ended.',
+    'Then every run is told to complete (`complete_task`); "drain" is the time until all have ended, at most `--drain` seconds, after which',
+    "the rest are terminated (counted). The worker's core logs a warning for a",
+    'workflow task over 5 s, and for one it completes after the server timed it out (10 s: "Task not found when completing"; its work is',
+    "thrown away and the task runs again); the bench counts them on the worker's stderr, in the window and over the whole configuration.",
     '',
     'Configurations (`createAgentWorker({ workerOptions })`):',
     '',
@@ -296,24 +324,27 @@ function describe(rows: Row[], o: { runs: number; latencyMs: number; windowSecon
     ),
     '',
     table(
-      ['config', 'round', 'sticky cache hits', 'misses', 'hit rate', 'cache size at end', 'forced evictions', 'workflow task schedule-to-start mean ms', 'p95 ms', 'activity schedule-to-start mean ms', 'p95 ms', 'workflow tasks failed', 'model calls repeated', 'starts took s', 'drain s', 'runs ended'],
+      ['config', 'round', 'sticky cache hits', 'misses', 'hit rate', 'cache size at end (metric / getStatus)', 'forced evictions', 'workflow task schedule-to-start mean ms', 'p95 ms', 'activity schedule-to-start mean ms', 'p95 ms', 'workflow tasks failed', 'workflow tasks over 5 s (window / all)', 'workflow tasks timed out (window / all)', 'completion calls timed out (all)', 'model calls repeated', 'starts took s', 'drain s', 'runs ended (terminated after the drain)'],
       rows.map((r) => [
         r.config,
         r.round,
         r.hits,
         r.misses,
         hitRate(r),
-        r.cacheSize,
+        `${r.cacheSize} / ${r.cached}`,
         r.evictions,
         mean(r.wftScheduleToStart),
         bound(r.wftScheduleToStart, 95),
         mean(r.activityScheduleToStart),
         bound(r.activityScheduleToStart, 95),
         r.wftFailed,
+        `${r.windowWarnings.slowWorkflowTasks} / ${r.warnings.slowWorkflowTasks}`,
+        `${r.windowWarnings.workflowTasksTimedOut} / ${r.warnings.workflowTasksTimedOut}`,
+        r.warnings.completionCallsTimedOut,
         r.retries,
         r.startSeconds.toFixed(1),
         r.drainSeconds.toFixed(0),
-        `${r.ended} / ${o.runs}`,
+        `${r.ended} / ${o.runs}${r.terminated ? ` (${r.terminated})` : ''}`,
       ]),
     ),
     '',
@@ -321,6 +352,16 @@ function describe(rows: Row[], o: { runs: number; latencyMs: number; windowSecon
     `would ask for ${((o.runs * 1000) / o.latencyMs).toFixed(0)} iterations a second. At the best rate measured here (${best.toFixed(1)} iterations per worker CPU-second), that is`,
     `${((o.runs * 1000) / o.latencyMs / best).toFixed(1)} fully used cores of worker; one core keeps about ${((best * o.latencyMs) / 1000).toFixed(0)} such runs without queueing.`,
   ].join('\n');
+}
+
+/** Samples until `done` or `timeoutMs`; the last sample either way. */
+async function waitUntil(worker: WorkerProcess, done: (s: Sample) => boolean, timeoutMs: number): Promise<Sample> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const current = await worker.sample();
+    if (done(current) || Date.now() > deadline) return current;
+    await sleep(1_000);
+  }
 }
 
 const sleep = (msToWait: number) => new Promise((resolve) => setTimeout(resolve, msToWait));

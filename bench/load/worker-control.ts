@@ -2,6 +2,7 @@
 // starting of many runs, a bounded number at a time.
 import { fork, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
+import { createInterface } from 'node:readline';
 import { type BenchEnv, uniqueId } from '../support/bench-env';
 import type { ChildMessage, ParentMessage } from './worker-process';
 
@@ -10,8 +11,23 @@ export const START_CONCURRENCY = 50;
 
 export type Sample = Extract<ChildMessage, { type: 'sample' }>;
 
+/**
+ * Warnings of the SDK's core, counted from the worker's stderr (which is passed on): the signs of a
+ * worker that cannot keep up. A workflow task that takes over 5 s (TMPRL1104); one the server had
+ * already timed out (10 s) when the worker completed it, so its work is thrown away and done again;
+ * and a completion call to the server that timed out.
+ */
+export const CORE_WARNINGS = {
+  slowWorkflowTasks: /Workflow task duration exceeded/,
+  workflowTasksTimedOut: /Task not found when completing/,
+  completionCallsTimedOut: /Error while completing workflow activation/,
+} as const;
+export type CoreWarnings = Record<keyof typeof CORE_WARNINGS, number>;
+
 export interface WorkerProcess {
   pid: number;
+  /** Core warnings counted so far (a live object). */
+  warnings: CoreWarnings;
   ready: Extract<ChildMessage, { type: 'ready' }>;
   taskQueue: string;
   sample(gc?: boolean): Promise<Sample>;
@@ -33,6 +49,12 @@ export async function startWorker(env: BenchEnv, bundlePath: string, modelUrl: s
   const child = fork(path.join(__dirname, 'worker-process.ts'), [], {
     execArgv: ['--import', 'tsx', '--expose-gc', ...execArgv],
     env: { ...process.env, BENCH_ADDRESS: env.server.address, BENCH_TASK_QUEUE: taskQueue, BENCH_MODEL_URL: modelUrl, BENCH_BUNDLE: bundlePath, ...extra },
+    stdio: ['inherit', 'inherit', 'pipe', 'ipc'],
+  });
+  const warnings = Object.fromEntries(Object.keys(CORE_WARNINGS).map((key) => [key, 0])) as CoreWarnings;
+  createInterface({ input: child.stderr! }).on('line', (line) => {
+    process.stderr.write(`${line}\n`);
+    for (const [key, pattern] of Object.entries(CORE_WARNINGS)) if (pattern.test(line)) warnings[key as keyof CoreWarnings] += 1;
   });
   const ready = (await nextMessage(child, 'ready')) as WorkerProcess['ready'];
   // Samples are answered in order; one at a time keeps each answer with its question.
@@ -48,6 +70,7 @@ export async function startWorker(env: BenchEnv, bundlePath: string, modelUrl: s
   };
   return {
     pid: child.pid!,
+    warnings,
     ready,
     taskQueue,
     sample,
