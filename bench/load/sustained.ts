@@ -63,6 +63,8 @@ interface Row {
   drainSeconds: number;
   ended: number;
   terminated: number;
+  /** Runs that had made their first model call by the window's end (the others were still waiting for their first workflow task). */
+  begun: number;
   /** Runs in the worker's cache at the window's end, as the worker itself counts them (getStatus). */
   cached: number;
   /** Core warnings in the window, and over the whole configuration (starts and drain included). */
@@ -118,7 +120,7 @@ function sustainedModel(latencyMs: number) {
   const lastReply = new Map<string, number>();
   const seen = new Map<string, Set<number>>();
   const draining = new Set<string>();
-  const state = { tag: '', measuring: false, requests: 0, inFlight: 0, inFlightMax: 0, retries: 0, gaps: [] as number[] };
+  const state = { tag: '', measuring: false, begun: 0, requests: 0, inFlight: 0, inFlightMax: 0, retries: 0, gaps: [] as number[] };
   const tagOf = (task: string) => task.slice(0, task.indexOf(' run '));
   return {
     state,
@@ -130,6 +132,7 @@ function sustainedModel(latencyMs: number) {
       state.inFlight += 1;
       const step = stepOf({ body });
       const steps = seen.get(task) ?? new Set<number>();
+      if (steps.size === 0 && tagOf(task) === state.tag) state.begun += 1;
       if (steps.has(step)) state.retries += 1;
       steps.add(step);
       seen.set(task, steps);
@@ -184,13 +187,14 @@ async function measure(args: MeasureArgs): Promise<Row> {
       void worker.sample().then((s) => (peakRss = Math.max(peakRss, s.rss)), () => undefined);
     }, 1_000);
     try {
+      Object.assign(fake.state, { tag, begun: 0 });
       const started = performance.now();
       await startMany(runs, (n) => startRun(args.client, { agent: 'loader', task: `${tag} run ${n}` }, { taskQueue: worker.taskQueue, workflowId: `${tag}-${n}` }));
       const startSeconds = (performance.now() - started) / 1000;
       console.error(`${args.name} round ${args.round}: ${runs} runs started in ${startSeconds.toFixed(1)} s; warming up ${args.warmupSeconds} s`);
       await sleep(args.warmupSeconds * 1000);
 
-      Object.assign(fake.state, { tag, measuring: true, requests: 0, inFlightMax: 0, gaps: [] });
+      Object.assign(fake.state, { measuring: true, requests: 0, inFlightMax: 0, gaps: [] });
       const retriesBefore = fake.state.retries;
       const loadBefore = loadavg()[0]!;
       const warningsBefore = { ...worker.warnings };
@@ -202,7 +206,7 @@ async function measure(args: MeasureArgs): Promise<Row> {
       fake.state.measuring = false;
       const windowWarnings = Object.fromEntries(Object.entries(worker.warnings).map(([key, n]) => [key, n - warningsBefore[key as keyof CoreWarnings]])) as CoreWarnings;
       const { cached } = await worker.sample();
-      const { requests: iterations, inFlightMax, gaps } = fake.state;
+      const { requests: iterations, inFlightMax, gaps, begun } = fake.state;
 
       console.error(`${args.name} round ${args.round}: window done (${iterations} iterations); draining`);
       const drainStart = performance.now();
@@ -236,6 +240,7 @@ async function measure(args: MeasureArgs): Promise<Row> {
         retries: fake.state.retries - retriesBefore,
         drainSeconds,
         ended: ended.ended,
+        begun,
         terminated,
         cached,
         windowWarnings,
@@ -298,18 +303,19 @@ function describe(rows: Row[], o: { runs: number; latencyMs: number; windowSecon
     'Then every run is told to complete (`complete_task`); "drain" is the time until all have ended, at most `--drain` seconds, after which',
     "the rest are terminated (counted). The worker's core logs a warning for a",
     'workflow task over 5 s, and for one it completes after the server timed it out (10 s: "Task not found when completing"; its work is',
-    "thrown away and the task runs again); the bench counts them on the worker's stderr, in the window and over the whole configuration.",
+    "thrown away and the task runs again); the bench counts them in the worker's output, in the window and over the whole configuration.",
     '',
     'Configurations (`createAgentWorker({ workerOptions })`):',
     '',
     ...firstRows.map((r) => `- **${r.config}**: ${CONFIGS[r.config]!.why}. Compiled: ${compiledOptions(r.compiled)}.`),
     '',
     table(
-      ['config', 'round', 'load avg (start → end)', 'iterations', 'iterations / s', 'worker CPU s', 'iterations / worker CPU-second', 'model calls in flight mean / max', 'reply → next request p50 ms', 'p95 ms', 'p99 ms', 'worker RSS idle MiB', 'peak MiB'],
+      ['config', 'round', 'load avg (start → end)', 'runs begun by the window\'s end', 'iterations', 'iterations / s', 'worker CPU s', 'iterations / worker CPU-second', 'model calls in flight mean / max', 'reply → next request p50 ms', 'p95 ms', 'p99 ms', 'worker RSS idle MiB', 'peak MiB'],
       rows.map((r) => [
         r.config,
         r.round,
         `${r.loadAvg[0].toFixed(1)} → ${r.loadAvg[1].toFixed(1)}`,
+        `${r.begun} / ${o.runs}`,
         r.iterations,
         (r.iterations / r.windowSeconds).toFixed(1),
         r.cpuSeconds.toFixed(1),

@@ -12,7 +12,8 @@ export const START_CONCURRENCY = 50;
 export type Sample = Extract<ChildMessage, { type: 'sample' }>;
 
 /**
- * Warnings of the SDK's core, counted from the worker's stderr (which is passed on): the signs of a
+ * Warnings of the SDK's core, counted from the worker's output (which is passed on; the core's log
+ * goes to stdout, the SDK's Node logger to stderr): the signs of a
  * worker that cannot keep up. A workflow task that takes over 5 s (TMPRL1104); one the server had
  * already timed out (10 s) when the worker completed it, so its work is thrown away and done again;
  * and a completion call to the server that timed out.
@@ -49,13 +50,17 @@ export async function startWorker(env: BenchEnv, bundlePath: string, modelUrl: s
   const child = fork(path.join(__dirname, 'worker-process.ts'), [], {
     execArgv: ['--import', 'tsx', '--expose-gc', ...execArgv],
     env: { ...process.env, BENCH_ADDRESS: env.server.address, BENCH_TASK_QUEUE: taskQueue, BENCH_MODEL_URL: modelUrl, BENCH_BUNDLE: bundlePath, ...extra },
-    stdio: ['inherit', 'inherit', 'pipe', 'ipc'],
+    stdio: ['inherit', 'pipe', 'pipe', 'ipc'],
   });
   const warnings = Object.fromEntries(Object.keys(CORE_WARNINGS).map((key) => [key, 0])) as CoreWarnings;
-  createInterface({ input: child.stderr! }).on('line', (line) => {
-    process.stderr.write(`${line}\n`);
-    for (const [key, pattern] of Object.entries(CORE_WARNINGS)) if (pattern.test(line)) warnings[key as keyof CoreWarnings] += 1;
-  });
+  for (const [input, output] of [
+    [child.stdout!, process.stdout],
+    [child.stderr!, process.stderr],
+  ] as const)
+    createInterface({ input }).on('line', (line) => {
+      output.write(`${line}\n`);
+      for (const [key, pattern] of Object.entries(CORE_WARNINGS)) if (pattern.test(line)) warnings[key as keyof CoreWarnings] += 1;
+    });
   const ready = (await nextMessage(child, 'ready')) as WorkerProcess['ready'];
   // Samples are answered in order; one at a time keeps each answer with its question.
   let queue: Promise<unknown> = Promise.resolve();

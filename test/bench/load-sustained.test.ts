@@ -55,7 +55,10 @@ describe('bench:load --model-latency', () => {
     const sustained = await readFile(path.join(results, 'load-sustained.md'), 'utf8');
     const [first, second, cacheFirst, cacheSecond] = rows(sustained);
     expect([first![0], second![0], cacheFirst![0], cacheSecond![0]]).toEqual(['default', 'slots', 'default', 'slots']);
-    for (const row of [first!, second!]) expect(Number(row[3])).toBeGreaterThan(0);
+    for (const row of [first!, second!]) {
+      expect(row[3]).toBe('4 / 4');
+      expect(Number(row[4])).toBeGreaterThan(0);
+    }
     for (const row of [cacheFirst!, cacheSecond!]) {
       expect(Number(row[2])).toBeGreaterThan(0);
       expect(row[4]).toMatch(/%$/);
