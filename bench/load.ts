@@ -13,7 +13,14 @@
 // --concurrent-only stops after the concurrent runs (the parked runs take about 25 minutes), writing
 // bench/results/load-concurrent.md. The worker's CPU over the concurrent runs is read from /proc
 // (bench/cpu/proc-cpu.ts): iterations per worker CPU-second is what one core of worker serves.
-import { fork, type ChildProcess } from 'node:child_process';
+//
+// --model-latency <ms> runs the sustained comparison instead (issue 37, bench/load/sustained.ts): --runs
+// concurrent runs looping against a model that answers after that latency, on one worker per
+// configuration, configurations alternately, each measured over a window with the SDK runtime's own
+// metrics (sticky cache, schedule-to-start). It writes bench/results/load-sustained.md and its own
+// section of bench/results/load.md (the two modes keep each other's part of that file):
+//
+//   npm run bench:load -- --model-latency 2000 [--runs 1000] [--configs default,slots,cache500,tuner] [--rounds 2] [--window 90] [--warmup 20]
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -21,8 +28,10 @@ import { Client, Connection } from '@temporalio/client';
 import { startRun } from '../src/client/start-run';
 import { callId, stepOf } from '../test/support/step-script';
 import { assertProc, processCpuMs } from './cpu/proc-cpu';
-import type { ChildMessage, ParentMessage } from './load/worker-process';
-import { type BenchEnv, mib, ms, percentile, report, sizeArg, startBenchEnv, table, uniqueId } from './support/bench-env';
+import { restoreSustainedSection, resultsFile, sustainedSection } from './load/results-section';
+import { runSustained } from './load/sustained';
+import { type Sample, START_CONCURRENCY, startMany, startWorker, waitFor } from './load/worker-control';
+import { type BenchEnv, mib, ms, percentile, report, sizeArg, startBenchEnv, table } from './support/bench-env';
 import { startFakeModel, taskOf } from './support/fake-model';
 
 const RUNS = sizeArg('runs', 1_000);
@@ -31,19 +40,7 @@ const PARKED = sizeArg('parked', 10_000);
 const MAX_CACHED = sizeArg('max-cached', 100);
 /** The V8 heap cap (MiB) of the second parked worker, which runs beside one without a cap. */
 const MAX_OLD_SPACE = sizeArg('max-old-space', 384);
-/** Starts in flight at once: enough to keep the worker saturated without a gRPC storm. */
-const START_CONCURRENCY = 50;
 const CONCURRENT_ONLY = process.argv.includes('--concurrent-only');
-
-type Sample = Extract<ChildMessage, { type: 'sample' }>;
-
-interface WorkerProcess {
-  pid: number;
-  ready: Extract<ChildMessage, { type: 'ready' }>;
-  taskQueue: string;
-  sample(gc?: boolean): Promise<Sample>;
-  stop(): Promise<void>;
-}
 
 async function run(): Promise<void> {
   const lastStamp = new Map<string, number>();
@@ -117,6 +114,7 @@ async function run(): Promise<void> {
   await model.close();
 
   const GiB = 1024 ** 3;
+  const kept = sustainedSection(resultsFile('load'));
   report(
     'load',
     `npm run bench:load -- --runs ${RUNS} --iterations ${ITERATIONS} --parked ${PARKED} --max-cached ${MAX_CACHED} --max-old-space ${MAX_OLD_SPACE}`,
@@ -139,6 +137,7 @@ async function run(): Promise<void> {
       ),
     ].join('\n'),
   );
+  restoreSustainedSection(resultsFile('load'), kept);
 }
 
 interface ParkedPhase {
@@ -173,72 +172,7 @@ async function parkRuns(env: BenchEnv, bundlePath: string, modelUrl: string, cli
   return { label, maxCachedWorkflows: parker.ready.maxCachedWorkflows, milestones, peakRss, seconds };
 }
 
-/** Calls `start(n)` for n in [0, count), `START_CONCURRENCY` at a time. */
-async function startMany(count: number, start: (n: number) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: START_CONCURRENCY }, async () => {
-      while (next < count) await start(next++);
-    }),
-  );
-}
-
-async function startWorker(env: BenchEnv, bundlePath: string, modelUrl: string, extra: NodeJS.ProcessEnv, execArgv: string[] = []): Promise<WorkerProcess> {
-  const taskQueue = uniqueId('load');
-  const child = fork(path.join(__dirname, 'load', 'worker-process.ts'), [], {
-    execArgv: ['--import', 'tsx', '--expose-gc', ...execArgv],
-    env: { ...process.env, BENCH_ADDRESS: env.server.address, BENCH_TASK_QUEUE: taskQueue, BENCH_MODEL_URL: modelUrl, BENCH_BUNDLE: bundlePath, ...extra },
-  });
-  const ready = (await nextMessage(child, 'ready')) as WorkerProcess['ready'];
-  // Samples are answered in order; one at a time keeps each answer with its question.
-  let queue: Promise<unknown> = Promise.resolve();
-  const sample = (gc = false) => {
-    const next = queue.then(() => {
-      const answer = nextMessage(child, 'sample');
-      child.send({ type: 'sample', gc } satisfies ParentMessage);
-      return answer as Promise<Sample>;
-    });
-    queue = next.catch(() => undefined);
-    return next;
-  };
-  return {
-    pid: child.pid!,
-    ready,
-    taskQueue,
-    sample,
-    async stop() {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.send({ type: 'stop' } satisfies ParentMessage);
-      await exited;
-    },
-  };
-}
-
-function nextMessage(child: ChildProcess, type: ChildMessage['type']): Promise<ChildMessage> {
-  return new Promise((resolve, reject) => {
-    const onMessage = (message: ChildMessage) => {
-      if (message.type !== type) return;
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      resolve(message);
-    };
-    const onExit = (code: number | null) => reject(new Error(`worker process exited (${code}) before sending "${type}"`));
-    child.on('message', onMessage);
-    child.once('exit', onExit);
-  });
-}
-
-async function waitFor(worker: WorkerProcess, done: (s: Sample) => boolean, what: string): Promise<Sample> {
-  const deadline = Date.now() + 60 * 60_000;
-  for (;;) {
-    const current = await worker.sample();
-    if (done(current)) return current;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(current)}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
-
-run().catch((error) => {
+(process.argv.includes('--model-latency') ? runSustained() : run()).catch((error) => {
   console.error(error);
   process.exit(1);
 });

@@ -23,7 +23,14 @@ export function isSummarizerRequest(body: MessagesBody): boolean {
   return body.messages.length === 1 && typeof first?.content === 'string' && first.content.startsWith('The task:');
 }
 
-export async function startFakeModel(answer: (body: MessagesBody) => ReplyBlock[]): Promise<FakeModel> {
+export interface FakeModelOptions {
+  /** How long every model reply waits before it is sent, as a real model would think (default 0). */
+  latencyMs?: number;
+  /** Called when a model reply (not a summary) has been written out in full. */
+  replied?: (body: MessagesBody) => void;
+}
+
+export async function startFakeModel(answer: (body: MessagesBody) => ReplyBlock[], options: FakeModelOptions = {}): Promise<FakeModel> {
   const served = { model: 0, summarizer: 0 };
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -41,6 +48,8 @@ export async function startFakeModel(answer: (body: MessagesBody) => ReplyBlock[
       } else {
         served.model += 1;
         content = answer(body);
+        if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs));
+        if (options.replied) res.once('finish', () => options.replied!(body));
       }
     } catch (error) {
       status = 500;
