@@ -9,6 +9,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { WorkerOptions } from '@temporalio/worker';
 import { approvalSignal } from '../../src/contract/agent-run-api';
 import { startRun } from '../../src/client/start-run';
+import { parseWorkerSettings } from '../../src/runtime/config/worker-settings';
 import { reply, text, toolCall, type FakeAnthropic } from '../../test/support/fake-anthropic';
 import { benchWorker, gaps, uniqueId, type BenchEnv } from '../support/bench-env';
 import { benchAgent, gatedProbeTool, noopTool } from '../support/bench-tools';
@@ -26,6 +27,8 @@ export interface WatchCostOptions {
   approvals: number;
   iterations: number;
   workerOptions?: Partial<WorkerOptions>;
+  /** The worker's settings on top of the fake model's (e.g. AGENT_LIVE_RELAY=off). */
+  workerEnv?: Record<string, string>;
   /** The watchers' environment on top of the connection (e.g. how they read the live text). */
   clientEnv?: Record<string, string>;
 }
@@ -105,6 +108,7 @@ export async function measureWatchCost(options: WatchCostOptions): Promise<Watch
       },
     }],
     workerOptions: options.workerOptions,
+    ...(options.workerEnv ? { settings: parseWorkerSettings({ ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: fake.baseUrl, ...options.workerEnv }) } : {}),
   });
   let result: WatchCost | undefined;
   await worker.worker.runUntil(async () => {
