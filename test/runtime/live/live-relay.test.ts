@@ -119,7 +119,7 @@ describe('live relay', () => {
     });
   });
 
-  it('refuses a watcher without the token, with a wrong one, or with another run\'s', async () => {
+  it('refuses a watcher without the token, with a wrong one, or with the token of another run', async () => {
     const task = streamingTask('relay-token');
     await withAgentWorker(bed.harness(), async ({ start }) => {
       const handle = await start({ agent: 'general', task });
