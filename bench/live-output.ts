@@ -5,7 +5,7 @@
 // run's iteration time and an approval's p50, with 0 and with `--watchers` real `agentctl watch`
 // following one run, each way.
 //
-//   npm run bench:live-output -- [--runs 3] [--rounds 2] [--watchers 100] [--approvals 10] [--iterations 20]
+//   npm run bench:live-output -- [--runs 3] [--rounds 2] [--watchers 100] [--approvals 10] [--iterations 20] [--cost-rounds 2]
 import { startFakeAnthropic } from '../test/support/fake-anthropic';
 import { metricsUrlFrom } from './live/server-requests';
 import { measureRun, PIECE_CHARS, PIECE_GAP_MS, STREAMED } from './live/latency';
@@ -18,6 +18,7 @@ const ROUNDS = sizeArg('rounds', 2);
 const WATCHERS = sizeArg('watchers', 100);
 const APPROVALS = sizeArg('approvals', 10);
 const ITERATIONS = sizeArg('iterations', 20);
+const COST_ROUNDS = sizeArg('cost-rounds', 2);
 
 const MODES = {
   relay: { workerEnv: {}, label: 'relay (default)' },
@@ -37,7 +38,7 @@ async function run(): Promise<void> {
   };
   const running = [workers.relay.worker.run(), workers.poll.worker.run()];
   const latency: Record<Mode, { delays: number[]; missed: number; byRound: string[] }> = { relay: { delays: [], missed: 0, byRound: [] }, poll: { delays: [], missed: 0, byRound: [] } };
-  const costs: { mode: Mode; watchers: number; cost: WatchCost }[] = [];
+  const costs: { round: number; mode: Mode; watchers: number; cost: WatchCost }[] = [];
   try {
     for (let round = 0; round < ROUNDS; round++) {
       // Alternately, so the machine's load (shared, and it moves) falls on both alike.
@@ -61,11 +62,13 @@ async function run(): Promise<void> {
   try {
     const metricsUrl = metricsUrlFrom(lines);
     if (!metricsUrl) throw new Error(`The dev server did not say where its metrics are:\n${lines.join('\n')}`);
-    for (const watchers of [0, WATCHERS]) {
-      for (const mode of ['relay', 'poll'] as Mode[]) {
-        const cost = await measureWatchCost({ env, metricsUrl, fake, watchers, approvals: APPROVALS, iterations: ITERATIONS, workerEnv: MODES[mode].workerEnv });
-        costs.push({ mode, watchers, cost });
-        console.error(`${mode} with ${watchers} watchers: ${sum(cost.rates.values()).toFixed(1)} req/s, iteration p50 ${ms(percentile(cost.iterationMs, 50))} ms, approval p50 ${ms(percentile(cost.approvalMs, 50))} ms`);
+    for (let round = 1; round <= COST_ROUNDS; round++) {
+      for (const watchers of [0, WATCHERS]) {
+        for (const mode of (round % 2 === 1 ? ['relay', 'poll'] : ['poll', 'relay']) as Mode[]) {
+          const cost = await measureWatchCost({ env, metricsUrl, fake, watchers, approvals: APPROVALS, iterations: ITERATIONS, workerEnv: MODES[mode].workerEnv });
+          costs.push({ round, mode, watchers, cost });
+          console.error(`round ${round} ${mode} with ${watchers} watchers: ${sum(cost.rates.values()).toFixed(1)} req/s, iteration p50 ${ms(percentile(cost.iterationMs, 50))} ms, approval p50 ${ms(percentile(cost.approvalMs, 50))} ms`);
+        }
       }
     }
   } finally {
@@ -76,7 +79,7 @@ async function run(): Promise<void> {
     [...rates].filter(([, rate]) => rate >= 0.5).sort((a, b) => b[1] - a[1]).slice(0, 4).map(([op, rate]) => `${op} ${rate.toFixed(1)}`).join(', ');
   report(
     'live-output',
-    `npm run bench:live-output -- --runs ${RUNS} --rounds ${ROUNDS} --watchers ${WATCHERS} --approvals ${APPROVALS} --iterations ${ITERATIONS}`,
+    `npm run bench:live-output -- --runs ${RUNS} --rounds ${ROUNDS} --watchers ${WATCHERS} --approvals ${APPROVALS} --iterations ${ITERATIONS} --cost-rounds ${COST_ROUNDS}`,
     [
       `Latency: ${ROUNDS} rounds, each ${RUNS} runs per way, the ways alternating; each run streams ${STREAMED.length} characters in pieces of ${PIECE_CHARS}, ${PIECE_GAP_MS} ms apart; delay from a piece leaving the fake API to \`agentctl run\` printing it. Target p50 ≤ 150 ms, p95 ≤ 300 ms.`,
       '',
@@ -85,12 +88,12 @@ async function run(): Promise<void> {
         return [MODES[mode].label, delays.length, missed, ms(percentile(delays, 50), 0), ms(percentile(delays, 95), 0), ms(Math.max(...delays), 0), byRound.join(' · ')];
       })),
       '',
-      `Cost per watcher: one run of ${APPROVALS} approvals then ${ITERATIONS} plain iterations (each a short streamed reply), followed by 0 or ${WATCHERS} \`agentctl watch\` (in-process hosts of 10). Requests: the dev server's frontend \`service_requests\` over the run. Target: ${WATCHERS} watchers slow iterations and approvals by at most 10%.`,
+      `Cost per watcher: one run of ${APPROVALS} approvals then ${ITERATIONS} plain iterations (each a short streamed reply), followed by 0 or ${WATCHERS} \`agentctl watch\` (in-process hosts of 10); ${COST_ROUNDS} rounds, the order alternating. Requests: the dev server's frontend \`service_requests\` over the run. Target: ${WATCHERS} watchers slow iterations and approvals by at most 10%.`,
       '',
-      table(['way', 'watchers', 'frontend req/s', 'per watcher req/s', 'iteration p50 ms', 'approval p50 ms', 'watchers done', 'busiest operations'], costs.map(({ mode, watchers, cost }) => {
-        const base = costs.find((c) => c.mode === mode && c.watchers === 0)!.cost;
+      table(['round', 'way', 'watchers', 'frontend req/s', 'per watcher req/s', 'iteration p50 ms', 'approval p50 ms', 'watchers done', 'busiest operations'], costs.map(({ round, mode, watchers, cost }) => {
+        const base = costs.find((c) => c.round === round && c.mode === mode && c.watchers === 0)!.cost;
         const extra = watchers > 0 ? ((sum(cost.rates.values()) - sum(base.rates.values())) / watchers).toFixed(2) : '-';
-        return [MODES[mode].label, watchers, sum(cost.rates.values()).toFixed(1), extra, ms(percentile(cost.iterationMs, 50)), ms(percentile(cost.approvalMs, 50)), `${cost.watchersDone}/${watchers}`, top(cost.rates)];
+        return [round, MODES[mode].label, watchers, sum(cost.rates.values()).toFixed(1), extra, ms(percentile(cost.iterationMs, 50)), ms(percentile(cost.approvalMs, 50)), `${cost.watchersDone}/${watchers}`, top(cost.rates)];
       })),
     ].join('\n'),
   );
