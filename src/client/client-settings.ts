@@ -32,8 +32,8 @@ export interface ClientSettings {
   console: ConsoleEnvSettings;
   /** AGENT_DEPLOYMENT_NAME: the worker deployment `agentctl deploy status` shows without --deployment. */
   deploymentName?: string;
-  /** How `run` and `watch` follow a run: AGENT_WATCH_RELAY, AGENT_WATCH_POLL_MS. */
-  watch: WatchSettings;
+  /** How `run` and `watch` follow a run: AGENT_WATCH_RELAY, AGENT_WATCH_POLL_MS. Unset (settings built by hand): relay on, polling every 250 ms. */
+  watch?: WatchSettings;
 }
 
 /** One or more client settings are wrong; the message names each variable, what was wrong and what to do. */

@@ -1,5 +1,6 @@
 import { SETTINGS } from './settings-catalog';
 import type { WorkerSettings } from './worker-settings';
+import { DEFAULT_LIVE_RELAY } from '../live/live-settings';
 
 /** A secret shows only that it is set and its last four characters, enough to tell two keys apart. */
 export function maskSecret(value: string): string {
@@ -47,7 +48,8 @@ export function describeWorkerSettings(settings: WorkerSettings, served?: Served
     if (name === 'AGENT_CONVERSATION_STORE') return `${name}: ${withoutPassword(text)}`;
     return `${name}: ${secret(name) ? maskSecret(text) : text}`;
   };
-  const { model, limits, workspace, sandbox, temporal, audit, live, observability } = settings;
+  const { model, limits, workspace, sandbox, temporal, audit, observability } = settings;
+  const live = settings.live ?? { listen: DEFAULT_LIVE_RELAY };
   return [
     show('TEMPORAL_ADDRESS', `${temporal.address} (namespace ${temporal.namespace}, from ${temporal.source})`),
     show('TEMPORAL_TASK_QUEUE', temporal.taskQueue),

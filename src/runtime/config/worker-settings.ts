@@ -76,8 +76,8 @@ export interface WorkerSettings extends Omit<ParsedWorkerSettings, 'model' | 'sa
   /** AGENT_DEPLOYMENT_NAME and AGENT_BUILD_ID: the worker deployment this worker joins; undefined: unversioned. */
   deployment?: WorkerDeployment;
   audit: { log?: string; headDir: string };
-  /** The live relay (AGENT_LIVE_RELAY, AGENT_LIVE_RELAY_URL): where it listens, unless off. */
-  live: LiveRelaySettings;
+  /** The live relay (AGENT_LIVE_RELAY, AGENT_LIVE_RELAY_URL): where it listens, unless off. Unset (settings built by hand): loopback, a free port. */
+  live?: LiveRelaySettings;
   observability: {
     metrics?: { port: number; host: string };
     /** AGENT_TEMPORAL_METRICS_ADDRESS: where the Temporal runtime's own exporter listens (with metrics on). */

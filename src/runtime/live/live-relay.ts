@@ -7,7 +7,7 @@ import type { LifecycleHandler } from '../lifecycle/lifecycle-handler';
 import { feedFrame } from './feed-frames';
 import { heartbeatProgress } from './heartbeat-progress';
 import { LiveCalls } from './live-calls';
-import { advertisedUrl, type LiveRelaySettings } from './live-settings';
+import { advertisedUrl, DEFAULT_LIVE_RELAY, type LiveRelaySettings } from './live-settings';
 import { RelayTokens } from './relay-tokens';
 import { WatchedRun, type Subscriber } from './watched-run';
 
@@ -174,7 +174,7 @@ export class LiveRelay {
  * the worker: `warn` is told why, and without a relay in their heartbeat watchers poll Temporal.
  */
 export async function startLiveRelay(
-  settings: LiveRelaySettings,
+  settings: LiveRelaySettings = { listen: DEFAULT_LIVE_RELAY },
   options: Omit<LiveRelayOptions, 'settings'> & { warn: (line: string) => void },
 ): Promise<LiveRelay | undefined> {
   const listen = settings.listen;

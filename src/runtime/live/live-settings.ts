@@ -5,6 +5,7 @@ export class LiveRelaySettingsError extends Error {
   override readonly name = 'LiveRelaySettingsError';
 }
 
+/** Where the worker's live relay listens and the URL watchers are told (AGENT_LIVE_RELAY, AGENT_LIVE_RELAY_URL). */
 export interface LiveRelaySettings {
   /** Where the relay listens; undefined when AGENT_LIVE_RELAY=off. Port 0 picks a free one. */
   listen?: { host: string; port: number };
