@@ -120,8 +120,11 @@ export class RunFeed {
     while (!this.stop.signal.aborted) {
       if (!this.relayed && (this.phase === undefined || MAY_STREAM.has(this.phase))) {
         const progress = await this.handle.describe().then((d) => heartbeatProgress(d, this.handle.client.options.loadedDataConverter)).catch(() => undefined);
+        // What this heartbeat holds is shown first, also when it names a relay: the relay keeps only a
+        // run's latest call, so a call that ends before the feed is open would otherwise lose its
+        // thinking. The feed then resumes from what was shown.
+        if (progress && showsText) this.show(() => this.options.tracker?.thinkingFromProgress(progress), () => this.options.tracker?.fromProgress(progress));
         if (progress?.relay && this.options.relay !== false && this.mayTry(progress.relay)) this.follow(progress.relay);
-        else if (progress && showsText) this.show(() => this.options.tracker?.thinkingFromProgress(progress), () => this.options.tracker?.fromProgress(progress));
       }
       await sleep(every, this.stop.signal);
     }

@@ -66,11 +66,20 @@ async function readFeed(address: LiveRelayAddress, handle: WorkflowHandle, from:
 }
 
 /** Follows the run in this process as `agentctl watch` does, until it ends; the text it showed and how it read it. */
-async function follow(handle: WorkflowHandle, relay = true): Promise<{ text: string; via: Set<string> }> {
+async function follow(handle: WorkflowHandle, relay = true): Promise<{ text: string; via: Set<string>; pushed: string }> {
   const tracker = new LiveTextTracker(handle.workflowId);
   let shown = '';
+  /** What came while the feed was the relay's (not from the status at the end). */
+  let pushed = '';
   const via = new Set<string>();
-  const feed = new RunFeed(handle, { tracker, relay, onText: (delta) => (shown += delta.text) });
+  const feed = new RunFeed(handle, {
+    tracker,
+    relay,
+    onText: (delta) => {
+      shown += delta.text;
+      if (feed.via === 'relay') pushed += delta.text;
+    },
+  });
   const deadline = Date.now() + 90_000;
   try {
     while (Date.now() < deadline) {
@@ -84,7 +93,7 @@ async function follow(handle: WorkflowHandle, relay = true): Promise<{ text: str
   } finally {
     await feed.close();
   }
-  return { text: shown, via };
+  return { text: shown, via, pushed };
 }
 
 /** A loopback port nobody listens on (bound, then closed). */
@@ -160,6 +169,8 @@ describe('live relay', () => {
       const followed = await follow(handle);
       expect(followed.text).toBe(STREAMED);
       expect(followed.via.has('relay')).toBe(true);
+      // Most of the text was pushed (the start may come by polling, before the relay is found).
+      expect(followed.pushed.length).toBeGreaterThan(STREAMED.length / 2);
     });
   });
 
