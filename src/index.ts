@@ -8,9 +8,11 @@ export { UnknownOptionError, type AgentConnectOptions } from './runtime/config/c
 export type { ServedSettings } from './runtime/config/settings-banner';
 export type { WorkerDeployment } from './runtime/config/deployment-settings';
 export { parseWorkerSettings, WorkerSettingsError, type WorkerSettings } from './runtime/config/worker-settings';
+export type { LiveRelaySettings } from './runtime/live/live-settings';
 export { ModelProviderError, type ModelCredentials } from './runtime/model/providers/model-client';
 export { ModelProviderSchema, type ModelProvider } from './contract/model-provider';
 export { parseClientSettings, ClientSettingsError, type ClientSettings } from './client/client-settings';
+export type { WatchSettings } from './client/watch-settings';
 export { describeWorkerSettings } from './runtime/config/settings-banner';
 export { AgentDefinitionSchema, type AgentDefinition, type AgentDefinitionInput, type ContextBudget } from './contract/agent-definition';
 export { defineAgent, type AgentOutput } from './contract/define-agent';

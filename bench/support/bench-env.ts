@@ -27,7 +27,7 @@ export function quietRuntime(): void {
   Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } } });
 }
 
-export async function startBenchEnv(options: Pick<DevServerOptions, 'dynamicConfig'> = {}): Promise<BenchEnv> {
+export async function startBenchEnv(options: Pick<DevServerOptions, 'dynamicConfig' | 'log'> = {}): Promise<BenchEnv> {
   quietRuntime();
   const [server, bundle] = await Promise.all([
     startDevServer({ headless: true, ...options }),

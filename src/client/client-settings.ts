@@ -7,6 +7,7 @@ import { tracingSettings, type TracingSettings } from '../runtime/observability/
 import { temporalSettings, type TemporalSettings } from '../runtime/config/worker-config';
 import { collect } from '../runtime/config/collect-problems';
 import { DurableAgentError } from '../contract/durable-agent-error';
+import { watchSettingsFromEnv, type WatchSettings } from './watch-settings';
 
 /**
  * The settings of the clients (agentctl and the console it serves), parsed from the environment once,
@@ -31,6 +32,8 @@ export interface ClientSettings {
   console: ConsoleEnvSettings;
   /** AGENT_DEPLOYMENT_NAME: the worker deployment `agentctl deploy status` shows without --deployment. */
   deploymentName?: string;
+  /** How `run` and `watch` follow a run: AGENT_WATCH_RELAY, AGENT_WATCH_POLL_MS. Unset (settings built by hand): relay on, polling every 250 ms. */
+  watch?: WatchSettings;
 }
 
 /** One or more client settings are wrong; the message names each variable, what was wrong and what to do. */
@@ -49,8 +52,9 @@ export function parseClientSettings(env: NodeJS.ProcessEnv): ClientSettings {
   const temporal = collect(problems, () => temporalSettings(env));
   const keys = collect(problems, () => encryptionKeysFromEnv(env));
   const consoleEnv = collect(problems, () => consoleSettingsFromEnv(env));
+  const watch = collect(problems, () => watchSettingsFromEnv(env));
   // The codec's keys are read by temporalSettings too (its data converter): one bad key, one line.
-  if (!temporal || !consoleEnv || problems.length > 0) throw new ClientSettingsError([...new Set(problems)]);
+  if (!temporal || !consoleEnv || !watch || problems.length > 0) throw new ClientSettingsError([...new Set(problems)]);
   const log = env[AUDIT_LOG_ENV]?.trim();
   return {
     temporal,
@@ -61,5 +65,6 @@ export function parseClientSettings(env: NodeJS.ProcessEnv): ClientSettings {
     tracing: tracingSettings(env),
     console: consoleEnv,
     ...(env.AGENT_DEPLOYMENT_NAME?.trim() ? { deploymentName: env.AGENT_DEPLOYMENT_NAME.trim() } : {}),
+    watch,
   };
 }

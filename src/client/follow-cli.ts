@@ -31,7 +31,8 @@ export async function followFromCli(ctx: CliContext, handle: WorkflowHandle): Pr
     const text = ctx.json ? { onText: event, onThinking: event } : { write: (fragment: string) => void stream.write(fragment) };
     // --no-thinking: the model's thinking is not shown (dimmed text otherwise, thinking_delta events with --json).
     const hideThinking = ctx.args.flags['no-thinking'] === true;
-    const result = await followRun(client, handle, { out, ...text, ...parked, hideThinking, signal: stop.signal });
+    const { relay, textPollMs } = ctx.clientSettings.watch ?? { relay: true };
+    const result = await followRun(client, handle, { out, ...text, ...parked, hideThinking, relay, textPollMs, signal: stop.signal });
     if (result.kind === 'stopped') {
       out(`\nStopped following; the run goes on. Follow it again with: npx agentctl watch ${handle.workflowId}`);
       return 130;

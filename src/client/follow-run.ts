@@ -1,7 +1,8 @@
-// Follows a run live from a terminal: polls the `status` query, prints what is new (iterations, the
-// model's text as it streams, tool calls with timing and outcome, decisions, task progress), hands
-// approvals and questions to the caller, and ends with how the run ended. Used by `agentctl run`,
-// `agentctl watch` and `npm start`.
+// Follows a run live from a terminal: reads its status (pushed by a worker's live relay, or by
+// polling the `status` query; see run-feed.ts), prints what is new (iterations, the model's text as it
+// streams, tool calls with timing and outcome, decisions, task progress), hands approvals and
+// questions to the caller, and ends with how the run ended. Used by `agentctl run`, `agentctl watch`
+// and `npm start`.
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { formatEvent } from '../runtime/lifecycle/console-logger';
@@ -9,7 +10,8 @@ import type { Completion } from '../contract/control-tools';
 import type { PendingApproval, RunStatus } from '../contract/run-status';
 import { queryStatus } from './approval-helpers';
 import { isQuietCall, renderDecision, renderOutcome, renderProgress, renderToolCall } from './render-status';
-import { followLiveText, LiveTextTracker, type TextDeltaEvent, type ThinkingDeltaEvent } from './live-text';
+import { LiveTextTracker, type TextDeltaEvent, type ThinkingDeltaEvent } from './live-text';
+import { RunFeed } from './run-feed';
 import { awaitOutcome, type RunOutcome } from './run-outcome';
 import { NoWorkerAnsweredError } from './errors';
 import { terminalSafe } from './terminal-safe';
@@ -24,10 +26,12 @@ export interface FollowOptions {
   onThinking?(delta: ThinkingDeltaEvent): void;
   /** `--no-thinking`: the model's thinking is not shown. */
   hideThinking?: boolean;
-  /** How often to read the model's text while it streams. */
+  /** How often to read the model's text while it streams, when no relay pushes it. */
   textPollMs?: number;
-  /** How often to ask the run for its status. */
+  /** How often to ask the run for its status, when no relay pushes it. */
   pollMs?: number;
+  /** Take the status and text from a worker's live relay when one is reachable (default true; AGENT_WATCH_RELAY). */
+  relay?: boolean;
   /** How long one status query may wait for a worker before the follower says none answers. */
   queryTimeoutMs?: number;
   /** Called once for calls that newly wait for approval; returns when they are decided or explained. */
@@ -168,40 +172,34 @@ async function untilAborted(work: Promise<unknown>, signal: AbortSignal | undefi
   }
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
-
-/**
- * Follows `handle` until the run ends or `signal` aborts. Polling the query (rather than reading the
- * history) shows what the run itself reports, works the same for every client, and costs the server
- * nothing in history. A query needs a worker: while none answers, the follower says so once and waits.
- */
 /** What a follower prints when a thread has answered and waits. */
 export function renderIdle(idle: IdleThread): string {
   const answer = idle.completion ? `✅ ${idle.completion.status}: ${terminalSafe(idle.completion.summary)}\n` : '';
   return `${answer}The thread waits for the next message: agentctl send ${idle.workflowId} "...", or agentctl close ${idle.workflowId}.`;
 }
 
+/**
+ * Follows `handle` until the run ends or `signal` aborts. The status (rather than the history) shows
+ * what the run itself reports, works the same for every client, and costs the server nothing in
+ * history; a worker's relay pushes it (and the model's text) when one is reachable, so a hundred
+ * followers cost Temporal what one does. A query needs a worker: while none answers, the follower
+ * says so once and waits.
+ */
 export async function followRun(client: Client, handle: WorkflowHandle, options: FollowOptions): Promise<FollowResult> {
-  const pollMs = options.pollMs ?? 500;
   const printer = new RunPrinter(options.out, options.write);
-  // The model's text: from heartbeats while it streams, its end from the status once the reply is in.
+  // The model's text: pushed or read from heartbeats while it streams, its end from the status once the reply is in.
   const onText = options.onText ?? (options.write ? (delta: TextDeltaEvent) => printer.text(delta) : undefined);
   const tracker = new LiveTextTracker(handle.workflowId);
-  const textStop = new AbortController();
-  const stopText = () => textStop.abort();
-  options.signal?.addEventListener('abort', stopText, { once: true });
   const onThinking = options.hideThinking ? undefined : (options.onThinking ?? (options.write ? (delta: ThinkingDeltaEvent) => printer.thinking(delta) : undefined));
-  const streaming = onText ? followLiveText(client, handle, tracker, onText, { signal: textStop.signal, pollMs: options.textPollMs, onThinking }) : Promise.resolve();
+  const feed = new RunFeed(handle, {
+    signal: options.signal,
+    tracker,
+    ...(onText ? { onText, onThinking } : {}),
+    pollMs: options.pollMs,
+    textPollMs: options.textPollMs,
+    queryTimeoutMs: options.queryTimeoutMs,
+    relay: options.relay,
+  });
   let outcome: RunOutcome | undefined;
   let outcomeError: unknown;
   // The result is a long poll; it is cancelled when following stops, so no call of ours is left
@@ -216,43 +214,45 @@ export async function followRun(client: Client, handle: WorkflowHandle, options:
   let idle: IdleThread | undefined;
 
   while (outcome === undefined && outcomeError === undefined && idle === undefined && !options.signal?.aborted) {
-    const status = await queryStatus(handle, options.queryTimeoutMs ?? 10_000).catch((error: unknown) => {
-      if (error instanceof WorkflowNotFoundError) throw error;
+    const reading = await Promise.race([feed.next(), ended.then(() => undefined)]);
+    if (reading === undefined) continue;
+    if ('error' in reading) {
+      const { error } = reading;
+      if (error instanceof WorkflowNotFoundError) {
+        await feed.close();
+        throw error;
+      }
       if (error instanceof NoWorkerAnsweredError && !saidNoWorker && outcome === undefined) {
         saidNoWorker = true;
         printer.endLine();
         options.out(`⏳ No worker answers for run ${handle.workflowId} yet; is \`npm run worker\` running on its task queue? Waiting...`);
       }
-      return undefined; // "The run is starting" and other transient answers: ask again next time.
-    });
-    if (status) {
-      saidNoWorker = false;
-      const tail = onText && tracker.fromStatus(status);
-      if (tail) onText!(tail);
-      printer.update(status);
-      const fresh = status.phase === 'waiting_approval' ? status.pendingApprovals.filter((p) => !handled.has(p.callId)) : [];
-      if (fresh.length > 0) {
-        printer.endLine();
-        fresh.forEach((p) => handled.add(p.callId));
-        await untilAborted(options.onApprovals(status, fresh), options.signal);
-      }
-      const question = status.phase === 'waiting_input' ? status.pendingQuestion : undefined;
-      if (question && !handled.has(`question/${question.callId}`)) {
-        handled.add(`question/${question.callId}`);
-        printer.endLine();
-        await untilAborted(options.onQuestion(status), options.signal);
-      }
-      // A thread that answered waits for the next message, maybe for days: following ends here.
-      if (status.phase === 'idle') {
-        idle = { kind: 'idle', workflowId: handle.workflowId, completion: status.completions.at(-1) };
-        break;
-      }
+      continue; // "The run is starting" and other transient answers: ask again next time.
     }
-    await Promise.race([ended, sleep(pollMs, options.signal)]);
+    const { status } = reading;
+    saidNoWorker = false;
+    const tail = onText && tracker.fromStatus(status);
+    if (tail) onText!(tail);
+    printer.update(status);
+    const fresh = status.phase === 'waiting_approval' ? status.pendingApprovals.filter((p) => !handled.has(p.callId)) : [];
+    if (fresh.length > 0) {
+      printer.endLine();
+      fresh.forEach((p) => handled.add(p.callId));
+      await untilAborted(options.onApprovals(status, fresh), options.signal);
+    }
+    const question = status.phase === 'waiting_input' ? status.pendingQuestion : undefined;
+    if (question && !handled.has(`question/${question.callId}`)) {
+      handled.add(`question/${question.callId}`);
+      printer.endLine();
+      await untilAborted(options.onQuestion(status), options.signal);
+    }
+    // A thread that answered waits for the next message, maybe for days: following ends here.
+    if (status.phase === 'idle') {
+      idle = { kind: 'idle', workflowId: handle.workflowId, completion: status.completions.at(-1) };
+      break;
+    }
   }
-  stopText();
-  options.signal?.removeEventListener('abort', stopText);
-  await streaming;
+  await feed.close();
   if (outcomeError !== undefined) throw outcomeError;
   if (idle) {
     longPoll.abort();

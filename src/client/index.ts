@@ -12,6 +12,7 @@ export { AgentRunHandle, type DecideOptions, type WaitOptions } from './agent-ru
 export { followRunEvents, type RunEvent, type RunEventOptions } from './run-events';
 export { connectClient } from './connect';
 export { parseClientSettings, ClientSettingsError, type ClientSettings } from './client-settings';
+export type { WatchSettings } from './watch-settings';
 export { startRun, newRunId } from './start-run';
 export { followRun, type FollowOptions, type FollowResult, type IdleThread } from './follow-run';
 export { awaitOutcome, outcomeOfError, type RunOutcome } from './run-outcome';

@@ -3,6 +3,7 @@ import type { LifecycleEvent } from '../contract/lifecycle-event';
 import type { PendingApproval, PendingQuestionView, RunStatus } from '../contract/run-status';
 import { queryStatus } from './approval-helpers';
 import { awaitOutcome, type RunOutcome } from './run-outcome';
+import { RunFeed } from './run-feed';
 
 /**
  * What following a run yields, in the order it is seen: each lifecycle event once, each call that
@@ -17,22 +18,13 @@ export type RunEvent =
   | { type: 'ended'; outcome: RunOutcome };
 
 export interface RunEventOptions {
-  /** How often the run's status is read (default 300 ms). */
+  /** How often the run's status is read while no worker's relay pushes it (default 300 ms). */
   pollMs?: number;
+  /** Take the status from a worker's live relay when one is reachable (default true). */
+  relay?: boolean;
   /** Stops following (the run goes on); the iteration then just ends. */
   signal?: AbortSignal;
 }
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 
 /** The items of `status` not yielded before, remembered in `seen` by their stable keys. */
 function freshEvents(status: RunStatus, seen: Set<string>): RunEvent[] {
@@ -56,10 +48,12 @@ function freshEvents(status: RunStatus, seen: Set<string>): RunEvent[] {
 }
 
 /**
- * Follows a run by polling its `status` query, as every client does (no history reads, nothing
- * written to the server). The status keeps the latest 30 lifecycle events, so a consumer that stalls
- * longer than that between reads can miss some; a worker's lifecycle handlers see every one. While no
- * worker answers, following waits rather than failing: a worker that restarts is picked up again.
+ * Follows a run through its status, as every client does (no history reads, nothing written to the
+ * server): pushed by a worker's live relay when the model call's heartbeat names one that can be
+ * reached, read by polling the `status` query otherwise (run-feed.ts). The status keeps the latest 30
+ * lifecycle events, so a consumer that stalls longer than that between reads can miss some; a worker's
+ * lifecycle handlers see every one. While no worker answers, following waits rather than failing: a
+ * worker that restarts is picked up again.
  */
 export async function* followRunEvents(handle: WorkflowHandle, options: RunEventOptions = {}): AsyncGenerator<RunEvent, void, undefined> {
   const seen = new Set<string>();
@@ -72,27 +66,29 @@ export async function* followRunEvents(handle: WorkflowHandle, options: RunEvent
     (o) => void (outcome = o),
     (error: unknown) => void (failure = error),
   );
+  const feed = new RunFeed(handle, { signal: options.signal, pollMs: options.pollMs ?? 300, relay: options.relay });
   try {
     while (!options.signal?.aborted) {
-      // Known before the read, so the run's last events (agentEnded) are read once more after it ended.
-      const over = outcome !== undefined || failure !== undefined;
-      // "The run is starting", no worker yet, a worker restarting: ask again next time. Only a run
-      // that does not exist ends following.
-      const status = await queryStatus(handle, 10_000).catch((error: unknown) => {
-        if (error instanceof WorkflowNotFoundError && !over) throw error;
-        return undefined;
-      });
-      if (status) {
-        yield* freshEvents(status, seen);
-        if (status.phase === 'idle') return yield { type: 'idle', status };
-      }
-      if (over) {
+      const reading = await Promise.race([feed.next(), ended.then(() => undefined)]);
+      if (outcome !== undefined || failure !== undefined) {
+        // The run's last events (agentEnded) are read once more after it ended.
+        const status = await queryStatus(handle, 10_000).catch(() => undefined);
+        if (status) yield* freshEvents(status, seen);
         if (outcome === undefined) throw failure;
         return yield { type: 'ended', outcome };
       }
-      await Promise.race([ended, sleep(options.pollMs ?? 300, options.signal)]);
+      if (!reading) continue;
+      // "The run is starting", no worker yet, a worker restarting: ask again next time. Only a run
+      // that does not exist ends following.
+      if ('error' in reading) {
+        if (reading.error instanceof WorkflowNotFoundError) throw reading.error;
+        continue;
+      }
+      yield* freshEvents(reading.status, seen);
+      if (reading.status.phase === 'idle') return yield { type: 'idle', status: reading.status };
     }
   } finally {
     longPoll.abort();
+    await feed.close();
   }
 }

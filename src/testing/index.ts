@@ -55,6 +55,7 @@ export type { AttemptCompletionSchema, DelegationSchema, HandoffSchema, Question
 export type { AgentRegistry, ModelToolSpec } from '../runtime/agents/agent-registry';
 export type { NexusTarget, NexusTargetSchema, NexusTargets, NexusTargetsSchema } from '../contract/nexus-tool';
 export type { ParsedWorkerSettings, WorkerSettings, WorkerSettingsSchema } from '../runtime/config/worker-settings';
+export type { LiveRelaySettings } from '../runtime/live/live-settings';
 export type { ConversationStore, StoredConversation } from '../runtime/conversation/conversation-store-types';
 export type { ApprovalHandlerFunction, ApprovalHandlerVerdict, ApprovalRequest, GuardrailFunction, GuardrailSubject, GuardrailVerdict } from '../runtime/guardrails/guardrail-types';
 export type { LifecycleHandler } from '../runtime/lifecycle/lifecycle-handler';

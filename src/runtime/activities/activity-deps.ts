@@ -8,6 +8,7 @@ import type { ModelClients } from '../model/providers/open-model-clients';
 import type { ProcessRunner } from '../tools/sandbox/process-runner';
 import type { JudgeFunctions } from '../guardrails/guardrail-types';
 import type { ModelPrices } from '../model/model-prices';
+import type { LiveRelay } from '../live/live-relay';
 
 /** What activities need from the worker process; built once in `createActivities`. */
 export interface ActivityDeps {
@@ -43,4 +44,6 @@ export interface ActivityDeps {
   modelPrices?: ModelPrices;
   /** Search attributes the worker found missing on its namespace and could not register: runs do not upsert them. */
   missingSearchAttributes?: readonly string[];
+  /** The worker's live relay (AGENT_LIVE_RELAY): model calls push their text to it as it streams. */
+  live?: LiveRelay;
 }

@@ -176,10 +176,16 @@ export function createCallModel(deps: ActivityDeps) {
     // Tool results' images and documents are kept in the store, not the history: added back here.
     request.messages = await withAttachments(request.messages, deps.conversations, input.conversation.owner);
     const facts = { model: request.model, maxTokens: request.max_tokens, agent: agent.name, iteration: input.iteration, workflowId: context.info.workflowExecution?.workflowId };
+    // The relay pushes the text to watchers as it comes; the heartbeat tells them where the relay is
+    // (and keeps the text so far for those who cannot reach it).
+    const watched = facts.workflowId !== undefined ? deps.live : undefined;
+    const live = watched?.calls.begin({ workflowId: facts.workflowId!, iteration: input.iteration, attempt: context.info.attempt });
+    const relay = watched ? { relay: watched.addressFor(facts.workflowId!) } : {};
     const response = await inModelSpan(facts, async (span) => {
       const answer = await streamMessage(deps.anthropic(agent.provider), request, {
         // The iteration lets a follower tell this call's text from the previous one's (client/live-text.ts).
-        progress: (p) => context.heartbeat({ ...p, iteration: input.iteration }),
+        progress: (p) => context.heartbeat({ ...p, iteration: input.iteration, ...relay }),
+        onDelta: live?.write,
         signal: context.cancellationSignal,
         idleMs: idleMsOf(deps),
         attempt: context.info.attempt,
@@ -187,7 +193,7 @@ export function createCallModel(deps: ActivityDeps) {
         // A retried outage is one line at WARN (Temporal logs the benign failure itself at DEBUG, with its stack).
         if (isRetriedOutage(error)) context.log.warn(`Model call of ${agent.name} (attempt ${context.info.attempt}): ${error.message}`);
         throw error;
-      });
+      }).finally(() => live?.end());
       const toolCalls = answer.content.filter((b) => b.type === 'tool_use').length;
       recordModelResponse(span, { id: answer.id, model: answer.model, stopReason: answer.stop_reason, usage: usageFrom(answer.usage), toolCalls });
       return answer;

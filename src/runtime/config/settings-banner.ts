@@ -1,5 +1,6 @@
 import { SETTINGS } from './settings-catalog';
 import type { WorkerSettings } from './worker-settings';
+import { DEFAULT_LIVE_RELAY } from '../live/live-settings';
 
 /** A secret shows only that it is set and its last four characters, enough to tell two keys apart. */
 export function maskSecret(value: string): string {
@@ -48,6 +49,7 @@ export function describeWorkerSettings(settings: WorkerSettings, served?: Served
     return `${name}: ${secret(name) ? maskSecret(text) : text}`;
   };
   const { model, limits, workspace, sandbox, temporal, audit, observability } = settings;
+  const live = settings.live ?? { listen: DEFAULT_LIVE_RELAY };
   return [
     show('TEMPORAL_ADDRESS', `${temporal.address} (namespace ${temporal.namespace}, from ${temporal.source})`),
     show('TEMPORAL_TASK_QUEUE', temporal.taskQueue),
@@ -69,6 +71,7 @@ export function describeWorkerSettings(settings: WorkerSettings, served?: Served
     show('AGENT_APPROVERS_FILE', settings.approversFile),
     show('AGENT_AUDIT_LOG', served ? auditLine(audit.log, served.auditLog) : (audit.log ?? 'off')),
     show('AGENT_AUDIT_HEAD_DIR', audit.headDir),
+    show('AGENT_LIVE_RELAY', live.listen ? `${live.listen.host}:${live.listen.port || 'a free port'}${live.url ? ` (watchers told ${live.url})` : ''}` : 'off'),
     show('AGENT_METRICS_PORT', served ? metricsLine(observability.metrics, served.metricsUrl) : observability.metrics ? `${observability.metrics.host}:${observability.metrics.port}` : 'off'),
     show('OTEL_EXPORTER_OTLP_ENDPOINT', served && !served.tracing && observability.otlpTracesUrl ? `${observability.otlpTracesUrl} (not exported: this worker was given no tracing)` : (observability.otlpTracesUrl ?? 'off')),
     ...(served ? [`lifecycle events: ${served.consoleLogger ? 'printed, one line each' : 'not printed (pass a ConsoleLifecycleLogger in lifecycleHandlers, or use runAgentWorker)'}`] : []),

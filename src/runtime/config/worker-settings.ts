@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { auditHeadDirFromEnv, auditLogPathFromEnv } from '../audit/audit-path';
 import { metricsServerOptionsFromEnv } from '../lifecycle/metrics-server';
+import { liveRelaySettingsFromEnv, type LiveRelaySettings } from '../live/live-settings';
 import { modelIdForTier, ModelTierSchema, type ModelTier } from '../../contract/model-tiers';
 import { tracingSettings, type TracingSettings } from '../observability/tracing';
 import { temporalSettings, type TemporalSettings } from './worker-config';
@@ -75,6 +76,8 @@ export interface WorkerSettings extends Omit<ParsedWorkerSettings, 'model' | 'sa
   /** AGENT_DEPLOYMENT_NAME and AGENT_BUILD_ID: the worker deployment this worker joins; undefined: unversioned. */
   deployment?: WorkerDeployment;
   audit: { log?: string; headDir: string };
+  /** The live relay (AGENT_LIVE_RELAY, AGENT_LIVE_RELAY_URL): where it listens, unless off. Unset (settings built by hand): loopback, a free port. */
+  live?: LiveRelaySettings;
   observability: {
     metrics?: { port: number; host: string };
     /** AGENT_TEMPORAL_METRICS_ADDRESS: where the Temporal runtime's own exporter listens (with metrics on). */
@@ -150,7 +153,8 @@ export function parseWorkerSettings(env: NodeJS.ProcessEnv): WorkerSettings {
   const audit = collect(problems, () => ({ log: auditLogPathFromEnv(env), headDir: auditHeadDirFromEnv(env) }));
   const { deployment, problems: deploymentProblems } = deploymentFrom(env.AGENT_DEPLOYMENT_NAME, env.AGENT_BUILD_ID);
   problems.push(...deploymentProblems);
-  if (!parsed.success || !temporal || !audit || problems.length > 0) throw new WorkerSettingsError(problems);
+  const live = collect(problems, () => liveRelaySettingsFromEnv(env));
+  if (!parsed.success || !temporal || !audit || !live || problems.length > 0) throw new WorkerSettingsError(problems);
   const tracing = tracingSettings(env);
   const observability = {
     metrics: metrics && { port: metrics.port, host: metrics.host ?? '127.0.0.1' },
@@ -160,5 +164,5 @@ export function parseWorkerSettings(env: NodeJS.ProcessEnv): WorkerSettings {
   };
   const tiers = Object.fromEntries(ModelTierSchema.options.map((tier) => [tier, modelIdForTier(tier, env)])) as Record<ModelTier, string>;
   const sandbox = { ...parsed.data.sandbox, path: env.PATH || undefined };
-  return { ...parsed.data, model: { ...parsed.data.model, tiers }, sandbox, temporal, ...(deployment ? { deployment } : {}), audit, observability, env };
+  return { ...parsed.data, model: { ...parsed.data.model, tiers }, sandbox, temporal, ...(deployment ? { deployment } : {}), audit, live, observability, env };
 }

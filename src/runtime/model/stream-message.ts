@@ -1,6 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import { FailureType } from '../../contract/errors';
+import type { LiveRelayAddress, LivePiece } from '../../contract/live-feed';
 import { toModelFailure } from './model-errors';
 import type { ModelClient } from './providers/model-client';
 
@@ -18,6 +19,8 @@ export interface StreamProgress {
   thinking?: string;
   /** How many characters of thinking the model has written in all. */
   thinkingChars?: number;
+  /** Where this worker's relay serves the run's live feed, added by the model activity when the worker runs one. */
+  relay?: LiveRelayAddress;
 }
 
 /** How much of the streamed text goes into each heartbeat: enough for a live view, small enough to send often. */
@@ -33,6 +36,8 @@ export interface StreamOptions {
   attempt: number;
   /** How often to report progress while no event arrives (the first token can take a while). */
   keepAliveMs?: number;
+  /** Called with each piece of text or thinking as it arrives (the worker's live relay pushes it on). */
+  onDelta?: (kind: LivePiece['kind'], delta: string) => void;
 }
 
 /**
@@ -64,11 +69,13 @@ export async function streamMessage(client: ModelClient, params: Anthropic.Messa
     stream.on('text', (delta) => {
       text = (text + delta).slice(-LIVE_TEXT_CHARS);
       chars += delta.length;
+      options.onDelta?.('text', delta);
       report();
     });
     stream.on('thinking', (delta) => {
       thinking = (thinking + delta).slice(-LIVE_TEXT_CHARS);
       thinkingChars += delta.length;
+      options.onDelta?.('thinking', delta);
       report();
     });
     report();

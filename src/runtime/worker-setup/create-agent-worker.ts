@@ -14,6 +14,7 @@ import { conversationStoreFromEnv, DirectoryConversationStore } from '../convers
 import { type ConversationStore } from '../conversation/conversation-store-types';
 import { ConsoleLifecycleLogger } from '../lifecycle/console-logger';
 import { lifecycleSinks } from '../lifecycle/lifecycle-sink';
+import { startLiveRelay } from '../live/live-relay';
 import { openModelClients } from '../model/providers/open-model-clients';
 import { startConfiguredTracing } from '../observability/tracing';
 import type { ProcessRunner } from '../tools/sandbox/process-runner';
@@ -172,6 +173,10 @@ async function startWorker(
     await clientConnection.close();
     throw unreachable(settings, error);
   });
+  // The live relay (AGENT_LIVE_RELAY, on loopback by default): watchers that find it in a model call's
+  // heartbeat get the run's text and status pushed, and cost Temporal nothing each (src/runtime/live/).
+  // One that cannot listen is a warning: watchers then poll Temporal, as without it.
+  const live = await startLiveRelay(workerSettings.live, { namespace, temporal: () => client, warn: (line) => console.warn(`WARNING: ${line}`) });
 
   const activities = createActivities({
     registry,
@@ -189,6 +194,7 @@ async function startWorker(
     judges,
     modelPrices,
     missingSearchAttributes: attributes.missing,
+    live,
   });
 
   const worker = await Worker.create({
@@ -200,13 +206,16 @@ async function startWorker(
     plugins,
     ...(await workflowCode(options.workflowBundle, options.workerOptions, tracing)),
     // forkPoints is only called while a history replays, where a live worker drops it (fork-point.ts).
-    sinks: { ...lifecycleSinks(options.lifecycleHandlers ?? []), forkPoints: { iterationEnded: { fn: () => undefined } } },
+    sinks: { ...lifecycleSinks([...(options.lifecycleHandlers ?? []), ...(live ? [live.lifecycle] : [])]), forkPoints: { iterationEnded: { fn: () => undefined } } },
     // Heartbeats of a streaming model call carry its text so far; sent this often, a client
     // watching the run sees it within about a second.
     maxHeartbeatThrottleInterval: '500 milliseconds',
     ...maxCachedWorkflowsOf(workerSettings),
     ...versioningOptions(workerSettings.deployment),
     ...options.workerOptions,
+  }).catch(async (error: unknown) => {
+    await live?.close();
+    throw error;
   });
 
   const served: ServedSettings = {
@@ -226,6 +235,7 @@ async function startWorker(
     auditLog: auditFile,
     describe: (more = {}) => describeWorkerSettings(workerSettings, { ...served, ...more }),
     close: workerCloser(worker, async () => {
+      await live?.close();
       await connection.close();
       await clientConnection.close();
       await audit?.close();

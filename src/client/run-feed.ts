@@ -1,0 +1,173 @@
+// Everything a follower reads about a run while it goes on: its status, and the model's text as it
+// streams. From a worker's live relay when one is found (its URL and this run's token ride in the
+// model call's heartbeat) and can be reached: then the relay pushes both, and the follower sends
+// Temporal nothing. Otherwise, or once the relay goes away, by polling Temporal as before: the
+// `status` query every `pollMs`, and while a model call may stream, its heartbeat every `textPollMs`.
+import type { WorkflowHandle } from '@temporalio/client';
+import type { LiveRelayAddress } from '../contract/live-feed';
+import type { RunPhase } from '../contract/run-records';
+import type { RunStatus } from '../contract/run-status';
+import { heartbeatProgress } from '../runtime/live/heartbeat-progress';
+import { queryStatus } from './approval-helpers';
+import type { LiveTextTracker, TextDeltaEvent, ThinkingDeltaEvent } from './live-text';
+import { RelayRefusedError, relayFeed } from './relay-feed';
+
+export interface RunFeedOptions {
+  signal?: AbortSignal;
+  /** The model's text as it streams; without it (and `onThinking`) only the status is followed. */
+  onText?(delta: TextDeltaEvent): void;
+  onThinking?(delta: ThinkingDeltaEvent): void;
+  tracker?: LiveTextTracker;
+  /** How often the status is read while no relay pushes it (default 500 ms). */
+  pollMs?: number;
+  /** How often the model call's heartbeat is read while no relay pushes the text (default 250 ms). */
+  textPollMs?: number;
+  /** How long one status query may wait for a worker. */
+  queryTimeoutMs?: number;
+  /** Take the feed from a worker's relay when the heartbeat names one (default true; AGENT_WATCH_RELAY=off). */
+  relay?: boolean;
+}
+
+/** One reading of the run's status, or why there was none this time. */
+export type StatusReading = { status: RunStatus } | { error: unknown };
+
+/** Phases in which a model call may stream, so its heartbeat is worth reading. */
+const MAY_STREAM: ReadonlySet<RunPhase> = new Set(['starting', 'running', 'waiting_for_model', 'compacting']);
+/** Without text to show, the heartbeat is read only to find a relay, and this rarely. */
+const FIND_RELAY_EVERY_MS = 1_000;
+/** A relay that could not be reached is not tried again for this long. */
+const UNREACHABLE_FOR_MS = 30_000;
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+export class RunFeed {
+  private readonly stop = new AbortController();
+  /** The latest pushed status not read yet (older ones are of no use once a newer one came). */
+  private pushed?: StatusReading;
+  private wake: () => void = () => undefined;
+  private relayed = false;
+  private phase?: RunPhase;
+  private polledAt = 0;
+  /** Relays not to try: refused for good, or unreachable until a time. */
+  private readonly avoid = new Map<string, number>();
+  private readonly heartbeats: Promise<void>;
+  private relayDone: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly handle: WorkflowHandle,
+    private readonly options: RunFeedOptions = {},
+  ) {
+    options.signal?.addEventListener('abort', () => this.close(), { once: true });
+    if (options.signal?.aborted) this.stop.abort();
+    this.heartbeats = this.readHeartbeats();
+  }
+
+  /** Where the status and text come from now. */
+  get via(): 'relay' | 'poll' {
+    return this.relayed ? 'relay' : 'poll';
+  }
+
+  /** The next status: pushed by the relay when it changed, or read by polling; undefined once closed. */
+  async next(): Promise<StatusReading | undefined> {
+    while (!this.stop.signal.aborted) {
+      const pushed = this.pushed;
+      this.pushed = undefined;
+      if (pushed) return pushed;
+      const due = this.polledAt + (this.options.pollMs ?? 500) - Date.now();
+      if (!this.relayed && due <= 0) return this.poll();
+      // Woken by a push, by the relay going away, or when the next poll is due.
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+        if (!this.relayed) void sleep(due, this.stop.signal).then(resolve);
+        else this.stop.signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+    }
+    return undefined;
+  }
+
+  /** Stops reading (the run goes on). */
+  async close(): Promise<void> {
+    this.stop.abort();
+    this.wake();
+    await Promise.all([this.heartbeats, this.relayDone]);
+  }
+
+  private async poll(): Promise<StatusReading> {
+    this.polledAt = Date.now();
+    try {
+      const status = await queryStatus(this.handle, this.options.queryTimeoutMs ?? 10_000);
+      this.phase = status.phase;
+      return { status };
+    } catch (error) {
+      return { error };
+    }
+  }
+
+  /** Reads the model call's heartbeat while no relay feeds this follower: its text, and where a relay is. */
+  private async readHeartbeats(): Promise<void> {
+    const showsText = this.options.onText !== undefined || this.options.onThinking !== undefined;
+    const every = showsText ? (this.options.textPollMs ?? 250) : FIND_RELAY_EVERY_MS;
+    while (!this.stop.signal.aborted) {
+      if (!this.relayed && (this.phase === undefined || MAY_STREAM.has(this.phase))) {
+        const progress = await this.handle.describe().then((d) => heartbeatProgress(d, this.handle.client.options.loadedDataConverter)).catch(() => undefined);
+        // What this heartbeat holds is shown first, also when it names a relay: the relay keeps only a
+        // run's latest call, so a call that ends before the feed is open would otherwise lose its
+        // thinking. The feed then resumes from what was shown.
+        if (progress && showsText) this.show(() => this.options.tracker?.thinkingFromProgress(progress), () => this.options.tracker?.fromProgress(progress));
+        if (progress?.relay && this.options.relay !== false && this.mayTry(progress.relay)) this.follow(progress.relay);
+      }
+      await sleep(every, this.stop.signal);
+    }
+  }
+
+  private mayTry(relay: LiveRelayAddress): boolean {
+    const until = this.avoid.get(`${relay.url} ${relay.token}`);
+    return until === undefined || until < Date.now();
+  }
+
+  /** Takes the feed from the relay until it ends; then polling takes over again. */
+  private follow(relay: LiveRelayAddress): void {
+    this.relayed = true;
+    const { tracker } = this.options;
+    this.relayDone = (async () => {
+      try {
+        for await (const event of relayFeed(relay, this.handle.workflowId, tracker?.position(), this.handle.client.options.loadedDataConverter, this.stop.signal)) {
+          if (event.type === 'status') {
+            this.phase = event.status.phase;
+            this.pushed = { status: event.status };
+            this.wake();
+          } else if (event.type === 'text') {
+            const delta = tracker?.fromPiece(event.piece);
+            if (delta?.type === 'text_delta') this.options.onText?.(delta);
+            else if (delta) this.options.onThinking?.(delta);
+          }
+        }
+      } catch (error) {
+        // A refusal holds for this token; an unreachable relay may come back.
+        this.avoid.set(`${relay.url} ${relay.token}`, error instanceof RelayRefusedError ? Infinity : Date.now() + UNREACHABLE_FOR_MS);
+      } finally {
+        this.relayed = false;
+        this.polledAt = 0;
+        this.wake();
+      }
+    })();
+  }
+
+  /** Thinking comes before the text it leads to, so it is handed out first. */
+  private show(thinking: () => ThinkingDeltaEvent | undefined, text: () => TextDeltaEvent | undefined): void {
+    const thought = this.options.onThinking ? thinking() : undefined;
+    if (thought && !this.stop.signal.aborted) this.options.onThinking!(thought);
+    const delta = this.options.onText ? text() : undefined;
+    if (delta && !this.stop.signal.aborted) this.options.onText!(delta);
+  }
+}

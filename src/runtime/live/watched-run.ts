@@ -1,0 +1,196 @@
+import type { LiveFeedEventName, LiveFeedEvents, LiveFeedFrom, LivePiece } from '../../contract/live-feed';
+import type { RunPhase } from '../../contract/run-records';
+import type { RunStatus } from '../../contract/run-status';
+import type { HeartbeatProgress } from './heartbeat-progress';
+import type { LiveCalls } from './live-calls';
+
+/** One watcher's connection: the relay writes frames to it, and closes it. */
+export interface Subscriber {
+  send(frame: string): void;
+  close(): void;
+}
+
+export interface WatchedRunDeps {
+  workflowId: string;
+  calls: LiveCalls;
+  /** The run's `status` query; rejects with WorkflowNotFoundError for a run that does not exist. */
+  queryStatus(): Promise<RunStatus>;
+  /** The latest heartbeat of the run's model call, wherever it streams. */
+  readProgress(): Promise<HeartbeatProgress | undefined>;
+  frame<N extends LiveFeedEventName>(name: N, value: LiveFeedEvents[N]): Promise<string>;
+  /** The run was not found: every subscriber was told and closed. */
+  gone(): void;
+}
+
+/** Phases in which a model call may be streaming. */
+const MAY_STREAM: ReadonlySet<RunPhase> = new Set(['starting', 'running', 'waiting_for_model', 'compacting']);
+const ENDED: ReadonlySet<RunPhase> = new Set(['completed', 'max_iterations', 'guardrail_tripped', 'failed', 'cancelled']);
+/** The status is read again this often while the run moves, besides after each of its lifecycle events seen here. */
+const STATUS_EVERY_MS = 1_000;
+/** While it waits (for a person, a message), less and less often, up to this. */
+const STATUS_PARKED_MAX_MS = 5_000;
+/** A run's first watcher waits this long at most for its status before it gets the text. */
+const FIRST_STATUS_WAIT_MS = 2_000;
+/** How often the heartbeat is read while a model call streams on another worker. */
+const REMOTE_TEXT_EVERY_MS = 250;
+
+/**
+ * One run as the relay serves it to its watchers, however many: one status query per change (after a
+ * lifecycle event of the run on this worker, or on a slow timer for what happens elsewhere), pushed to
+ * all; the model's text pushed as it streams on this worker, or read from the heartbeat while it
+ * streams on another. Frames go out in the order they were made.
+ */
+export class WatchedRun {
+  private readonly subscribers = new Set<Subscriber>();
+  /** Watchers that came and are not served yet (waiting for the first status). */
+  private readonly joining = new Set<Subscriber>();
+  private status?: { json: string; phase: RunPhase; value: RunStatus };
+  private sending: Promise<void> = Promise.resolve();
+  private querying = false;
+  private again = false;
+  private quiet = 0;
+  private statusTimer?: NodeJS.Timeout;
+  private readonly textTimer: NodeJS.Timeout;
+  private readonly forwarded = new Map<string, number>();
+  private readonly unlisten: () => void;
+  private disposed = false;
+  private statusKnown: () => void = () => undefined;
+  private readonly firstStatus = new Promise<void>((resolve) => (this.statusKnown = resolve));
+
+  constructor(private readonly deps: WatchedRunDeps) {
+    this.unlisten = deps.calls.listen(deps.workflowId, (piece) => this.broadcast('text', piece));
+    this.textTimer = setInterval(() => void this.forwardRemoteText(), REMOTE_TEXT_EVERY_MS);
+    this.textTimer.unref();
+  }
+
+  /**
+   * Adds a watcher: it gets the status, then the current call's text from `from`, then what comes. A
+   * run's first watcher waits for its first status (a little while at most), so it knows the run
+   * before the text; text that streams meanwhile reaches it from its offset.
+   */
+  add(subscriber: Subscriber, from: LiveFeedFrom | undefined): void {
+    this.joining.add(subscriber);
+    this.refresh();
+    const known = this.status ? Promise.resolve() : Promise.race([this.firstStatus, new Promise((resolve) => setTimeout(resolve, FIRST_STATUS_WAIT_MS).unref())]);
+    void known.then(() => this.enqueue(async () => {
+      if (!this.joining.delete(subscriber)) return; // It left meanwhile.
+      if (this.disposed) return subscriber.close();
+      const frames = await Promise.all([
+        ...(this.status ? [this.deps.frame('status', this.status.value)] : []),
+        ...this.deps.calls.missing(this.deps.workflowId, from).map((piece) => this.deps.frame('text', piece)),
+      ]);
+      frames.forEach((frame) => subscriber.send(frame));
+      this.subscribers.add(subscriber);
+    }));
+  }
+
+  /** Removes a watcher; returns true when it was the last one (the relay then drops this run). */
+  remove(subscriber: Subscriber): boolean {
+    this.joining.delete(subscriber);
+    this.subscribers.delete(subscriber);
+    return this.subscribers.size === 0 && this.joining.size === 0;
+  }
+
+  /** Something happened in the run (a lifecycle event on this worker): read its status again. */
+  changed(): void {
+    this.quiet = 0;
+    this.refresh();
+  }
+
+  /** Ends every watcher's feed with `end` and stops reading. */
+  close(end?: LiveFeedEvents['end']): Promise<void> {
+    if (end) this.broadcast('end', end);
+    this.enqueue(async () => {
+      for (const subscriber of [...this.subscribers, ...this.joining]) subscriber.close();
+      this.subscribers.clear();
+      this.joining.clear();
+    });
+    this.dispose();
+    return this.sending;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.unlisten();
+    clearInterval(this.textTimer);
+    clearTimeout(this.statusTimer);
+  }
+
+  /** At most one query in flight; changes meanwhile ask for one more after it. */
+  private refresh(): void {
+    if (this.disposed) return;
+    if (this.querying) {
+      this.again = true;
+      return;
+    }
+    this.querying = true;
+    clearTimeout(this.statusTimer);
+    void this.deps.queryStatus().then(
+      (status) => this.took(status),
+      (error: unknown) => this.failed(error),
+    ).finally(() => {
+      this.querying = false;
+      if (this.again) {
+        this.again = false;
+        this.refresh();
+      } else this.schedule();
+    });
+  }
+
+  private took(status: RunStatus): void {
+    const json = JSON.stringify(status);
+    if (json === this.status?.json) {
+      this.quiet += 1;
+      return;
+    }
+    this.quiet = 0;
+    this.status = { json, phase: status.phase, value: status };
+    this.statusKnown();
+    this.broadcast('status', status);
+  }
+
+  private failed(error: unknown): void {
+    if ((error as Error | undefined)?.name !== 'WorkflowNotFoundError') return; // Read again on the next tick.
+    void this.close({ reason: 'not_found', message: `No run ${this.deps.workflowId} in this namespace.` }).then(() => this.deps.gone());
+  }
+
+  private schedule(): void {
+    if (this.disposed || (this.status && ENDED.has(this.status.phase))) return;
+    const parked = this.status !== undefined && !MAY_STREAM.has(this.status.phase);
+    const delay = parked ? Math.min(STATUS_PARKED_MAX_MS, STATUS_EVERY_MS * 2 ** this.quiet) : STATUS_EVERY_MS;
+    this.statusTimer = setTimeout(() => this.refresh(), delay);
+    this.statusTimer.unref();
+  }
+
+  /** A call that streams on another worker: its text from the heartbeat, only what was not forwarded yet. */
+  private async forwardRemoteText(): Promise<void> {
+    if (this.disposed || this.subscribers.size === 0 || this.deps.calls.streaming(this.deps.workflowId)) return;
+    if (!this.status || !MAY_STREAM.has(this.status.phase)) return;
+    const progress = await this.deps.readProgress().catch(() => undefined);
+    if (!progress) return;
+    const iteration = progress.iteration ?? 0;
+    const pieces: [LivePiece['kind'], string | undefined, number | undefined][] = [
+      ['thinking', progress.thinking, progress.thinkingChars],
+      ['text', progress.text, progress.chars],
+    ];
+    for (const [kind, text, chars] of pieces) {
+      if (text === undefined || chars === undefined) continue;
+      const key = `${kind}${iteration}#${progress.attempt}`;
+      if (chars <= (this.forwarded.get(key) ?? 0)) continue;
+      this.forwarded.set(key, chars);
+      this.broadcast('text', { kind, iteration, attempt: progress.attempt, offset: chars - text.length, text });
+    }
+  }
+
+  private broadcast<N extends LiveFeedEventName>(name: N, value: LiveFeedEvents[N]): void {
+    this.enqueue(async () => {
+      if (this.subscribers.size === 0) return;
+      const frame = await this.deps.frame(name, value);
+      for (const subscriber of this.subscribers) subscriber.send(frame);
+    });
+  }
+
+  private enqueue(task: () => Promise<void>): void {
+    this.sending = this.sending.then(task).catch((error: unknown) => console.error(`live relay: run ${this.deps.workflowId}:`, error));
+  }
+}
