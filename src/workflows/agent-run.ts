@@ -9,7 +9,6 @@ import { legacyAgentRun, type RunSlot } from './compat/legacy/agent-run';
 import { migrateState } from './compat/migrations/migrate-state';
 import { currentFeatures } from './compat/patches';
 import { DeadlineTimer } from './deadline-timer';
-import { COST_EVERY_MS } from './run-driver';
 import { checkpointQuery } from './definitions';
 import { Deliveries } from './deliveries';
 import { Mailbox } from './mailbox';
@@ -40,7 +39,7 @@ export async function agentRun(rawInput: AgentRunInput): Promise<AgentRunResult>
   let input: ParsedRunInput;
   try {
     input = parseInput(rawInput);
-    slot.driver = await startLink(input, { auditing: features.auditDecisions, oneWriter: true, containedCalls: features.containedCalls, publishesCost: features.costAttribute, allowedCallLines: features.ruleDecisionLines, linkMakesProgress: features.linkMakesProgress, costEveryMs: features.leanHistory ? COST_EVERY_MS : undefined, report: (event) => mailbox.report(event) }, features.approvalChannelII);
+    slot.driver = await startLink(input, { auditing: features.auditDecisions, oneWriter: true, containedCalls: features.containedCalls, publishesCost: features.costAttribute, allowedCallLines: features.ruleDecisionLines, linkMakesProgress: features.linkMakesProgress, report: (event) => mailbox.report(event) }, features.approvalChannelII);
   } catch (error) {
     // Nothing was applied: every message that came meanwhile is refused with the reason.
     const cancelled = isCancellation(error);

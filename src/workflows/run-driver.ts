@@ -19,8 +19,6 @@ import { AgentCostUsdKey, AgentNameKey, AgentStatusKey } from '../contract/searc
 import { costOfUsage, roundUsd, type ModelPrice } from '../core/cost/usage-cost';
 
 const { lifecycle } = proxySinks<LifecycleSinks>();
-/** How often a working run upserts its cost at most (patch `lean-history`): a listing is at most this far behind. */
-export const COST_EVERY_MS = 60_000;
 const { forkPoints } = proxySinks<ForkPointSinks>();
 /** Set only in the bundle `agentctl fork` replays with (fork-replay.ts); a worker's bundle never has it. */
 const forkReplay = () => workflowInfo().unsafe.isReplaying && (globalThis as Record<string, unknown>)[FORK_REPLAY_GLOBAL] === true;
@@ -50,9 +48,6 @@ export class RunDriver {
   private costIndexed = true;
   /** The cost the `AgentCostUsd` search attribute holds (a continued link starts from its predecessor's). */
   private publishedCost: number | undefined;
-  /** When `AgentCostUsd` was last upserted (workflow time), and whether a newer figure waits (patch `lean-history`). */
-  private costAt: number | undefined;
-  private costHeldBack = false;
   /** The history's length when this link first asked for a step (patch `link-makes-progress`). */
   private linkStart: number | undefined;
 
@@ -110,9 +105,7 @@ export class RunDriver {
   /**
    * The step the machine would hand out now, without taking it: for a wait's condition, which must end
    * exactly when the step would change (a message's event, or the history filling up, which is no event).
-   */
-  /**
-   * The step the state leads to now. `at` pins the clock and the history's fullness to what a wait saw
+   * `at` pins the clock and the history's fullness to what a wait saw
    * when it began (see take-step.ts): a refused update's workflow task leaves no event, so a step
    * that changed only because time passed in such a task would not replay.
    */
@@ -192,56 +185,24 @@ export class RunDriver {
     if (this.options.auditing) this.unaudited.push(entry);
   }
 
-  /**
-   * Brings the `AgentStatus` search attribute in line with the phase (an upsert only when it changed),
-   * with a cost figure held back by `costEveryMs` in the same upsert.
-   */
+  /** Brings the `AgentStatus` search attribute in line with the phase (an upsert only when it changed). */
   publish(): void {
     if (this.publishedAgent !== undefined) this.publishAgent();
     if (this.state.phase === this.publishedPhase) return;
     this.publishedPhase = this.state.phase;
-    const cost = this.costHeldBack ? this.newCost() : undefined;
-    if (cost === undefined) return upsertSearchAttributes([{ key: AgentStatusKey, value: this.state.phase }]);
-    this.costPublished(cost);
-    upsertSearchAttributes([{ key: AgentStatusKey, value: this.state.phase }, { key: AgentCostUsdKey, value: cost }]);
-  }
-
-  /** Upserts a cost figure `costEveryMs` held back (before the link hands over: the next one starts from the attribute). */
-  publishHeldCost(): void {
-    const cost = this.costHeldBack ? this.newCost() : undefined;
-    if (cost === undefined) return;
-    this.costPublished(cost);
-    upsertSearchAttributes([{ key: AgentCostUsdKey, value: cost }]);
-  }
-
-  /** The cost to upsert: known, changed since the last upsert, and the attribute exists on the namespace. */
-  private newCost(): number | undefined {
-    if (!this.options.publishesCost || !this.costIndexed) return undefined;
-    const cost = this.costUsd();
-    return cost === undefined || cost === this.publishedCost ? undefined : cost;
-  }
-
-  private costPublished(cost: number): void {
-    this.publishedCost = cost;
-    this.costAt = Date.now();
-    this.costHeldBack = false;
+    upsertSearchAttributes([{ key: AgentStatusKey, value: this.state.phase }]);
   }
 
   /**
    * Upserts `AgentCostUsd` when an iteration ended (so at most once per iteration) and the figure
-   * changed; with `costEveryMs`, while the run works, at most that often (the figure held back goes
-   * with the next status change). Not when the worker said the attribute is missing on its namespace:
-   * upserting an unregistered attribute would fail every workflow task of the run.
+   * changed. Not when the worker said the attribute is missing on its namespace: upserting an
+   * unregistered attribute would fail every workflow task of the run.
    */
   private publishCost(): void {
-    const cost = this.newCost();
-    if (cost === undefined) return;
-    const every = this.options.costEveryMs;
-    if (every !== undefined && this.state.phase === 'running' && this.costAt !== undefined && Date.now() - this.costAt < every) {
-      this.costHeldBack = true;
-      return;
-    }
-    this.costPublished(cost);
+    if (!this.options.publishesCost || !this.costIndexed) return;
+    const cost = this.costUsd();
+    if (cost === undefined || cost === this.publishedCost) return;
+    this.publishedCost = cost;
     upsertSearchAttributes([{ key: AgentCostUsdKey, value: cost }]);
   }
 
@@ -291,8 +252,6 @@ export interface DriverOptions {
   allowedCallLines?: boolean;
   /** Patch `cost-search-attribute`: the run upserts `AgentCostUsd` (see publishCost). */
   publishesCost?: boolean;
-  /** Patch `lean-history`: while the run works, `AgentCostUsd` is upserted at most this often (see publishCost). */
-  costEveryMs?: number;
   /** Patch `link-makes-progress`: a link's history budget counts only once the link has made some events of its own. */
   linkMakesProgress?: boolean;
   /** Takes the event of something the driver learned outside a transition (a parent it could not tell). */

@@ -65,7 +65,6 @@ export async function runLoop(loop: Loop): Promise<RunState> {
       // Nothing is awaited from here on: no message can come between the last read and the end.
       if (step.kind === 'continue_as_new') {
         loop.mailbox.close('The run is handing over to its next link; send the message again');
-        loop.driver.publishHeldCost();
         // A PINNED run (Worker Versioning) starts its next link on the deployment's current build; an
         // unversioned one is not affected (docs/guides/upgrading.md).
         return makeContinueAsNewFunc<(input: AgentRunInput) => Promise<AgentRunResult>>({ initialVersioningBehavior: 'AUTO_UPGRADE' })(nextLinkInput(loop.input, state));

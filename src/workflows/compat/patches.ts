@@ -138,9 +138,7 @@ export const Patches = {
    * Issue 37, a leaner history. One marker stands for every patch above (was: a link recorded one
    * marker for each, and the SDK upserted `TemporalChangeVersion` once for each: 52 events that carry
    * nothing a user reads, 2.5 of the 50-run bench's 11.7 history events per iteration); a patch added
-   * below this one is recorded on its own again. And while the run works, `AgentCostUsd` is upserted
-   * at most once a minute, its latest figure with the next status change or the end (was: at every
-   * iteration's end, one event per iteration).
+   * below this one is recorded on its own again.
    */
   leanHistory: 'lean-history',
 } as const;

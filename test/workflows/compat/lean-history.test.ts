@@ -1,7 +1,7 @@
 // Patch `lean-history` (issue 37): a new run records one patch marker for every patch before it, not one
-// each (each marker also made the SDK upsert `TemporalChangeVersion`), and a working run upserts its
-// cost at most once a minute, its final figure with the status change at the end. Against the real
-// dev server; the run's own history then replays against the same code.
+// each (each marker also made the SDK upsert `TemporalChangeVersion`); the cost is still upserted at
+// every iteration's end that changed it (issue 34's cadence). Against the real dev server; the run's
+// own history then replays against the same code.
 import { writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { defaultPayloadConverter } from '@temporalio/common';
@@ -28,7 +28,7 @@ const upsertsOf = (events: HistoryEvent[], key: string) => events.filter((e) => 
 describe('patch lean-history', () => {
   const bed = useFakeModel();
 
-  it('records one patch marker and upserts the cost once plus with the final status; the history replays', async () => {
+  it('records one patch marker, still upserts the cost at each iteration that changed it, and the history replays', async () => {
     const task = uniqueId('lean task');
     const listing = reply(toolCall('list_files', {}));
     bed.fake.script(task, [listing, listing, listing, listing, reply(toolCall('complete_task', { summary: 'listed', status: 'success' }))]);
@@ -44,11 +44,11 @@ describe('patch lean-history', () => {
       expect(patches.length).toBeLessThanOrEqual(2);
       expect(upsertsOf(events, 'TemporalChangeVersion').length).toBeLessThanOrEqual(2);
       const costs = upsertsOf(events, 'AgentCostUsd').map((e) => defaultPayloadConverter.fromPayload<number>(e.upsertWorkflowSearchAttributesEventAttributes!.searchAttributes!.indexedFields!.AgentCostUsd!));
-      // The first iteration's figure, then the final one with the status `completed`: not one per iteration.
-      expect(costs.length).toBe(2);
+      // One figure per iteration (each made a model call, so each changed it), rising to the result's.
+      expect(costs.length).toBe(result.iterations);
+      expect(costs).toEqual([...costs].sort((a, b) => a - b));
+      expect(new Set(costs).size).toBe(costs.length);
       expect(costs.at(-1)).toBe(result.costUsd);
-      const last = upsertsOf(events, 'AgentCostUsd').at(-1)!.upsertWorkflowSearchAttributesEventAttributes!.searchAttributes!.indexedFields!;
-      expect(defaultPayloadConverter.fromPayload<string>(last.AgentStatus!)).toBe('completed');
       await Worker.runReplayHistory({ workflowBundle: await bundleAgentWorkflows(), sinks: lifecycleSinks([]) }, history, handle.workflowId);
     });
   });
