@@ -1,7 +1,16 @@
 import { AuditDecisionSchema } from '../contract/audit-decision';
 import type { LifecycleEvent } from '../contract/lifecycle-event';
+import { workflowInfo } from '@temporalio/workflow';
 import type { AuditEntry } from '../runtime/audit/audit-record';
 import type { RunState } from '../core/machine/run-state';
+
+/** The fields every line the workflow writes of its own begins with: when, which run and link, which agent, which iteration. */
+export function runLineHeader(state: RunState): Pick<AuditEntry, 'at' | 'run' | 'runId' | 'agent' | 'iteration'> {
+  return { at: new Date().toISOString(), run: state.workflowId, runId: workflowInfo().runId, agent: state.input.agent, iteration: state.iteration };
+}
+
+/** How a line says whether the person behind it was checked against the approver registry. */
+export const signedNote = (signed: boolean): string => (signed ? 'signed, checked against the approver registry' : 'unsigned: the worker has no approver registry');
 
 /** The audit line a lifecycle event stands for, if any: decisions, and calls whose outcome is unknown. */
 export function auditEntryOf(event: LifecycleEvent, before: RunState, after: RunState): AuditEntry | undefined {

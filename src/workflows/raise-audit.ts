@@ -1,9 +1,9 @@
-import { workflowInfo } from '@temporalio/workflow';
 import type { RaiseBudget } from '../contract/budget';
 import { spentOf } from '../core/machine/budget';
 import type { RunState } from '../core/machine/run-state';
 import type { RunBudget } from '../core/machine/state/budget';
 import type { AuditEntry } from '../runtime/audit/audit-record';
+import { runLineHeader, signedNote } from './audit-entry';
 
 type Limits = { maxUsd?: number; maxTokens?: number };
 
@@ -31,11 +31,7 @@ export function raiseAuditEntry(state: RunState, raise: RaiseBudget, from: Limit
   const spent = budget ? spentOf(state, budget) : undefined;
   const spentText = spent ? `; spent ${[spent.usd !== undefined ? `$${round(spent.usd)}` : '', `${spent.tokens} tokens`].filter(Boolean).join(' and ')}` : '';
   return {
-    at: new Date().toISOString(),
-    run: state.workflowId,
-    runId: workflowInfo().runId,
-    agent: state.input.agent,
-    iteration: state.iteration,
+    ...runLineHeader(state),
     kind: 'budget',
     tool: 'raiseBudget',
     // One line per raise: the workflow time it was applied at tells two raises of one iteration apart.
@@ -45,6 +41,6 @@ export function raiseAuditEntry(state: RunState, raise: RaiseBudget, from: Limit
     via,
     previousBudget: from,
     budget: budgetLimits(budget),
-    reason: `budget raised from ${budgetText(from)} to ${budgetText(budgetLimits(budget))} by ${by} (${signed ? 'signed, checked against the approver registry' : 'unsigned: the worker has no approver registry'})${spentText}`,
+    reason: `budget raised from ${budgetText(from)} to ${budgetText(budgetLimits(budget))} by ${by} (${signedNote(signed)})${spentText}`,
   };
 }

@@ -6,6 +6,7 @@ import { runRequestMessage } from '../core/approvals/signatures/signed-message';
 import { effectiveApprovers } from '../core/machine/decision-rules';
 import type { RunState } from '../core/machine/run-state';
 import type { AuditEntry } from '../runtime/audit/audit-record';
+import { runLineHeader, signedNote } from './audit-entry';
 
 /**
  * Issue 32, finding 1: who may continue a run (fork or resume, `resumedFrom`). A run with approvers
@@ -40,11 +41,7 @@ export function requesterAuditEntry(state: RunState, input: ParsedRunInput, regi
   const signed = registry !== undefined;
   const what = request.kind === 'fork' ? `fork of ${input.resumedFrom} from its checkpoint after iteration ${state.iteration}` : `resume of ${input.resumedFrom} from its last checkpoint (iteration ${state.iteration})`;
   return {
-    at: new Date().toISOString(),
-    run: state.workflowId,
-    runId: workflowInfo().runId,
-    agent: state.input.agent,
-    iteration: state.iteration,
+    ...runLineHeader(state),
     kind: 'request',
     tool: request.kind,
     callId: `${request.kind}:${input.resumedFrom}`,
@@ -52,7 +49,7 @@ export function requesterAuditEntry(state: RunState, input: ParsedRunInput, regi
     requestedBy: request.name,
     verified: signed,
     via: 'start',
-    reason: `${what}, requested by ${request.name} (${signed ? 'signed, checked against the approver registry' : 'unsigned: the worker has no approver registry'})`,
+    reason: `${what}, requested by ${request.name} (${signedNote(signed)})`,
   };
 }
 
