@@ -101,7 +101,8 @@ export const forwarding = proxyActivities<Pick<Activities, 'forwardDecisions'>>(
 }));
 
 /**
- * The audit log's decision lines, written inside the workflow task that made the decision (see
+ * The audit log's decision lines, written in the workflow task after the one that made the decision,
+ * once the server has kept that one (patch `audit-after-commit`; earlier runs: inside it) (see
  * activities/record-audit.ts). Retried until written: no tool a decision allowed starts before its
  * line is on disk.
  */

@@ -39,7 +39,7 @@ export async function agentRun(rawInput: AgentRunInput): Promise<AgentRunResult>
   let input: ParsedRunInput;
   try {
     input = parseInput(rawInput);
-    slot.driver = await startLink(input, { auditing: features.auditDecisions, oneWriter: true, containedCalls: features.containedCalls, publishesCost: features.costAttribute, allowedCallLines: features.ruleDecisionLines, linkMakesProgress: features.linkMakesProgress, report: (event) => mailbox.report(event) }, features.approvalChannelII);
+    slot.driver = await startLink(input, { auditing: features.auditDecisions, oneWriter: true, containedCalls: features.containedCalls, publishesCost: features.costAttribute, allowedCallLines: features.ruleDecisionLines, linkMakesProgress: features.linkMakesProgress, auditAfterCommit: features.auditAfterCommit, report: (event) => mailbox.report(event) }, features.approvalChannelII);
   } catch (error) {
     // Nothing was applied: every message that came meanwhile is refused with the reason.
     const cancelled = isCancellation(error);

@@ -3,13 +3,14 @@ import type { ActivityDeps } from './activity-deps';
 
 /**
  * Writes decisions to the audit log (a person's approve/reject, a policy refusal, a timeout, a call
- * whose outcome is unknown). A local activity: it runs inside the workflow task that made the
- * decision, so the line is on disk (fsynced) before that task completes, before the server starts
- * any tool the decision allowed and before an update that carried it is answered.
+ * whose outcome is unknown). A local activity: it runs in the workflow task after the one that made
+ * the decision, once the server has kept that one (patch `audit-after-commit`; inside it before), so
+ * the line is on disk (fsynced) before the server starts any tool the decision allowed and before an
+ * update that carried it is answered, and no task the server never kept leaves a line.
  *
- * An entry it wrote lately is not written again (`AuditChain.appendOnce`): a workflow task that failed
- * after this ran (UnhandledCommand) runs it again in the retried task; its receipt names the line
- * written the first time.
+ * An entry it wrote lately is not written again (`AuditChain.appendOnce`, which also remembers the
+ * end of a log it reopened): a workflow task that failed after this ran (UnhandledCommand, or a worker
+ * that died) runs it again in the retried task; its receipt names the line written the first time.
  *
  * It returns the hash of each line written (`AuditReceipt`). The workflow ignores it, but the history
  * keeps it in the local activity's marker, so `agentctl audit prove` can tell which workflow task

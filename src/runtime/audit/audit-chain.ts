@@ -7,7 +7,7 @@ import { headCopyPathOf, headPathOf, readHead, readHeadCopy, writeHead, type Aud
 import { acquireAuditLock } from './audit-lock';
 import { assertHeadDirApart, defaultHeadDir } from './audit-path';
 import { AUDIT_RECORD_VERSION, AuditRecordSchema, GENESIS_HASH, hashLine, lineOf, parseAuditLine, type AuditEntry, type AuditRecord } from './audit-record';
-import { readLastLine } from './last-line';
+import { readLastLine, readTailLines } from './last-line';
 
 /**
  * The audit log writer. Each line is one JSON record that carries its 1-based line number (`seq`)
@@ -57,7 +57,9 @@ export class AuditChain {
     const releaseLock = await acquireAuditLock(resolved);
     try {
       const end = await chainEnd(resolved, headDir);
-      return new AuditChain(resolved, headDir, releaseLock, end.seq, end.hash);
+      const chain = new AuditChain(resolved, headDir, releaseLock, end.seq, end.hash);
+      await chain.rememberTail();
+      return chain;
     } catch (error) {
       await releaseLock();
       throw error;
@@ -78,18 +80,18 @@ export class AuditChain {
    * fields but `at`: the same run link (`runId`), call, decision, person and reason. The `recordAudit`
    * local activity writes with it, since a workflow task that failed after its local activity ran
    * (UnhandledCommand: a signal came meanwhile) runs it again in the retried task, with a later
-   * workflow time (the fuzzer's seed 79 wrote a decision twice, 39 ms apart). A retry on another
-   * worker process writes to that process's own log, which this does not see.
+   * workflow time (the fuzzer's seed 79 wrote a decision twice, 39 ms apart). A worker that reopens the
+   * log remembers its last records too (`rememberTail`); a retry on another worker process that writes
+   * its own log does not see this one.
    */
   appendOnce(entry: AuditEntry): Promise<AuditRecord> {
     if (this.closing) return Promise.reject(new AuditLogUnavailableError(`${this.file} is closed; no more records can be written to it.`));
-    const key = onceKey(entry);
     const written = this.queue.then(async () => {
+      const key = onceKey(this.recordOf(entry));
       const earlier = this.recent.get(key);
       if (earlier) return earlier;
       const record = await this.write(entry);
-      this.recent.set(key, record);
-      if (this.recent.size > RECENT_ONCE) this.recent.delete(this.recent.keys().next().value as string);
+      this.remember(key, record);
       return record;
     });
     this.queue = written.catch(() => undefined);
@@ -105,6 +107,33 @@ export class AuditChain {
     return this.closing;
   }
 
+  /**
+   * What `appendOnce` remembers from before this process opened the log: the records in its last
+   * TAIL_BYTES. A worker that died after its `recordAudit` wrote, before its workflow task was kept,
+   * leaves the task to a worker that reopens this log and runs the same local activity again.
+   */
+  private async rememberTail(): Promise<void> {
+    for (const bytes of (await readTailLines(this.file, TAIL_BYTES)).slice(-RECENT_ONCE)) {
+      const parsed = parseAuditLine(bytes.toString('utf8'));
+      if (parsed.ok) this.remember(onceKey(parsed.record), parsed.record);
+    }
+  }
+
+  private remember(key: string, record: AuditRecord): void {
+    this.recent.set(key, record);
+    if (this.recent.size > RECENT_ONCE) this.recent.delete(this.recent.keys().next().value as string);
+  }
+
+  /** The record `entry` would be written as next. */
+  private recordOf(entry: AuditEntry): AuditRecord {
+    const { arguments: args, editedArguments: edited, ...fields } = entry;
+    // The chain's own fields come last so a caller cannot set them; parsing puts them first in the line.
+    const candidate = { ...fields, ...(args === undefined ? {} : { arguments: auditArguments(args) }), ...(edited === undefined ? {} : { editedArguments: auditArguments(edited) }), v: AUDIT_RECORD_VERSION, seq: this.seq + 1, prev: this.prev };
+    const parsed = AuditRecordSchema.safeParse(candidate);
+    if (!parsed.success) throw new InvalidAuditRecordError(`Audit record for ${entry.run}/${entry.callId} is malformed:\n${describeZodError(parsed.error)}`);
+    return parsed.data;
+  }
+
   private async write(entry: AuditEntry): Promise<AuditRecord> {
     if (this.failure !== undefined) {
       throw new AuditLogUnavailableError(
@@ -112,12 +141,7 @@ export class AuditChain {
         { cause: this.failure },
       );
     }
-    const { arguments: args, editedArguments: edited, ...fields } = entry;
-    // The chain's own fields come last so a caller cannot set them; parsing puts them first in the line.
-    const candidate = { ...fields, ...(args === undefined ? {} : { arguments: auditArguments(args) }), ...(edited === undefined ? {} : { editedArguments: auditArguments(edited) }), v: AUDIT_RECORD_VERSION, seq: this.seq + 1, prev: this.prev };
-    const parsed = AuditRecordSchema.safeParse(candidate);
-    if (!parsed.success) throw new InvalidAuditRecordError(`Audit record for ${entry.run}/${entry.callId} is malformed:\n${describeZodError(parsed.error)}`);
-    const record = parsed.data;
+    const record = this.recordOf(entry);
     const line = lineOf(record);
     try {
       this.handle ??= await open(this.file, 'a');
@@ -144,9 +168,16 @@ export class AuditChain {
 /** How many of its latest records `appendOnce` remembers: far more than one workflow task writes. */
 const RECENT_ONCE = 1024;
 
-/** An entry's identity for `appendOnce`: every field but `at` (a retried task's clock), in a fixed order. */
-function onceKey(entry: AuditEntry): string {
-  const { at: _at, ...rest } = entry;
+/** How much of the log's end a reopened chain reads to remember its records (see `rememberTail`). */
+const TAIL_BYTES = 1024 * 1024;
+
+/**
+ * A record's identity for `appendOnce`: every field but `at` (a retried task's clock) and the chain's
+ * own (`seq`, `prev`, `v`), in a fixed order. Taken from the record as written, so a record read back
+ * from the file has the same identity as the entry it was written from.
+ */
+function onceKey(record: AuditRecord): string {
+  const { at: _at, seq: _seq, prev: _prev, v: _v, ...rest } = record;
   return JSON.stringify(Object.keys(rest).sort().map((k) => [k, rest[k as keyof typeof rest]]));
 }
 

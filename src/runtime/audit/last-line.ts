@@ -47,3 +47,39 @@ export async function readLastLine(file: string): Promise<LastLine> {
     await handle.close();
   }
 }
+
+/**
+ * The complete lines in the last `maxBytes` of `file` (oldest first, without their newlines): the line
+ * cut by that window's start is left out. A missing file reads as none.
+ */
+export async function readTailLines(file: string, maxBytes: number): Promise<Buffer[]> {
+  let handle;
+  try {
+    handle = await open(file, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  try {
+    const { size } = await handle.stat();
+    const start = Math.max(0, size - maxBytes);
+    const window = Buffer.alloc(size - start);
+    await handle.read(window, 0, window.length, start);
+    const lines: Buffer[] = [];
+    let from = 0;
+    if (start > 0) {
+      // Unless the window starts right after a newline, its first line is only the end of one.
+      const before = Buffer.alloc(1);
+      await handle.read(before, 0, 1, start - 1);
+      if (before[0] !== NEWLINE) from = window.indexOf(NEWLINE) + 1;
+      if (from === 0 && before[0] !== NEWLINE) return [];
+    }
+    for (let newline = window.indexOf(NEWLINE, from); newline >= 0; newline = window.indexOf(NEWLINE, from)) {
+      lines.push(window.subarray(from, newline));
+      from = newline + 1;
+    }
+    return lines;
+  } finally {
+    await handle.close();
+  }
+}

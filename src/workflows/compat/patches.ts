@@ -141,6 +141,14 @@ export const Patches = {
    * below this one is recorded on its own again.
    */
   leanHistory: 'lean-history',
+  /**
+   * Issue 31, the fuzzer's seed 1: a decision's audit line is written only once the workflow task that
+   * made the decision has been committed (a 1 ms timer between the task and the write), so a task the
+   * server never kept (its worker died, or it was refused) leaves no line behind (was: the line was
+   * written by a local activity inside the deciding task; a retried task that saw the messages in
+   * another order wrote a second, different decision for the same call).
+   */
+  auditAfterCommit: 'audit-after-commit',
 } as const;
 
 export type Features = { -readonly [K in keyof typeof Patches]: boolean };

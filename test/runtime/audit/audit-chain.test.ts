@@ -139,6 +139,34 @@ describe('AuditChain', () => {
     expect(await verifyAuditFile(file)).toEqual({ ok: true, lines: 3, lastLineChecked: true });
   });
 
+  it('remembers, when reopened, the records at the end of the log, so a retried recordAudit writes none of them again', async () => {
+    // A worker that died after its local activity wrote, before its workflow task was kept: the worker
+    // that reopens the log runs the same activity again, with a later clock (the fuzzer's seed 1).
+    const first = await AuditChain.open(file);
+    await first.appendOnce(entry(1));
+    await first.appendOnce(entry(2));
+    await first.close();
+    const second = await AuditChain.open(file);
+    const again = await second.appendOnce({ ...entry(2), at: '2025-01-02T03:05:00.000Z' });
+    const changed = await second.appendOnce({ ...entry(2), at: '2025-01-02T03:05:00.000Z', reason: 'another reason' });
+    await second.close();
+    expect(again.seq).toBe(2);
+    expect(changed.seq).toBe(3);
+    expect((await readLines()).length).toBe(3);
+    expect(await verifyAuditFile(file)).toEqual({ ok: true, lines: 3, lastLineChecked: true });
+  });
+
+  it('reads back large arguments (stored as a digest) as the same record, so they are not written twice either', async () => {
+    const big = { ...entry(1), arguments: { text: 'x'.repeat(200_000) } };
+    const first = await AuditChain.open(file);
+    await first.appendOnce(big);
+    await first.close();
+    const second = await AuditChain.open(file);
+    expect((await second.appendOnce({ ...big, at: '2025-01-02T03:05:00.000Z' })).seq).toBe(1);
+    await second.close();
+    expect((await readLines()).length).toBe(1);
+  });
+
   it('brings a lagging head up to date when reopened (a crash between the line and the head)', async () => {
     await writeLog(3);
     const lines = await readLines();

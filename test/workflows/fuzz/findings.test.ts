@@ -1,31 +1,23 @@
 // What the fuzzer found on the one-writer code (branch `interleave`, bc92b07), pinned down without
 // randomness. Each test states the promise the run should keep; it was `it.fails` until the fix
-// (run-driver.ts flushAudit puts a cancelled write's lines back, run-loop.ts endRun writes them).
+// (run-driver.ts flushAudit puts a cancelled write's lines back, run-loop.ts endRun writes them; the
+// last one: flushAudit writes only once the deciding task is committed, patch `audit-after-commit`).
 // (The README's "On the fixed code" section gives the seeds and reports.)
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import type { AgentDefinitionInput } from '../../../src/contract/agent-definition';
 import { approvalSignal, decideApprovalUpdate, statusQuery } from '../../../src/contract/agent-run-api';
-import { ToolResult } from '../../../src/contract/tool-result';
-import { defineTool } from '../../../src/runtime/tools/tool-definition';
 import { withAgentWorker } from '../../support/agent-run-harness';
 import { useAgentTestbed } from '../../support/agent-testbed';
 import { reply, toolCall } from '../../support/fake-anthropic';
 import { temporalAddress, uniqueId } from '../../support/temporal';
 import { parked } from '../approval-test-kit';
+import { findingNote as note, findingNoter as noter } from './support/finding-agents';
 
-const note = defineTool({
-  name: 'finding_note',
-  description: 'Writes a note (a write, so it needs approval).',
-  scope: 'write',
-  inputSchema: z.object({ text: z.string() }),
-  execute: async ({ text }) => ToolResult.success(`noted ${text}`),
-});
-const noter: AgentDefinitionInput = { name: 'finding-noter', description: 'Takes notes.', modelTier: 'fast', tools: ['finding_note'], systemPrompt: 'You take notes.', maxIterations: 5 };
+const repoRoot = path.resolve(__dirname, '../../..');
 
 describe('fuzzer findings on the one-writer code', () => {
   const bed = useAgentTestbed({ agents: [noter], tools: [note] });
@@ -109,6 +101,61 @@ describe('fuzzer findings on the one-writer code', () => {
       const seen = { applied: outcome.applied, inState: decided.length, inAudit: audited.length };
       expect(seen, outcome.message).toEqual(outcome.applied ? { applied: true, inState: 1, inAudit: 1 } : { applied: false, inState: 0, inAudit: 0 });
     } finally {
+      await connection.close();
+    }
+  });
+  // Seed 1 with worker restarts (decided-twice, answer-matches-log, state-matches-audit): "an update
+  // decideApproval was answered 'already decided', yet the audit log's line 1 is its approval and line 2
+  // a signal's". The workflow task that accepted the update ran `recordAudit` (a local activity: the
+  // line went to disk), and the server never kept that task (the worker restarted). The retried task
+  // saw the signal first, applied it and refused the update, whose line stayed in the log. Here the
+  // worker process dies right after that line is on disk, every time.
+  it('a decision line is written only by a workflow task the server kept', async () => {
+    const task = uniqueId('finding-lost-task');
+    const taskQueue = uniqueId('q');
+    const auditLog = path.join(await mkdtemp(path.join(tmpdir(), 'finding-audit-')), 'audit.log');
+    bed.fake.script(task, [reply(toolCall('finding_note', { text: 'one' })), reply(toolCall('complete_task', { summary: 'noted', status: 'success' }))]);
+    const connection = await Connection.connect({ address: temporalAddress() });
+    const child = spawn(path.join(repoRoot, 'node_modules/.bin/tsx'), ['test/workflows/fuzz/support/crash-after-line-worker.ts'], {
+      cwd: repoRoot,
+      env: { ...process.env, TEMPORAL_ADDRESS: temporalAddress(), AGENT_TASK_QUEUE: taskQueue, AGENT_AUDIT_LOG: auditLog, ANTHROPIC_BASE_URL: bed.fake.baseUrl, CRASH_AFTER_APPROVER: 'finding-alice' },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const output: string[] = [];
+    child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    try {
+      const client = new Client({ connection });
+      // A short workflow task timeout: the task the dead worker held is handed on within seconds.
+      const handle = await client.workflow.start('agentRun', { taskQueue, workflowId: uniqueId('finding-lost-task'), args: [{ agent: 'finding-noter', task }], workflowTaskTimeout: '2 seconds' });
+      await parked(handle);
+      const answer = handle
+        .executeUpdate(decideApprovalUpdate, { args: [{ callId: 'toolu_0_0', decision: 'approve', approver: 'finding-alice', reason: 'alice' }] })
+        .then((outcome) => ({ applied: outcome.applied, message: outcome.message }))
+        .catch((error: unknown) => ({ applied: false, message: error instanceof Error ? error.message : String(error) }));
+      // The worker dies once Alice's line is on disk; Bob's signal comes before any worker takes the task up again.
+      await Promise.race([exited, new Promise((_, reject) => setTimeout(() => reject(new Error(`the worker did not die after writing the line:\n${output.join('')}`)), 60_000))]);
+      await handle.signal(approvalSignal, { callId: 'toolu_0_0', decision: 'reject', approver: 'finding-bob', reason: 'bob' });
+      const { status, outcome } = await withAgentWorker({ ...bed.harness(), agents: [noter], tools: [note], auditLog, taskQueue }, async () => {
+        const outcome = await answer;
+        await handle.result();
+        return { status: await handle.query(statusQuery), outcome };
+      });
+      const decided = status.decisions.filter((d) => d.callId === 'toolu_0_0').map((d) => `${d.decision} by ${d.approver}`);
+      const lines = (await readFile(auditLog, 'utf8'))
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { kind: string; callId?: string; approver?: string; decision?: string; seq: number })
+        .filter((l) => l.kind === 'decision' && l.callId === 'toolu_0_0' && (l.approver === 'finding-alice' || l.approver === 'finding-bob'))
+        .map((l) => `${l.decision} by ${l.approver}`);
+      // One decision, the same in the state and the log, and the update told the truth about it.
+      // Before the fix: lines ["approve by finding-alice", "reject by finding-bob"], state Bob's, update refused.
+      expect({ decided, lines, applied: outcome.applied }, outcome.message).toEqual({ decided, lines: decided, applied: decided[0] === 'approve by finding-alice' });
+      expect(decided).toHaveLength(1);
+    } finally {
+      if (child.exitCode === null && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
       await connection.close();
     }
   });
