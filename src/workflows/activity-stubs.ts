@@ -101,8 +101,8 @@ export const forwarding = proxyActivities<Pick<Activities, 'forwardDecisions'>>(
 }));
 
 /**
- * The audit log's decision lines, written in the workflow task after the one that made the decision,
- * once the server has kept that one (patch `audit-after-commit`; earlier runs: inside it) (see
+ * The audit log's decision lines, written inside the workflow task that made the decision by runs
+ * from before patch `audit-after-commit` (new runs use `committedAudit` below) (see
  * activities/record-audit.ts). Retried until written: no tool a decision allowed starts before its
  * line is on disk.
  */
@@ -110,3 +110,13 @@ export const audit = proxyLocalActivities<Pick<Activities, 'recordAudit'>>({
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '10 seconds' },
 });
+
+/**
+ * The same writer as an activity task (patch `audit-after-commit`): the server starts it only once it
+ * has kept the workflow task that scheduled it, so a task it never keeps (its worker died, or it was
+ * refused) writes no line. Retried until written, like the local one.
+ */
+export const committedAudit = proxyActivities<Pick<Activities, 'recordAudit'>>(withRunPriority({
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '10 seconds' },
+}));

@@ -1,9 +1,9 @@
-import { getExternalWorkflowHandle, proxySinks, setCurrentDetails, sleep, upsertMemo, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { getExternalWorkflowHandle, proxySinks, setCurrentDetails, upsertMemo, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { AuditEntry } from '../runtime/audit/audit-record';
 import type { LifecycleSinks } from '../contract/lifecycle-event';
 import { FORK_REPLAY_GLOBAL, type ForkPointSinks } from '../contract/fork-point';
 import { auditEntryOf } from './audit-entry';
-import { audit } from './activity-stubs';
+import { audit, committedAudit } from './activity-stubs';
 import type { RunEvent } from '../core/machine/run-events';
 import type { RunState } from '../core/machine/run-state';
 import { runDetails } from '../core/machine/run-details';
@@ -19,8 +19,6 @@ import { AgentCostUsdKey, AgentNameKey, AgentStatusKey } from '../contract/searc
 import { costOfUsage, roundUsd, type ModelPrice } from '../core/cost/usage-cost';
 
 const { lifecycle } = proxySinks<LifecycleSinks>();
-/** What the Web UI shows for the timer a flush waits on (patch `audit-after-commit`). */
-const AFTER_COMMIT = 'audit: waits until the task that decided is kept, then writes its lines';
 const { forkPoints } = proxySinks<ForkPointSinks>();
 /** Set only in the bundle `agentctl fork` replays with (fork-replay.ts); a worker's bundle never has it. */
 const forkReplay = () => workflowInfo().unsafe.isReplaying && (globalThis as Record<string, unknown>)[FORK_REPLAY_GLOBAL] === true;
@@ -223,12 +221,11 @@ export class RunDriver {
     const written = this.flushing
       .catch(() => undefined)
       .then(async () => {
-        // The lines go to disk from a later task than the one that decided: a timer fires only once the
-        // server has kept the task that started it. A task it never keeps (its worker died, or it was
-        // refused) is run again from the history, where the messages may come in another order and
-        // decide otherwise; a line it had written would stay in the log (the fuzzer's seed 1).
-        if (this.options.auditAfterCommit) await sleep(1, { summary: AFTER_COMMIT });
-        await audit.recordAudit(entries);
+        // An activity task starts only once the server has kept the workflow task that scheduled it. A
+        // task it never keeps (its worker died, or it was refused) is run again from the history, where
+        // the messages may come in another order and decide otherwise; a line a local activity had
+        // written from inside it would stay in the log (the fuzzer's seed 1).
+        await (this.options.auditAfterCommit ? committedAudit : audit).recordAudit(entries);
       })
       .catch((error: unknown) => {
         this.unaudited = [...entries, ...this.unaudited];
@@ -261,7 +258,7 @@ export interface DriverOptions {
   publishesCost?: boolean;
   /** Patch `link-makes-progress`: a link's history budget counts only once the link has made some events of its own. */
   linkMakesProgress?: boolean;
-  /** Patch `audit-after-commit`: a flush waits for the deciding workflow task to be committed before it writes (see flushAudit). */
+  /** Patch `audit-after-commit`: a flush writes by an activity task, which starts only once the deciding workflow task is kept (see flushAudit). */
   auditAfterCommit?: boolean;
   /** Takes the event of something the driver learned outside a transition (a parent it could not tell). */
   report?: (event: RunEvent) => void;

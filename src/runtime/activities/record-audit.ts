@@ -3,10 +3,10 @@ import type { ActivityDeps } from './activity-deps';
 
 /**
  * Writes decisions to the audit log (a person's approve/reject, a policy refusal, a timeout, a call
- * whose outcome is unknown). A local activity: it runs in the workflow task after the one that made
- * the decision, once the server has kept that one (patch `audit-after-commit`; inside it before), so
- * the line is on disk (fsynced) before the server starts any tool the decision allowed and before an
- * update that carried it is answered, and no task the server never kept leaves a line.
+ * whose outcome is unknown). An activity task the deciding workflow task schedules (patch
+ * `audit-after-commit`; a local activity inside that task before): the server starts it only once it
+ * kept that task, so no task it never kept leaves a line, and the line is on disk (fsynced) before the
+ * server starts any tool the decision allowed and before an update that carried it is answered.
  *
  * An entry it wrote lately is not written again (`AuditChain.appendOnce`, which also remembers the
  * end of a log it reopened): a workflow task that failed after this ran (UnhandledCommand, or a worker

@@ -142,11 +142,11 @@ export const Patches = {
    */
   leanHistory: 'lean-history',
   /**
-   * Issue 31, the fuzzer's seed 1: a decision's audit line is written only once the workflow task that
-   * made the decision has been committed (a 1 ms timer between the task and the write), so a task the
-   * server never kept (its worker died, or it was refused) leaves no line behind (was: the line was
-   * written by a local activity inside the deciding task; a retried task that saw the messages in
-   * another order wrote a second, different decision for the same call).
+   * Issue 31, the fuzzer's seed 1: a decision's audit line is written by a `recordAudit` activity task,
+   * which the server starts only once it has kept the workflow task that made the decision, so a task
+   * it never kept (its worker died, or it was refused) leaves no line behind (was: a local activity
+   * inside the deciding task wrote it; a retried task that saw the messages in another order wrote a
+   * second, different decision for the same call).
    */
   auditAfterCommit: 'audit-after-commit',
 } as const;

@@ -1,5 +1,7 @@
 // Which workflow task wrote a decision line, and so whether it was on disk before the call it allows
-// could start. Sound because: a local activity's marker is recorded only once the activity finished
+// could start. (Since patch audit-after-commit the writer is an activity task: its completion event is
+// written once the lines are on disk, and stands in for the marker below.) Sound because: a local
+// activity's marker is recorded only once the activity finished
 // (`recordAudit` returns after each line is written and fsynced), a workflow task's completion is
 // written to the history at once with every command it carries, and the server starts an activity
 // only after the event that schedules it is written. So a decision line is on disk before a call

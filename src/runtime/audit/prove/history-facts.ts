@@ -34,7 +34,10 @@ export interface ToolRun {
   outcome: RunOutcome;
 }
 
-/** A completed `recordAudit` local activity: the hashes of the lines it wrote (absent before receipts). */
+/**
+ * A completed `recordAudit` (a local activity's marker, or an activity task's completion since patch
+ * `audit-after-commit`): the hashes of the lines it wrote (absent before receipts).
+ */
 export interface AuditMarker {
   at: Place;
   completion: Place;
@@ -160,6 +163,12 @@ async function readLink(facts: RunFacts, link: HistoryLink, converter: LoadedDat
         const attrs = event.activityTaskCompletedEventAttributes!;
         const what = scheduled.get(Number(attrs.scheduledEventId));
         if (what?.run) what.run.outcome = 'completed';
+        if (what?.type === 'recordAudit') {
+          // Patch audit-after-commit: the lines were on disk when this event was written, so a call
+          // scheduled by a later workflow task completion could start only after them.
+          const receipt = AuditReceiptSchema.safeParse((await decode(attrs.result, event))[0]);
+          facts.auditMarkers.push({ at: place(id), completion: place(id), receipt: receipt.success ? receipt.data.lines : undefined });
+        }
         if (what?.type === 'callModel' || what?.type === 'resolveAgent' || what?.type === 'loadPreferences') {
           const result = record((await decode(attrs.result, event))[0]);
           if (what.type === 'resolveAgent') noteAgent(facts, result);

@@ -268,10 +268,15 @@ describe('audit prove', () => {
   });
 
   it('ties lines to workflow tasks by time in histories whose markers hold no receipt, and still catches a moved line', async () => {
+    const NULL_PAYLOAD = { metadata: { encoding: Buffer.from('binary/null').toString('base64') } };
     const noReceipts = (events: JsonEvent[]) => {
+      // A local activity's marker (runs from before patch audit-after-commit), or an activity task's result.
+      const writers = new Set(events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'recordAudit').map((e) => String(e.eventId)));
       for (const e of events) {
         const details = e.markerRecordedEventAttributes?.details;
-        if (details?.data && payloadValue(details.data.payloads[0]).activity_type === 'recordAudit') details.result.payloads[0] = { metadata: { encoding: Buffer.from('binary/null').toString('base64') } };
+        if (details?.data && payloadValue(details.data.payloads[0]).activity_type === 'recordAudit') details.result.payloads[0] = NULL_PAYLOAD;
+        const completed = e.activityTaskCompletedEventAttributes;
+        if (completed && writers.has(String(completed.scheduledEventId))) completed.result.payloads[0] = NULL_PAYLOAD;
       }
     };
     const file = await editHistory(signed.histories[0]!, copy('no-receipts'), noReceipts);
