@@ -26,6 +26,8 @@ export interface RunFeedOptions {
   queryTimeoutMs?: number;
   /** Take the feed from a worker's relay when the heartbeat names one (default true; AGENT_WATCH_RELAY=off). */
   relay?: boolean;
+  /** Told why, when the relay's feed drops and the follower goes back to reading Temporal. */
+  onFallback?(why: string): void;
 }
 
 /** One reading of the run's status, or why there was none this time. */
