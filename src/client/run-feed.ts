@@ -1,8 +1,10 @@
 // Everything a follower reads about a run while it goes on: its status, and the model's text as it
-// streams. From a worker's live relay when one is found (its URL and this run's token ride in the
-// model call's heartbeat) and can be reached: then the relay pushes both, and the follower sends
-// Temporal nothing. Otherwise, or once the relay goes away, by polling Temporal as before: the
-// `status` query every `pollMs`, and while a model call may stream, its heartbeat every `textPollMs`.
+// streams. From a worker's live relay when one is found (its URL and this run's token are in the
+// latest model call's result in the history, read once before anything else, and in the heartbeat of
+// a call in flight) and can be reached: then the relay pushes both, and the follower sends Temporal
+// nothing. Otherwise, or once the feed drops (the follower is told why), by polling Temporal as
+// before: the `status` query every `pollMs`, and while a model call may stream, its heartbeat every
+// `textPollMs`; the history is read again now and then for a relay.
 import type { WorkflowHandle } from '@temporalio/client';
 import type { LiveRelayAddress } from '../contract/live-feed';
 import type { RunPhase } from '../contract/run-records';
@@ -11,6 +13,7 @@ import { heartbeatProgress } from '../runtime/live/heartbeat-progress';
 import { queryStatus } from './approval-helpers';
 import type { LiveTextTracker, TextDeltaEvent, ThinkingDeltaEvent } from './live-text';
 import { RelayRefusedError, relayFeed } from './relay-feed';
+import { relayInHistory } from './relay-lookup';
 
 export interface RunFeedOptions {
   signal?: AbortSignal;
@@ -39,6 +42,10 @@ const MAY_STREAM: ReadonlySet<RunPhase> = new Set(['starting', 'running', 'waiti
 const FIND_RELAY_EVERY_MS = 1_000;
 /** A relay that could not be reached is not tried again for this long. */
 const UNREACHABLE_FOR_MS = 30_000;
+/** While polling, the history is read again this often for a relay (a new worker's, after a drop). */
+const LOOK_UP_EVERY_MS = 5_000;
+/** Phases after which a run says no more. */
+const ENDED: ReadonlySet<RunPhase> = new Set(['completed', 'max_iterations', 'guardrail_tripped', 'failed', 'cancelled']);
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise<void>((resolve) => {
@@ -59,6 +66,11 @@ export class RunFeed {
   private wake: () => void = () => undefined;
   private relayed = false;
   private phase?: RunPhase;
+  /** The latest status the relay pushed. */
+  private latest?: RunStatus;
+  /** The first look for a relay (in the history), done before the first poll. */
+  private readonly lookedUp: Promise<void>;
+  private lookedUpAt = 0;
   private polledAt = 0;
   /** Relays not to try: refused for good, or unreachable until a time. */
   private readonly avoid = new Map<string, number>();
@@ -71,7 +83,8 @@ export class RunFeed {
   ) {
     options.signal?.addEventListener('abort', () => this.close(), { once: true });
     if (options.signal?.aborted) this.stop.abort();
-    this.heartbeats = this.readHeartbeats();
+    this.lookedUp = this.lookUp();
+    this.heartbeats = this.lookedUp.then(() => this.readHeartbeats());
   }
 
   /** Where the status and text come from now. */
@@ -81,6 +94,7 @@ export class RunFeed {
 
   /** The next status: pushed by the relay when it changed, or read by polling; undefined once closed. */
   async next(): Promise<StatusReading | undefined> {
+    await this.lookedUp;
     while (!this.stop.signal.aborted) {
       const pushed = this.pushed;
       this.pushed = undefined;
@@ -97,11 +111,22 @@ export class RunFeed {
     return undefined;
   }
 
+  /**
+   * The run's last status as the relay pushed it, once the run has ended: waits up to `waitMs` for it
+   * (the run's end may be known a moment before the push). Undefined when the feed is not the relay's,
+   * or the push did not come: then the caller asks Temporal.
+   */
+  async endedStatus(waitMs: number): Promise<RunStatus | undefined> {
+    const deadline = Date.now() + waitMs;
+    while (this.relayed && !(this.latest && ENDED.has(this.latest.phase)) && Date.now() < deadline) await sleep(20, this.stop.signal);
+    return this.latest && ENDED.has(this.latest.phase) ? this.latest : undefined;
+  }
+
   /** Stops reading (the run goes on). */
   async close(): Promise<void> {
     this.stop.abort();
     this.wake();
-    await Promise.all([this.heartbeats, this.relayDone]);
+    await Promise.all([this.lookedUp, this.heartbeats, this.relayDone]);
   }
 
   private async poll(): Promise<StatusReading> {
@@ -115,11 +140,20 @@ export class RunFeed {
     }
   }
 
+  /** The relay the run's history names, followed when it may be tried. */
+  private async lookUp(): Promise<void> {
+    if (this.options.relay === false || this.stop.signal.aborted) return;
+    this.lookedUpAt = Date.now();
+    const relay = await relayInHistory(this.handle).catch(() => undefined);
+    if (relay && !this.relayed && !this.stop.signal.aborted && this.mayTry(relay)) this.follow(relay);
+  }
+
   /** Reads the model call's heartbeat while no relay feeds this follower: its text, and where a relay is. */
   private async readHeartbeats(): Promise<void> {
     const showsText = this.options.onText !== undefined || this.options.onThinking !== undefined;
     const every = showsText ? (this.options.textPollMs ?? 250) : FIND_RELAY_EVERY_MS;
     while (!this.stop.signal.aborted) {
+      if (!this.relayed && Date.now() - this.lookedUpAt >= LOOK_UP_EVERY_MS) await this.lookUp();
       if (!this.relayed && (this.phase === undefined || MAY_STREAM.has(this.phase))) {
         const progress = await this.handle.describe().then((d) => heartbeatProgress(d, this.handle.client.options.loadedDataConverter)).catch(() => undefined);
         // What this heartbeat holds is shown first, also when it names a relay: the relay keeps only a
@@ -142,22 +176,28 @@ export class RunFeed {
     this.relayed = true;
     const { tracker } = this.options;
     this.relayDone = (async () => {
+      let why = 'the relay closed it';
       try {
         for await (const event of relayFeed(relay, this.handle.workflowId, tracker?.position(), this.handle.client.options.loadedDataConverter, this.stop.signal)) {
           if (event.type === 'status') {
             this.phase = event.status.phase;
+            this.latest = event.status;
             this.pushed = { status: event.status };
             this.wake();
           } else if (event.type === 'text') {
             const delta = tracker?.fromPiece(event.piece);
             if (delta?.type === 'text_delta') this.options.onText?.(delta);
             else if (delta) this.options.onThinking?.(delta);
-          }
+          } else why = event.end.message;
         }
       } catch (error) {
+        why = error instanceof Error ? error.message : String(error);
         // A refusal holds for this token; an unreachable relay may come back.
         this.avoid.set(`${relay.url} ${relay.token}`, error instanceof RelayRefusedError ? Infinity : Date.now() + UNREACHABLE_FOR_MS);
       } finally {
+        // Once the run has ended the relay has nothing more to say; a drop before then is worth a line.
+        const ended = this.latest !== undefined && ENDED.has(this.latest.phase);
+        if (!this.stop.signal.aborted && !ended) this.options.onFallback?.(`The live feed from ${relay.url} dropped (${why}); reading Temporal instead.`);
         this.relayed = false;
         this.polledAt = 0;
         this.wake();
