@@ -52,7 +52,7 @@ function counted(handle: WorkflowHandle): { handle: WorkflowHandle; queries: () 
 }
 
 describe('finding the relay of a parked run', () => {
-  it('a watcher in the run\'s namespace finds it in the history; another namespace finds nothing, and nothing else opens the feed', async () => {
+  it("a watcher in the run's namespace finds it in the history; another namespace finds nothing, and nothing else opens the feed", async () => {
     const task = parkingTask('find-parked');
     await withAgentWorker(bed.harness(), async ({ start }) => {
       const handle = await start({ agent: 'general', task });
