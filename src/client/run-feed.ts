@@ -83,7 +83,7 @@ export class RunFeed {
   ) {
     options.signal?.addEventListener('abort', () => this.close(), { once: true });
     if (options.signal?.aborted) this.stop.abort();
-    this.lookedUp = this.lookUp();
+    this.lookedUp = this.lookUp(true);
     this.heartbeats = this.lookedUp.then(() => this.readHeartbeats());
   }
 
@@ -140,11 +140,22 @@ export class RunFeed {
     }
   }
 
-  /** The relay the run's history names, followed when it may be tried. */
-  private async lookUp(): Promise<void> {
+  /**
+   * The relay the run's history names, followed when it may be tried. The first time, the heartbeat
+   * too: what a call in flight has streamed is shown first (the relay keeps only a run's latest call,
+   * so a call that ends before the feed is open would otherwise lose its thinking), and its relay is
+   * that call's.
+   */
+  private async lookUp(first = false): Promise<void> {
     if (this.options.relay === false || this.stop.signal.aborted) return;
     this.lookedUpAt = Date.now();
-    const relay = await relayInHistory(this.handle).catch(() => undefined);
+    const showsText = this.options.onText !== undefined || this.options.onThinking !== undefined;
+    const [inHistory, progress] = await Promise.all([
+      relayInHistory(this.handle).catch(() => undefined),
+      first && showsText ? this.handle.describe().then((d) => heartbeatProgress(d, this.handle.client.options.loadedDataConverter)).catch(() => undefined) : undefined,
+    ]);
+    if (progress) this.show(() => this.options.tracker?.thinkingFromProgress(progress), () => this.options.tracker?.fromProgress(progress));
+    const relay = progress?.relay ?? inHistory;
     if (relay && !this.relayed && !this.stop.signal.aborted && this.mayTry(relay)) this.follow(relay);
   }
 
