@@ -67,6 +67,11 @@ function startHosts(workflowId: string, watchers: number, env: NodeJS.ProcessEnv
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'watch-host.ts'), workflowId, String(count)], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     hosts.push(child);
     const lines = readline.createInterface({ input: child.stderr! });
+    // What a watcher says besides `ready` and `done` (an error, a stack) is shown, a few lines per host.
+    let said = 0;
+    lines.on('line', (line) => {
+      if (!/^(ready|done) /.test(line) && said++ < 5) console.error(`watch host: ${line}`);
+    });
     readies.push(new Promise((resolve) => lines.on('line', (line) => {
       if (!line.startsWith('ready')) return;
       readyCount += count;

@@ -25,6 +25,6 @@ process.stdout.write = ((chunk: string | Uint8Array) => {
 process.setMaxListeners(count + 10);
 
 void Promise.all(Array.from({ length: count }, () => main(['watch', workflowId!]))).then((codes) => {
-  write(`done ${codes.filter((c) => c === 0).length}/${count} ${bytes}\n`);
+  write(`done ${codes.filter((c) => c === 0).length}/${count} ${bytes} exit codes ${[...new Set(codes)].join(',')}\n`);
   process.exit(0);
 });

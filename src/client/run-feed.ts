@@ -42,8 +42,12 @@ const MAY_STREAM: ReadonlySet<RunPhase> = new Set(['starting', 'running', 'waiti
 const FIND_RELAY_EVERY_MS = 1_000;
 /** A relay that could not be reached is not tried again for this long. */
 const UNREACHABLE_FOR_MS = 30_000;
-/** While polling, the history is read again this often for a relay (a new worker's, after a drop). */
-const LOOK_UP_EVERY_MS = 5_000;
+/**
+ * While polling, the history is read again for a relay (a new worker's, after a drop): 5 s after the
+ * last look, twice as long after each that found none, at most a minute (a worker without a relay).
+ */
+const LOOK_UP_FIRST_MS = 5_000;
+const LOOK_UP_MAX_MS = 60_000;
 /** Phases after which a run says no more. */
 const ENDED: ReadonlySet<RunPhase> = new Set(['completed', 'max_iterations', 'guardrail_tripped', 'failed', 'cancelled']);
 
@@ -71,6 +75,7 @@ export class RunFeed {
   /** The first look for a relay (in the history), done before the first poll. */
   private readonly lookedUp: Promise<void>;
   private lookedUpAt = 0;
+  private lookUpEvery = LOOK_UP_FIRST_MS;
   private polledAt = 0;
   /** Relays not to try: refused for good, or unreachable until a time. */
   private readonly avoid = new Map<string, number>();
@@ -156,7 +161,10 @@ export class RunFeed {
     ]);
     if (progress) this.show(() => this.options.tracker?.thinkingFromProgress(progress), () => this.options.tracker?.fromProgress(progress));
     const relay = progress?.relay ?? inHistory;
-    if (relay && !this.relayed && !this.stop.signal.aborted && this.mayTry(relay)) this.follow(relay);
+    if (relay && !this.relayed && !this.stop.signal.aborted && this.mayTry(relay)) {
+      this.lookUpEvery = LOOK_UP_FIRST_MS;
+      this.follow(relay);
+    } else if (!first) this.lookUpEvery = Math.min(LOOK_UP_MAX_MS, this.lookUpEvery * 2);
   }
 
   /** Reads the model call's heartbeat while no relay feeds this follower: its text, and where a relay is. */
@@ -164,7 +172,7 @@ export class RunFeed {
     const showsText = this.options.onText !== undefined || this.options.onThinking !== undefined;
     const every = showsText ? (this.options.textPollMs ?? 250) : FIND_RELAY_EVERY_MS;
     while (!this.stop.signal.aborted) {
-      if (!this.relayed && Date.now() - this.lookedUpAt >= LOOK_UP_EVERY_MS) await this.lookUp();
+      if (!this.relayed && Date.now() - this.lookedUpAt >= this.lookUpEvery) await this.lookUp();
       if (!this.relayed && (this.phase === undefined || MAY_STREAM.has(this.phase))) {
         const progress = await this.handle.describe().then((d) => heartbeatProgress(d, this.handle.client.options.loadedDataConverter)).catch(() => undefined);
         // What this heartbeat holds is shown first, also when it names a relay: the relay keeps only a
