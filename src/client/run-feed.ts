@@ -89,7 +89,9 @@ export class RunFeed {
     options.signal?.addEventListener('abort', () => this.close(), { once: true });
     if (options.signal?.aborted) this.stop.abort();
     this.lookedUp = this.lookUp(true);
-    this.heartbeats = this.lookedUp.then(() => this.readHeartbeats());
+    // Not after the look in the history: that read may be slow, and a short call's thinking is only
+    // seen while it streams.
+    this.heartbeats = this.readHeartbeats();
   }
 
   /** Where the status and text come from now. */
@@ -171,6 +173,8 @@ export class RunFeed {
   private async readHeartbeats(): Promise<void> {
     const showsText = this.options.onText !== undefined || this.options.onThinking !== undefined;
     const every = showsText ? (this.options.textPollMs ?? 250) : FIND_RELAY_EVERY_MS;
+    // The first look (lookUp) has just read the heartbeat.
+    if (this.options.relay !== false) await sleep(every, this.stop.signal);
     while (!this.stop.signal.aborted) {
       if (!this.relayed && Date.now() - this.lookedUpAt >= this.lookUpEvery) await this.lookUp();
       if (!this.relayed && (this.phase === undefined || MAY_STREAM.has(this.phase))) {
