@@ -111,8 +111,8 @@ export class RunFeed {
       // Woken by a push, by the relay going away, or when the next poll is due.
       await new Promise<void>((resolve) => {
         this.wake = resolve;
+        // close() wakes it too; a listener per wait on the stop signal would pile up, one per push.
         if (!this.relayed) void sleep(due, this.stop.signal).then(resolve);
-        else this.stop.signal.addEventListener('abort', () => resolve(), { once: true });
       });
     }
     return undefined;
