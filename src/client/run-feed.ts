@@ -81,6 +81,8 @@ export class RunFeed {
   private readonly avoid = new Map<string, number>();
   private readonly heartbeats: Promise<void>;
   private relayDone: Promise<void> = Promise.resolve();
+  /** The status query in flight, if any: close() waits for it (see close). */
+  private polling: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly handle: WorkflowHandle,
@@ -133,13 +135,18 @@ export class RunFeed {
   async close(): Promise<void> {
     this.stop.abort();
     this.wake();
-    await Promise.all([this.lookedUp, this.heartbeats, this.relayDone]);
+    // Every call of ours is over before the caller closes the connection: the client retries a call
+    // the server turned away (RESOURCE_EXHAUSTED, under load) from a timer, and a retry on a closed
+    // connection throws where nobody can catch it (a host of watchers crashed so in bench:live-output).
+    await Promise.all([this.lookedUp, this.heartbeats, this.relayDone, this.polling]);
   }
 
   private async poll(): Promise<StatusReading> {
     this.polledAt = Date.now();
     try {
-      const status = await queryStatus(this.handle, this.options.queryTimeoutMs ?? 10_000);
+      const query = queryStatus(this.handle, this.options.queryTimeoutMs ?? 10_000);
+      this.polling = query.catch(() => undefined);
+      const status = await query;
       this.phase = status.phase;
       return { status };
     } catch (error) {
