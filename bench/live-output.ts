@@ -90,10 +90,10 @@ async function run(): Promise<void> {
       '',
       `Cost per watcher: one run of ${APPROVALS} approvals then ${ITERATIONS} plain iterations (each a short streamed reply), followed by 0 or ${WATCHERS} \`agentctl watch\` (in-process hosts of 10); ${COST_ROUNDS} rounds, the order alternating. Requests: the dev server's frontend \`service_requests\` over the run. Target: ${WATCHERS} watchers slow iterations and approvals by at most 10%.`,
       '',
-      table(['round', 'way', 'watchers', 'frontend req/s', 'per watcher req/s', 'iteration p50 ms', 'approval p50 ms', 'watchers attached', 'watchers done', 'busiest operations'], costs.map(({ round, mode, watchers, cost }) => {
+      table(['round', 'way', 'watchers', 'frontend req/s', 'per watcher req/s', 'iteration p50 ms', 'approval p50 ms', 'watchers attached', 'watchers done', 'watcher CPU s', 'busiest operations'], costs.map(({ round, mode, watchers, cost }) => {
         const base = costs.find((c) => c.round === round && c.mode === mode && c.watchers === 0)!.cost;
         const extra = watchers > 0 ? ((sum(cost.rates.values()) - sum(base.rates.values())) / watchers).toFixed(2) : '-';
-        return [round, MODES[mode].label, watchers, sum(cost.rates.values()).toFixed(1), extra, ms(percentile(cost.iterationMs, 50)), ms(percentile(cost.approvalMs, 50)), `${cost.watchersReady}/${watchers}`, `${cost.watchersDone}/${watchers}`, top(cost.rates)];
+        return [round, MODES[mode].label, watchers, sum(cost.rates.values()).toFixed(1), extra, ms(percentile(cost.iterationMs, 50)), ms(percentile(cost.approvalMs, 50)), `${cost.watchersReady}/${watchers}`, `${cost.watchersDone}/${watchers}`, watchers > 0 ? cost.watcherCpuSeconds.toFixed(1) : '-', top(cost.rates)];
       })),
     ].join('\n'),
   );

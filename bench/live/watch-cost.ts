@@ -47,6 +47,8 @@ export interface WatchCost {
   watchersDone: number;
   /** Watchers that had said the run waits when the clock started (all, unless ATTACH_WAIT_MS ran out). */
   watchersReady: number;
+  /** CPU seconds the watcher hosts used in all (user + system, from their start to their end). */
+  watcherCpuSeconds: number;
 }
 
 async function settled(handle: WorkflowHandle): Promise<void> {
@@ -57,7 +59,8 @@ async function settled(handle: WorkflowHandle): Promise<void> {
   }
 }
 
-function startHosts(workflowId: string, watchers: number, env: NodeJS.ProcessEnv): { hosts: ChildProcess[]; ready: Promise<void>; readyCount: () => number; done: Promise<number> } {
+function startHosts(workflowId: string, watchers: number, env: NodeJS.ProcessEnv): { hosts: ChildProcess[]; ready: Promise<void>; readyCount: () => number; done: Promise<number>; cpuSeconds: () => number } {
+  let cpuSeconds = 0;
   const hosts: ChildProcess[] = [];
   let readyCount = 0;
   const readies: Promise<void>[] = [];
@@ -67,6 +70,11 @@ function startHosts(workflowId: string, watchers: number, env: NodeJS.ProcessEnv
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'watch-host.ts'), workflowId, String(count)], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     hosts.push(child);
     const lines = readline.createInterface({ input: child.stderr! });
+    // What a watcher says besides `ready` and `done` (an error, a stack) is shown, a few lines per host.
+    let said = 0;
+    lines.on('line', (line) => {
+      if (!/^(ready|done) /.test(line) && said++ < 5) console.error(`watch host: ${line}`);
+    });
     readies.push(new Promise((resolve) => lines.on('line', (line) => {
       if (!line.startsWith('ready')) return;
       readyCount += count;
@@ -74,11 +82,16 @@ function startHosts(workflowId: string, watchers: number, env: NodeJS.ProcessEnv
     })));
     dones.push(new Promise((resolve) => {
       let finished = 0;
-      lines.on('line', (line) => void (/^done (\d+)/.exec(line) && (finished = Number(/^done (\d+)/.exec(line)![1]))));
+      lines.on('line', (line) => {
+        const done = /^done (\d+)/.exec(line);
+        if (done) finished = Number(done[1]);
+        const cpu = /^done .* cpu ([\d.]+)$/.exec(line);
+        if (cpu) cpuSeconds += Number(cpu[1]);
+      });
       child.on('close', () => resolve(finished));
     }));
   }
-  return { hosts, ready: Promise.all(readies).then(() => undefined), readyCount: () => readyCount, done: Promise.all(dones).then((n) => n.reduce((a, b) => a + b, 0)) };
+  return { hosts, ready: Promise.all(readies).then(() => undefined), readyCount: () => readyCount, done: Promise.all(dones).then((n) => n.reduce((a, b) => a + b, 0)), cpuSeconds: () => cpuSeconds };
 }
 
 export async function measureWatchCost(options: WatchCostOptions): Promise<WatchCost> {
@@ -141,6 +154,7 @@ export async function measureWatchCost(options: WatchCostOptions): Promise<Watch
       seconds,
       watchersDone: (await hosts?.done) ?? 0,
       watchersReady: attached,
+      watcherCpuSeconds: hosts?.cpuSeconds() ?? 0,
     };
   });
   await worker.close();

@@ -25,6 +25,8 @@ process.stdout.write = ((chunk: string | Uint8Array) => {
 process.setMaxListeners(count + 10);
 
 void Promise.all(Array.from({ length: count }, () => main(['watch', workflowId!]))).then((codes) => {
-  write(`done ${codes.filter((c) => c === 0).length}/${count} ${bytes}\n`);
+  // The CPU this host's watchers used, for the bench to set beside the run's slowdown.
+  const { user, system } = process.cpuUsage();
+  write(`done ${codes.filter((c) => c === 0).length}/${count} ${bytes} exit codes ${[...new Set(codes)].join(',')} cpu ${((user + system) / 1e6).toFixed(2)}\n`);
   process.exit(0);
 });

@@ -199,6 +199,10 @@ export async function followRun(client: Client, handle: WorkflowHandle, options:
     textPollMs: options.textPollMs,
     queryTimeoutMs: options.queryTimeoutMs,
     relay: options.relay,
+    onFallback: (why) => {
+      printer.endLine();
+      options.out(`⚠️ ${why}`);
+    },
   });
   let outcome: RunOutcome | undefined;
   let outcomeError: unknown;
@@ -252,6 +256,9 @@ export async function followRun(client: Client, handle: WorkflowHandle, options:
       break;
     }
   }
+  // The run's last status as the relay pushes it (so a hundred watchers do not each make the worker
+  // replay the closed run to answer a query); the run's end may be known a moment before the push.
+  const pushedEnd = outcome !== undefined && idle === undefined ? await feed.endedStatus(1_000) : undefined;
   await feed.close();
   if (outcomeError !== undefined) throw outcomeError;
   if (idle) {
@@ -265,8 +272,9 @@ export async function followRun(client: Client, handle: WorkflowHandle, options:
     longPoll.abort();
     return { kind: 'stopped', workflowId: handle.workflowId };
   }
-  // The last steps may have happened since the previous poll; a closed run still answers the query.
-  const last = await queryStatus(handle, 5_000).catch(() => undefined);
+  // The last steps may have happened since the previous poll; without the relay's last push, a closed
+  // run still answers the query.
+  const last = pushedEnd ?? (await queryStatus(handle, 5_000).catch(() => undefined));
   const tail = last && onText && tracker.fromStatus(last);
   if (tail) onText!(tail);
   if (last) printer.update(last);

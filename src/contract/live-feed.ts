@@ -3,12 +3,12 @@ import type { RunStatus } from './run-status';
 
 /**
  * The live feed of a run, pushed by a worker's relay (src/runtime/live/) to watchers that found it
- * through the model call's heartbeat: the model's text as it streams and the run's status when it
+ * through the model call's result or heartbeat: the model's text as it streams and the run's status when it
  * changes. The path, the event names and their payloads are a contract with other clients
  * (docs/guides/cli.md, "How watch gets the text"): add fields, never rename one.
  */
 
-/** Where one run's feed is served, and the bearer token it takes, as the `callModel` heartbeat carries them. */
+/** Where one run's feed is served, and the bearer token it takes, as the `callModel` heartbeat and result carry them. */
 export const LiveRelayAddressSchema = z.object({
   /** The relay's base URL, e.g. `http://127.0.0.1:41234` (AGENT_LIVE_RELAY_URL when set). */
   url: z.string().url().refine((url) => /^https?:\/\//.test(url), 'must be an http(s) URL'),

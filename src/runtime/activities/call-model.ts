@@ -12,6 +12,7 @@ import { EffortSchema } from '../../contract/model-options';
 import { buildModelRequest, outputContractFor } from '../model/model-request';
 import { requestFingerprint, type RequestFingerprint } from '../model/request-fingerprint';
 import { streamMessage } from '../model/stream-message';
+import type { LiveRelayAddress } from '../../contract/live-feed';
 import { isRetriedOutage } from '../model/model-errors';
 import { withAttachments } from '../conversation/tool-attachments';
 import { usageFrom } from '../model/usage';
@@ -68,6 +69,12 @@ export interface CallModelResult extends ReplyCostFacts {
    * and of each tool), so the replay lab can tell from the history whether a shadow asks the same.
    */
   request?: RequestFingerprint;
+  /**
+   * Where this worker's live relay serves the run's feed, and the run's token: kept in the history so
+   * a watcher finds the relay with one history read while no call is in flight (a parked run). The
+   * machine ignores it. See docs/guides/cli.md, "How watch gets the text".
+   */
+  relay?: LiveRelayAddress;
 }
 
 /** A stream that sends nothing for this long is abandoned and the call retried (`AGENT_MODEL_IDLE_SECONDS`, read at start). */
@@ -219,6 +226,7 @@ export function createCallModel(deps: ActivityDeps) {
       ...(contract ? { outputChecks: checkCompletionOutputs(content, agent.completionTools, contract) } : {}),
       ...(argumentProblems ? { argumentProblems } : {}),
       request: requestFingerprint(request),
+      ...relay,
       ...replyCostFacts(deps, [response.model, request.model]),
     };
   };

@@ -50,7 +50,7 @@ function fromOf(params: URLSearchParams): LiveFeedFrom | undefined | 'bad' {
 /**
  * The worker's live relay: `GET /v1/runs/<workflowId>/feed` with `Authorization: Bearer <token>` is a
  * server-sent event stream of that run's status and model text (contract/live-feed.ts). Watchers learn
- * its URL and the run's token from the model call's heartbeat. However many watch a run, Temporal sees
+ * its URL and the run's token from the model call's result in the history, or its heartbeat. However many watch a run, Temporal sees
  * one reader: the relay (see WatchedRun).
  */
 export class LiveRelay {

@@ -31,6 +31,11 @@ const STATUS_EVERY_MS = 1_000;
 const STATUS_PARKED_MAX_MS = 5_000;
 /** A run's first watcher waits this long at most for its status before it gets the text. */
 const FIRST_STATUS_WAIT_MS = 2_000;
+/**
+ * Lifecycle events come in bursts (a reply, its tool calls starting, ...): the status is read once this
+ * long after the first of a burst, so a burst costs the run's worker one query task, not one per event.
+ */
+const CHANGE_SETTLE_MS = 50;
 /** How often the heartbeat is read while a model call streams on another worker. */
 const REMOTE_TEXT_EVERY_MS = 250;
 
@@ -50,6 +55,7 @@ export class WatchedRun {
   private again = false;
   private quiet = 0;
   private statusTimer?: NodeJS.Timeout;
+  private changeTimer?: NodeJS.Timeout;
   private readonly textTimer: NodeJS.Timeout;
   private readonly forwarded = new Map<string, number>();
   private readonly unlisten: () => void;
@@ -94,7 +100,12 @@ export class WatchedRun {
   /** Something happened in the run (a lifecycle event on this worker): read its status again. */
   changed(): void {
     this.quiet = 0;
-    this.refresh();
+    if (this.changeTimer || this.disposed) return;
+    this.changeTimer = setTimeout(() => {
+      this.changeTimer = undefined;
+      this.refresh();
+    }, CHANGE_SETTLE_MS);
+    this.changeTimer.unref();
   }
 
   /** Ends every watcher's feed with `end` and stops reading. */
@@ -114,6 +125,7 @@ export class WatchedRun {
     this.unlisten();
     clearInterval(this.textTimer);
     clearTimeout(this.statusTimer);
+    clearTimeout(this.changeTimer);
   }
 
   /** At most one query in flight; changes meanwhile ask for one more after it. */

@@ -2,7 +2,8 @@
 // subscriber gets the text from the offset it asks for; a watcher without the run's token (or with
 // another one) is refused; watchers fall back to polling Temporal when the relay is off or cannot be
 // reached; a relay that cannot listen leaves the worker running; and the relay adds nothing of the
-// text to the run's history.
+// text to the run's history (only its address and the run's token, in the model call's result).
+// Finding the relay of a parked run: relay-discovery.test.ts.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { WorkflowHandle } from '@temporalio/client';
@@ -263,11 +264,17 @@ describe('live relay', () => {
     const activities = (events: string[]) => events.filter((e) => ['10', '11', '12'].includes(e));
     expect(activities(relay.events)).toEqual(activities(off.events));
     expect(relay.heartbeatDetails).toEqual(off.heartbeatDetails);
-    // The reply is there once, as the activity's result, in both; the relay's token and address nowhere.
+    // The reply is there once, as the activity's result, in both. The relay's address and the run's
+    // token are in the model call's result (so a watcher of a parked run finds the relay), once per
+    // call, and nowhere else; the feed's path never.
     const count = (json: string) => json.split('The relay pushes this sentence').length - 1;
     expect(count(off.json)).toBeGreaterThanOrEqual(1);
     expect(count(relay.json)).toBe(count(off.json));
-    expect(relay.json).not.toContain(relay.token);
+    expect(relay.json.split(relay.token!).length - 1).toBe(1);
+    // (The payload's JSON sits inside the history's JSON, so its quotes are escaped.)
+    expect(relay.json).toContain(`\\"relay\\":{\\"url\\":\\"http://127.0.0.1:`);
+    expect(relay.json).toContain(`\\"token\\":\\"${relay.token}\\"}`);
+    expect(off.json).not.toContain('\\"relay\\"');
     expect(relay.json).not.toContain('/v1/runs/');
   });
 });
