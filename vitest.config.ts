@@ -1,10 +1,27 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
+/**
+ * Test files that run one after another in a reused child process (`isolate: false`): the workflow
+ * tests, which each import the Temporal worker, the SDK and most of src/ (1.5-2 s of CPU per file
+ * when every file gets a fresh process; bench/results/suite.md). They share nothing else: each test
+ * starts its own worker on its own task queue and closes it. Files that change the process (its
+ * environment, `process.on` listeners) keep a process of their own, as does the coordinator's fuzzer.
+ */
+const SHARED_PROCESS_FILES = ['test/workflows/**/*.test.ts'];
+const OWN_PROCESS_WORKFLOW_FILES = [
+  'test/workflows/fuzz/**/*.test.ts',
+  'test/workflows/budget-raise.test.ts',
+  'test/workflows/take-step.test.ts',
+  'test/workflows/trust-boundary/contained-round.test.ts',
+  'test/workflows/trust-boundary/requester-audit.test.ts',
+  'test/workflows/trust-boundary/sandboxed-shell.test.ts',
+];
+// The cluster drill has its own command and config (npm run test:cluster, vitest.cluster.config.ts).
+const NEVER = [...configDefaults.exclude, 'test/**/*.cluster.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // The cluster drill has its own command and config (npm run test:cluster, vitest.cluster.config.ts).
-    exclude: [...configDefaults.exclude, 'test/**/*.cluster.test.ts'],
+    // Which files run is said per project below (a project extending this config would add to a list here).
     // Worker threads segfault with Temporal's native core-bridge module; child processes do not.
     pool: 'forks',
     // Each test file may run a Temporal worker next to the shared dev server; on a 2-core
@@ -14,6 +31,17 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     // One dev server for the whole run: starting one per file would cost a second or two each.
+    // Both projects below name it; the second gets the first one's server (global-setup.ts).
     globalSetup: ['test/support/global-setup.ts'],
+    projects: [
+      {
+        extends: true,
+        test: { name: 'own-process', include: ['test/*.test.ts', 'test/!(workflows)/**/*.test.ts', ...OWN_PROCESS_WORKFLOW_FILES], exclude: NEVER, isolate: true },
+      },
+      {
+        extends: true,
+        test: { name: 'shared-process', include: SHARED_PROCESS_FILES, exclude: [...NEVER, ...OWN_PROCESS_WORKFLOW_FILES], isolate: false },
+      },
+    ],
   },
 });
