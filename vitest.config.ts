@@ -22,28 +22,33 @@ const OWN_PROCESS_FILES = [
 // The cluster drill has its own command and config (npm run test:cluster, vitest.cluster.config.ts).
 const NEVER = [...configDefaults.exclude, 'test/**/*.cluster.test.ts'];
 
+/** What every project below runs with (each says so itself: a project that extends this config would add its lists to the root's). */
+const PER_PROJECT: { pool: 'forks'; testTimeout: number; hookTimeout: number; globalSetup: string[] } = {
+  // Worker threads segfault with Temporal's native core-bridge module; child processes do not.
+  pool: 'forks',
+  // Real workflows on a real server, with worker start-up (bundling) per file, need more than 5s.
+  testTimeout: 120_000,
+  hookTimeout: 120_000,
+  // One dev server for the whole run: starting one per file would cost a second or two each.
+  // Both projects name it; the second gets the first one's server (global-setup.ts).
+  globalSetup: ['test/support/global-setup.ts'],
+};
+
 export default defineConfig({
   test: {
-    // Which files run is said per project below (a project extending this config would add to a list here).
-    // Worker threads segfault with Temporal's native core-bridge module; child processes do not.
-    pool: 'forks',
+    // Every file `npm test` runs (test/docs reads these); the projects below split them between them.
+    include: ['test/**/*.test.ts'],
+    exclude: NEVER,
+    ...PER_PROJECT,
     // Each test file may run a Temporal worker next to the shared dev server; on a 2-core
     // machine more than two files at once only adds contention and flaky timeouts.
     maxWorkers: 2,
-    // Real workflows on a real server, with worker start-up (bundling) per file, need more than 5s.
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
-    // One dev server for the whole run: starting one per file would cost a second or two each.
-    // Both projects below name it; the second gets the first one's server (global-setup.ts).
-    globalSetup: ['test/support/global-setup.ts'],
     projects: [
       {
-        extends: true,
-        test: { name: 'own-process', include: ['test/*.test.ts', `test/!(${SHARED_PROCESS_DIRS.join('|')})/**/*.test.ts`, ...OWN_PROCESS_FILES], exclude: NEVER, isolate: true },
+        test: { ...PER_PROJECT, name: 'own-process', include: ['test/*.test.ts', `test/!(${SHARED_PROCESS_DIRS.join('|')})/**/*.test.ts`, ...OWN_PROCESS_FILES], exclude: NEVER, isolate: true },
       },
       {
-        extends: true,
-        test: { name: 'shared-process', include: SHARED_PROCESS_FILES, exclude: [...NEVER, ...OWN_PROCESS_FILES], isolate: false },
+        test: { ...PER_PROJECT, name: 'shared-process', include: SHARED_PROCESS_FILES, exclude: [...NEVER, ...OWN_PROCESS_FILES], isolate: false },
       },
     ],
   },
