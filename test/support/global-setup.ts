@@ -13,7 +13,38 @@ declare module 'vitest' {
   }
 }
 
+interface SuiteResources {
+  address: string;
+  release(): Promise<void>;
+}
+
+interface Shared {
+  resources: Promise<SuiteResources>;
+  users: number;
+}
+
+/**
+ * Every project of vitest.config.ts names this setup, and vitest runs it once per project in its own
+ * process: the first call starts the server and bundles, later ones share them, and the last
+ * teardown stops them. Kept on globalThis, as each project may load this module afresh.
+ */
+const SHARED = Symbol.for('durable-agent.test-suite-resources');
+const holder = globalThis as { [SHARED]?: Shared };
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const mine = (holder[SHARED] ??= { resources: startSuiteResources(), users: 0 });
+  mine.users += 1;
+  const { address } = await mine.resources;
+  project.provide('temporalAddress', address);
+  return async () => {
+    mine.users -= 1;
+    if (mine.users > 0) return;
+    if (holder[SHARED] === mine) delete holder[SHARED];
+    await (await mine.resources).release();
+  };
+}
+
+async function startSuiteResources(): Promise<SuiteResources> {
   // Workers started by tests write a copy of each audit head outside the log's folder; without
   // this it would be the user's ~/.local/state. Test files (forked after this runs) inherit it.
   // Not under the system temp folder, nor in the checkout (which may itself be under /tmp): tests
@@ -28,21 +59,20 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const bundle = await bundleWorkflowCode({ workflowsPath: path.join(__dirname, '..', '..', 'src', 'workflows', 'index.ts'), logger: new DefaultLogger('WARN') });
   await writeFile(path.join(bundleDir, 'workflows.js'), bundle.code);
   process.env.DURABLE_AGENT_TEST_BUNDLE = path.join(bundleDir, 'workflows.js');
-  const removeHeadDir = async () => {
+  const removeDirs = async () => {
     if (headDir) await rm(headDir, { recursive: true, force: true });
     await rm(bundleDir, { recursive: true, force: true });
   };
   const external = process.env.TEMPORAL_TEST_ADDRESS;
-  if (external) {
-    project.provide('temporalAddress', external);
-    return removeHeadDir;
-  }
+  if (external) return { address: external, release: removeDirs };
   // startDevServer installs the CLI first if it is missing (see scripts/install-temporal.js).
   // Headless and in-memory: tests that need persistence across restarts start their own server.
   const server = await startDevServer({ headless: true });
-  project.provide('temporalAddress', server.address);
-  return async () => {
-    await server.stop();
-    await removeHeadDir();
+  return {
+    address: server.address,
+    release: async () => {
+      await server.stop();
+      await removeDirs();
+    },
   };
 }

@@ -7,12 +7,12 @@
 //   change's, not the harness's);
 // - the simple path's fixture still replays with the change (so it is not on every path).
 import * as path from 'node:path';
-import { DefaultLogger, ReplayError, Worker, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
+import { DefaultLogger, ReplayError, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lifecycleSinks } from '../../src/runtime/lifecycle/lifecycle-sink';
 import { WORKFLOWS_PATH } from '../../src/runtime/worker-setup/create-agent-worker';
-import { listFixtures, loadFixture } from '../support/replay-fixtures';
+import { listFixtures, replayedIn, replayFixtures } from '../support/replay-fixtures';
 
 const RELEASE = '10058f7';
 
@@ -99,11 +99,6 @@ async function replayFailure(replaying: Promise<void>): Promise<Error> {
   return error as Error;
 }
 
-function replay(workflowBundle: WorkflowBundle, fixture: string): Promise<void> {
-  const { history, workflowId } = loadFixture(fixture);
-  return Worker.runReplayHistory({ workflowBundle, sinks: lifecycleSinks([]) }, history, workflowId);
-}
-
 describe('replay fixtures catch a change on each path', () => {
   let unchanged: WorkflowBundle;
   beforeAll(async () => {
@@ -144,17 +139,41 @@ describe('replay fixtures catch a change on each path', () => {
     ...PEOPLE_PATHS.map((p) => ({ ...p, release: PEOPLE_RELEASE })),
     ...[...PATHS, ...PEOPLE_PATHS, ...ONE_WRITER_PATHS].map((p) => ({ ...p, release: ONE_WRITER_RELEASE })),
   ];
+  // Each bundle replays its fixtures on one replay worker (replayFixtures), made when the first test
+  // that needs it runs: a changed bundle every fixture of every row with its change and each release's
+  // completed run, the unchanged one a release's fixtures of all rows. Each test still passes or fails
+  // on its own history's replay alone.
+  const file = (release: string, name: string) => `${release}/${name}.json`;
+  const batches = new Map<string, Promise<Map<string, Error | undefined>>>();
+  const batch = (key: string, bundle: () => WorkflowBundle, fixtures: () => string[]) => {
+    let made = batches.get(key);
+    if (!made) {
+      made = replayFixtures({ workflowBundle: bundle(), sinks: lifecycleSinks([]) }, fixtures());
+      batches.set(key, made);
+    }
+    return made;
+  };
+  const replayChanged = (change: string, fixture: string) =>
+    replayedIn(
+      batch(`change ${change}`, () => changed(change), () => rows.filter((row) => row.change === change).flatMap((row) => [...row.fixtures.map((name) => file(row.release, name)), file(row.release, 'completed')])),
+      fixture,
+    );
+  const replayUnchanged = (release: string, fixture: string) =>
+    replayedIn(
+      batch(`unchanged ${release}`, () => unchanged, () => rows.filter((row) => row.release === release).flatMap((row) => row.fixtures.map((name) => file(release, name)))),
+      fixture,
+    );
   describe.each(rows)('$path ($change)', ({ change, fixtures, release }) => {
     it.each(fixtures)(`the change fails replay of ${release}/%s`, async (name) => {
-      await replayFailure(replay(changed(change), `${release}/${name}.json`));
+      await replayFailure(replayChanged(change, file(release, name)));
     });
 
     it.each(fixtures)(`without the change, ${release}/%s replays`, async (name) => {
-      await replay(unchanged, `${release}/${name}.json`);
+      await replayUnchanged(release, file(release, name));
     });
 
     it(`the change is off the simple path: ${release}'s completed run still replays`, async () => {
-      await replay(changed(change), `${release}/completed.json`);
+      await replayChanged(change, file(release, 'completed'));
     });
   });
 });

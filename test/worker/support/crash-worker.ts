@@ -1,7 +1,7 @@
 // A worker process for the crash tests: the built-in agents plus `slow_step`, a tool that is safe to
 // repeat and records every start and end of every call, so a test can count side effects exactly.
 // Run with tsx; configured by the same environment as `npm run worker`.
-import { appendFile } from 'node:fs/promises';
+import { appendFile, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { builtinAgents } from '../../../src/runtime/agents/builtin-agents';
@@ -46,10 +46,14 @@ const quickProbe = defineTool({
 
 async function run(): Promise<void> {
   const general = builtinAgents.find((a) => a.name === 'general')!;
+  // The suite's one workflow bundle (test/support/global-setup.ts), named in the environment this
+  // process inherits: bundling here cost every crash worker 3-4 s of CPU. Run outside the suite, it bundles.
+  const prebuilt = process.env.DURABLE_AGENT_TEST_BUNDLE;
   const { worker, close } = await createAgentWorker({
     agents: [{ ...general, tools: [...general.tools, 'slow_step', 'quick_probe'] }],
     tools: [slowStep, quickProbe],
     auditLog: auditLogPathFromEnv(process.env),
+    workflowBundle: prebuilt ? { code: await readFile(prebuilt, 'utf8') } : undefined,
   });
   console.log('crash worker polling');
   try {
