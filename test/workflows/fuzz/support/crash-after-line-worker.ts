@@ -4,7 +4,7 @@
 // worker: the fuzzer's seed 1 ("Workflow task not found" after a restart), made to happen every time.
 // Run with tsx; configured by TEMPORAL_ADDRESS, AGENT_TASK_QUEUE, AGENT_AUDIT_LOG, AGENT_AUDIT_HEAD_DIR,
 // ANTHROPIC_BASE_URL and CRASH_AFTER_APPROVER.
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Context } from '@temporalio/activity';
@@ -29,6 +29,9 @@ class DieAfterLine implements ActivityInboundCallsInterceptor {
 }
 
 async function run(): Promise<void> {
+  // The suite's one workflow bundle (test/support/global-setup.ts), as crash-worker.ts takes it; run
+  // outside the suite, it bundles (the activity interceptor below does not touch workflow code).
+  const prebuilt = process.env.DURABLE_AGENT_TEST_BUNDLE;
   const { worker, close } = await createAgentWorker({
     address: process.env.TEMPORAL_ADDRESS,
     taskQueue: process.env.AGENT_TASK_QUEUE,
@@ -37,6 +40,7 @@ async function run(): Promise<void> {
     auditLog: process.env.AGENT_AUDIT_LOG,
     agents: [findingNoter],
     tools: [findingNote],
+    workflowBundle: prebuilt ? { code: await readFile(prebuilt, 'utf8') } : undefined,
     workerOptions: { interceptors: { activity: [() => ({ inbound: new DieAfterLine() })] } },
   });
   console.log('crash-after-line worker polling');
