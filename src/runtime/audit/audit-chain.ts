@@ -69,7 +69,7 @@ export class AuditChain {
   /** Writes one record and fsyncs it; resolves with the record as written. */
   append(entry: AuditEntry): Promise<AuditRecord> {
     if (this.closing) return Promise.reject(new AuditLogUnavailableError(`${this.file} is closed; no more records can be written to it.`));
-    const written = this.queue.then(() => this.write(entry));
+    const written = this.queue.then(() => this.write(this.recordOf(entry)));
     this.queue = written.catch(() => undefined);
     return written;
   }
@@ -87,10 +87,11 @@ export class AuditChain {
   appendOnce(entry: AuditEntry): Promise<AuditRecord> {
     if (this.closing) return Promise.reject(new AuditLogUnavailableError(`${this.file} is closed; no more records can be written to it.`));
     const written = this.queue.then(async () => {
-      const key = onceKey(this.recordOf(entry));
+      const record = this.recordOf(entry);
+      const key = onceKey(record);
       const earlier = this.recent.get(key);
       if (earlier) return earlier;
-      const record = await this.write(entry);
+      await this.write(record);
       this.remember(key, record);
       return record;
     });
@@ -134,14 +135,14 @@ export class AuditChain {
     return parsed.data;
   }
 
-  private async write(entry: AuditEntry): Promise<AuditRecord> {
+  /** Writes `record` (made by `recordOf` in this append's turn of the queue) and fsyncs it, then its heads. */
+  private async write(record: AuditRecord): Promise<AuditRecord> {
     if (this.failure !== undefined) {
       throw new AuditLogUnavailableError(
         `An earlier write to ${this.file} failed, so it may end in a partial line; run \`agentctl audit verify ${this.file}\` and reopen it.`,
         { cause: this.failure },
       );
     }
-    const record = this.recordOf(entry);
     const line = lineOf(record);
     try {
       this.handle ??= await open(this.file, 'a');
