@@ -57,9 +57,18 @@ const malformed = (issues: { path: PropertyKey[]; message: string }[]) => issues
 
 const ChildStatusSchema = z.object({ workflowId: z.string(), waiting: ChildWaitingSchema });
 
-/** An update's answer: what was applied, or the refusal as a failure the caller can tell apart (DecisionRefused). */
+/**
+ * A refusal as a failure the caller can tell apart (DecisionRefused), whether the validator refuses
+ * (before the update is written) or the loop does (after): which one answers depends only on whether
+ * the messages before it were applied yet, so the two must look the same to the caller.
+ */
+function refused(message: string): ApplicationFailure {
+  return ApplicationFailure.create({ type: FailureType.DecisionRefused, nonRetryable: true, message });
+}
+
+/** An update's answer: what was applied, or the refusal (DecisionRefused). */
 function outcomeOf(answer: Answer): DecisionOutcome {
-  if ('refused' in answer) throw ApplicationFailure.create({ type: FailureType.DecisionRefused, nonRetryable: true, message: answer.refused });
+  if ('refused' in answer) throw refused(answer.refused);
   return { applied: true, message: answer.message };
 }
 
@@ -77,7 +86,7 @@ export function installMessageHandlers(mailbox: Mailbox, state: () => RunState |
   const env = () => signingEnvOf(options);
   // A closed mailbox (the run ended, or hands over) refuses in the validator, before the update is written.
   const open = () => {
-    if (mailbox.closed !== undefined) throw new Error(mailbox.closed);
+    if (mailbox.closed !== undefined) throw refused(mailbox.closed);
   };
   const signal = (message: Message, raw: unknown) => mailbox.post(message, raw).then(() => undefined);
   const update = async (message: Message, raw: unknown) => outcomeOf(await mailbox.post(message, raw));
@@ -91,10 +100,10 @@ export function installMessageHandlers(mailbox: Mailbox, state: () => RunState |
     validator: (raw: unknown) => {
       open();
       const parsed = ApprovalDecisionSchema.safeParse(raw);
-      if (!parsed.success) throw new Error(`Malformed approval: ${malformed(parsed.error.issues)}`);
+      if (!parsed.success) throw refused(`Malformed approval: ${malformed(parsed.error.issues)}`);
       const now = state();
       const route = now && routeDecision(now, parsed.data, env());
-      if (route && 'refusal' in route) throw new Error(route.refusal);
+      if (route && 'refusal' in route) throw refused(route.refusal);
     },
   });
 
@@ -104,10 +113,10 @@ export function installMessageHandlers(mailbox: Mailbox, state: () => RunState |
     validator: (raw: unknown) => {
       open();
       const parsed = ApprovalBatchSchema.safeParse(raw);
-      if (!parsed.success) throw new Error(`Malformed batch: ${malformed(parsed.error.issues)}`);
+      if (!parsed.success) throw refused(`Malformed batch: ${malformed(parsed.error.issues)}`);
       const now = state();
       const refusal = now && batchRefusal(now, parsed.data.decisions.map((decision) => ({ decision })), env());
-      if (refusal) throw new Error(refusal);
+      if (refusal) throw refused(refusal);
     },
   });
 
@@ -115,10 +124,10 @@ export function installMessageHandlers(mailbox: Mailbox, state: () => RunState |
     validator: (raw: unknown) => {
       open();
       const parsed = SetModeSchema.safeParse(raw);
-      if (!parsed.success) throw new Error(`Malformed mode switch: ${malformed(parsed.error.issues)} (modes: default, plan, acceptEdits, dontAsk)`);
+      if (!parsed.success) throw refused(`Malformed mode switch: ${malformed(parsed.error.issues)} (modes: default, plan, acceptEdits, dontAsk)`);
       const now = state();
       const refusal = now && modeRefusal(now, parsed.data);
-      if (refusal) throw new Error(refusal);
+      if (refusal) throw refused(refusal);
     },
   });
 
@@ -132,10 +141,10 @@ export function installMessageHandlers(mailbox: Mailbox, state: () => RunState |
     validator: (raw: unknown) => {
       open();
       const parsed = RaiseBudgetSchema.safeParse(raw);
-      if (!parsed.success) throw new Error(`Malformed raiseBudget: ${malformed(parsed.error.issues)} (expected { maxUsd?, maxTokens?, approver?, signature?, expiresAt? })`);
+      if (!parsed.success) throw refused(`Malformed raiseBudget: ${malformed(parsed.error.issues)} (expected { maxUsd?, maxTokens?, approver?, signature?, expiresAt? })`);
       const now = state();
       const route = now && routeRaise(now, parsed.data, env());
-      if (route && 'refusal' in route) throw new Error(route.refusal);
+      if (route && 'refusal' in route) throw refused(route.refusal);
     },
   });
 
@@ -148,10 +157,10 @@ export function installMessageHandlers(mailbox: Mailbox, state: () => RunState |
     validator: (raw: unknown) => {
       open();
       const parsed = UserReplySchema.safeParse(raw);
-      if (!parsed.success) throw new Error('Malformed reply: expected { "text": "..." }');
+      if (!parsed.success) throw refused('Malformed reply: expected { "text": "..." }');
       const now = state();
       const route = now && routeReply(now, parsed.data, env());
-      if (route && 'refusal' in route) throw new Error(route.refusal);
+      if (route && 'refusal' in route) throw refused(route.refusal);
     },
   });
 
@@ -171,10 +180,10 @@ export function installMessageHandlers(mailbox: Mailbox, state: () => RunState |
     validator: (raw: unknown) => {
       open();
       const parsed = FollowUpSchema.safeParse(raw);
-      if (!parsed.success) throw new Error('Malformed message: expected { "text": "..." }');
+      if (!parsed.success) throw refused('Malformed message: expected { "text": "..." }');
       const now = state();
       const refusal = now && followUpRefusal(now, parsed.data, { ...env(), steering: options.steering });
-      if (refusal) throw new Error(refusal);
+      if (refusal) throw refused(refusal);
     },
   });
 
@@ -184,7 +193,7 @@ export function installMessageHandlers(mailbox: Mailbox, state: () => RunState |
       open();
       const now = state();
       const refusal = now && closeRefusal(now);
-      if (refusal) throw new Error(refusal);
+      if (refusal) throw refused(refusal);
     },
   });
 }

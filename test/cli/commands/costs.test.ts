@@ -43,12 +43,15 @@ describe('agentctl costs', () => {
       }, 'the long run to show several links', 30_000);
 
       const env = { TEMPORAL_ADDRESS: temporalAddress() };
+      // In a full suite this sums every run of the last hour on the shared dev server, at the suite's load.
       const byAgent = await waitFor(async () => {
         const out = await agentctl(['costs', '--by', 'agent', '--since', '1h', '--json'], env);
+        // Say why when agentctl printed nothing (a CI run saw only "Unexpected end of JSON input").
+        if (out.code !== 0) throw new Error(`agentctl costs exited ${out.code}: ${out.stderr.trim().slice(0, 500)}`);
         const costs = JSON.parse(out.stdout) as RunCosts;
         const group = costs.groups.find((g) => g.key === agent);
         return group?.runs === 3 && group.costUsd > 0.006 ? costs : undefined;
-      }, 'visibility to list the three runs with their final cost', 30_000);
+      }, 'visibility to list the three runs with their final cost', 90_000);
       const group = byAgent.groups.find((g) => g.key === agent)!;
       expect(group.runs).toBe(3);
       expect(group.unpriced).toBe(1);

@@ -36,6 +36,10 @@ describe('a thread keeps a bounded inbox and reports its completions with a coun
       expect(cause.message).toMatch(/inbox .*full.*20 messages/);
       const status = await handle.query(statusQuery);
       expect(status.ignored).toEqual([expect.objectContaining({ kind: 'userMessage', reason: expect.stringMatching(/inbox .*full.*20 messages/), payload: expect.stringContaining('small 21') })]);
+      // Now the state holds the full inbox, so the validator refuses before the update is written: the
+      // caller sees the same DecisionRefused as from the loop (it was a plain Error: a CI run met it).
+      const early = await within(handle.executeUpdate(sendMessageUpdate, { args: [{ text: 'and another' }] }), 20_000).then(() => undefined, (e: unknown) => e);
+      expect(((early as WorkflowUpdateFailedError).cause as ApplicationFailure).type).toBe(FailureType.DecisionRefused);
       open();
       await handle.terminate('test over');
     });
