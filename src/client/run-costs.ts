@@ -1,8 +1,8 @@
-import { Client, type WorkflowExecutionInfo } from '@temporalio/client';
-import type { DataConverter, LoadedDataConverter, PayloadConverter } from '@temporalio/common';
+import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import { AGENT_RUN_WORKFLOW_TYPE } from '../contract/agent-run-api';
 import { AgentCostUsdKey, AgentNameKey } from '../contract/search-attributes';
 import { roundUsd } from '../core/cost/usage-cost';
+import { listingClient } from './listing-client';
 
 // What runs cost, summed from Temporal's visibility store (`agentctl costs`, issue 34): each run's
 // `AgentCostUsd` search attribute, which the run keeps at its estimated spend so far.
@@ -66,30 +66,6 @@ export function sumCosts(runs: Iterable<WorkflowExecutionInfo>, by: CostGrouping
 /** Lists the runs started since `since` (every run without it) and sums their cost. */
 export async function runCosts(client: Client, options: { by: CostGrouping; since?: Date }): Promise<RunCosts> {
   const runs: WorkflowExecutionInfo[] = [];
-  for await (const info of tolerant(client).workflow.list({ query: costsQuery(options.since), pageSize: 1000 })) runs.push(info);
+  for await (const info of listingClient(client).workflow.list({ query: costsQuery(options.since), pageSize: 1000 })) runs.push(info);
   return sumCosts(runs, options.by, options.since);
-}
-
-/**
- * The same client, but a memo it cannot read (a run whose payloads another key encrypted) reads as
- * nothing instead of failing the whole listing: the sum needs only the search attributes, which are
- * never encoded, and the memo's user (then "(unknown user)"). A CI run met "Unknown encoding:
- * binary/encrypted" from one such run among the namespace's last hour.
- */
-function tolerant(client: Client): Client {
-  const loaded = client.options.loadedDataConverter;
-  const { payloadConverter } = loaded;
-  const forgiving: PayloadConverter = {
-    toPayload: (value) => payloadConverter.toPayload(value),
-    fromPayload: <T>(payload: Parameters<PayloadConverter['fromPayload']>[0]): T => {
-      try {
-        return payloadConverter.fromPayload<T>(payload);
-      } catch {
-        return undefined as T;
-      }
-    },
-  };
-  // A Client takes a loaded converter as it is (BaseClient checks isLoadedDataConverter); the type names only the unloaded form.
-  const dataConverter = { ...loaded, payloadConverter: forgiving } as LoadedDataConverter as unknown as DataConverter;
-  return new Client({ connection: client.connection, namespace: client.options.namespace, dataConverter });
 }

@@ -3,6 +3,7 @@ import { stringFlag } from '../../client/approval-helpers';
 import type { RunPhase } from '../../contract/run-records';
 import { listQuery, toListed, type ListedRun } from '../../client/list-runs';
 import { UsageError } from '../../client/errors';
+import { listingClient } from '../../client/listing-client';
 
 const PHASES = [
   'starting',
@@ -38,7 +39,7 @@ export const listCommand: Command = {
     const limit = Number(limitRaw);
     if (!Number.isInteger(limit) || limit <= 0) throw new UsageError(`--limit must be a positive whole number (got "${limitRaw}")`);
     const rows: ListedRun[] = [];
-    for await (const info of (await ctx.client()).workflow.list({ query: listQuery({ agent, phase }), pageSize: Math.min(limit, 100) })) {
+    for await (const info of listingClient(await ctx.client()).workflow.list({ query: listQuery({ agent, phase }), pageSize: Math.min(limit, 100) })) {
       rows.push(toListed(info));
       if (rows.length >= limit) break;
     }

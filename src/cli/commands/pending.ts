@@ -5,6 +5,7 @@ import { AGENT_RUN_WORKFLOW_TYPE } from '../../contract/agent-run-api';
 import { AgentStatusKey } from '../../contract/search-attributes';
 import type { RunStatus } from '../../contract/run-status';
 import { terminalSafe } from '../../client/terminal-safe';
+import { listingClient } from '../../client/listing-client';
 
 /** Runs parked on a person, found through the search attribute every run keeps up to date. */
 export const PENDING_QUERY = `WorkflowType = "${AGENT_RUN_WORKFLOW_TYPE}" AND AgentStatus IN ("waiting_approval","waiting_input","waiting_budget") AND ExecutionStatus = "Running"`;
@@ -27,7 +28,7 @@ export interface PendingRun {
 
 export async function listPendingRuns(client: Client, limit: number): Promise<PendingRun[]> {
   const runs: PendingRun[] = [];
-  for await (const info of client.workflow.list({ query: PENDING_QUERY, pageSize: Math.min(limit, 100) })) {
+  for await (const info of listingClient(client).workflow.list({ query: PENDING_QUERY, pageSize: Math.min(limit, 100) })) {
     runs.push({
       workflowId: info.workflowId,
       runId: info.runId,
