@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { AGENT_RUN_WORKFLOW_TYPE } from '../../contract/agent-run-api';
+import { listingClient } from '../listing-client';
 import type { ReplayLab } from './replay-lab';
 import type { ReplayReport } from './replay-report';
 import type { DivergenceKind } from './shadow-session';
@@ -29,10 +30,14 @@ export interface BulkReplayReport {
   };
 }
 
-/** The agentRun runs the query names, newest first, without shadows (memo `replayOf`), at most `limit`. */
+/**
+ * The agentRun runs the query names, newest first, without shadows (memo `replayOf`), at most `limit`.
+ * A run whose memo this client cannot read is listed, so its replay reports why it failed instead of
+ * the whole query failing.
+ */
 export async function listRuns(client: Client, query: string, limit: number): Promise<string[]> {
   const ids: string[] = [];
-  for await (const info of client.workflow.list({ query })) {
+  for await (const info of listingClient(client).workflow.list({ query })) {
     if (info.type !== AGENT_RUN_WORKFLOW_TYPE || info.memo?.replayOf !== undefined || ids.includes(info.workflowId)) continue;
     ids.push(info.workflowId);
     if (ids.length >= limit) break;

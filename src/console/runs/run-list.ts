@@ -2,6 +2,7 @@
 // search attributes `agentctl list` filters on, plus where each run sits in a tree of sub-agents.
 import type { Client } from '@temporalio/client';
 import { listQuery, toListed, type ListedRun } from '../../client/list-runs';
+import { listingClient } from '../../client/listing-client';
 
 export interface RunRow extends ListedRun {
   taskQueue: string;
@@ -19,10 +20,10 @@ export function consoleRunsQuery(extra?: string): string {
   return clauses.join(' AND ');
 }
 
-/** The newest `limit` runs. */
+/** The newest `limit` runs; a run whose memo this console cannot read is listed all the same. */
 export async function listRuns(client: Client, options: { query: string; limit: number }): Promise<RunRow[]> {
   const rows: RunRow[] = [];
-  for await (const info of client.workflow.list({ query: options.query, pageSize: Math.min(options.limit, 100) })) {
+  for await (const info of listingClient(client).workflow.list({ query: options.query, pageSize: Math.min(options.limit, 100) })) {
     rows.push({
       ...toListed(info),
       taskQueue: info.taskQueue,
