@@ -14,6 +14,7 @@ import { reply, text, toolCall, type FakeAnthropic } from '../../test/support/fa
 import { benchWorker, gaps, uniqueId, type BenchEnv } from '../support/bench-env';
 import { benchAgent, gatedProbeTool, noopTool } from '../support/bench-tools';
 import { frontendRequests, ratesBetween } from './server-requests';
+import { treeCpuMs } from '../cpu/proc-cpu';
 
 /** About 50 characters in pieces of 6, 20 ms apart: a call that streams for about 180 ms. */
 const REPLY_TEXT = 'Streaming a short reply, a few characters at a time.';
@@ -33,6 +34,8 @@ export interface WatchCostOptions {
   workerEnv?: Record<string, string>;
   /** The watchers' environment on top of the connection (e.g. how they read the live text). */
   clientEnv?: Record<string, string>;
+  /** Run the watcher hosts on these CPUs only (`taskset -c`), apart from the run's (see `--pin`). */
+  watcherCpus?: string;
 }
 
 export interface WatchCost {
@@ -49,6 +52,16 @@ export interface WatchCost {
   watchersReady: number;
   /** CPU seconds the watcher hosts used in all (user + system, from their start to their end). */
   watcherCpuSeconds: number;
+  /** Model requests in the window (the iterations the CPU figures are divided by). */
+  windowRequests: number;
+  /**
+   * CPU ms per model request in the window of the bench process: the worker (and its relay, which
+   * pushes to the watchers), the fake model, the bench's own decisions. What a watcher costs the run's
+   * side, apart from the CPU the watchers themselves take on a shared machine.
+   */
+  runCpuMsPerRequest: number;
+  /** The dev server's CPU ms per model request in the window (all it serves, watchers included). */
+  serverCpuMsPerRequest: number;
 }
 
 async function settled(handle: WorkflowHandle): Promise<void> {
@@ -59,7 +72,7 @@ async function settled(handle: WorkflowHandle): Promise<void> {
   }
 }
 
-function startHosts(workflowId: string, watchers: number, env: NodeJS.ProcessEnv): { hosts: ChildProcess[]; ready: Promise<void>; readyCount: () => number; done: Promise<number>; cpuSeconds: () => number } {
+function startHosts(workflowId: string, watchers: number, env: NodeJS.ProcessEnv, cpus: string | undefined): { hosts: ChildProcess[]; ready: Promise<void>; readyCount: () => number; done: Promise<number>; cpuSeconds: () => number } {
   let cpuSeconds = 0;
   const hosts: ChildProcess[] = [];
   let readyCount = 0;
@@ -67,7 +80,9 @@ function startHosts(workflowId: string, watchers: number, env: NodeJS.ProcessEnv
   const dones: Promise<number>[] = [];
   for (let left = watchers; left > 0; left -= WATCHERS_PER_HOST) {
     const count = Math.min(WATCHERS_PER_HOST, left);
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'watch-host.ts'), workflowId, String(count)], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const command = [process.execPath, '--import', 'tsx', path.join(__dirname, 'watch-host.ts'), workflowId, String(count)];
+    const [file, ...args] = cpus ? ['taskset', '-c', cpus, ...command] : command;
+    const child = spawn(file!, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
     hosts.push(child);
     const lines = readline.createInterface({ input: child.stderr! });
     // What a watcher says besides `ready` and `done` (an error, a stack) is shown, a few lines per host.
@@ -137,16 +152,21 @@ export async function measureWatchCost(options: WatchCostOptions): Promise<Watch
     handle = await startRun(worker.client, { agent: 'watched', task }, { taskQueue: worker.taskQueue, workflowId: uniqueId('watched-run') });
     await parked;
     const hostEnv = { ...process.env, TEMPORAL_ADDRESS: env.server.address, TEMPORAL_TASK_QUEUE: worker.taskQueue, ...options.clientEnv };
-    const hosts = options.watchers > 0 ? startHosts(handle.workflowId, options.watchers, hostEnv) : undefined;
+    const hosts = options.watchers > 0 ? startHosts(handle.workflowId, options.watchers, hostEnv, options.watcherCpus) : undefined;
     if (hosts) await Promise.race([hosts.ready, new Promise((resolve) => setTimeout(resolve, ATTACH_WAIT_MS))]);
     const attached = hosts?.readyCount() ?? 0;
     watchersAttached();
     const before = await frontendRequests(options.metricsUrl);
+    const serverPid = env.server.process.pid!;
+    const cpuFrom = { run: process.cpuUsage(), server: treeCpuMs(serverPid), wall: Date.now() };
     const from = performance.now();
     await handle.result();
     const seconds = (performance.now() - from) / 1000;
+    const runCpu = process.cpuUsage(cpuFrom.run);
+    const serverCpuMs = treeCpuMs(serverPid) - cpuFrom.server;
     const after = await frontendRequests(options.metricsUrl);
     const requests = fake.requestsFor(task);
+    const windowRequests = Math.max(1, requests.filter((r) => r.at >= cpuFrom.wall).length);
     result = {
       iterationMs: gaps(requests.slice(approvals + 1).map((r) => r.at)),
       approvalMs: [...sent].filter(([n]) => n > 0 && started.has(n)).map(([n, at]) => started.get(n)! - at),
@@ -155,6 +175,9 @@ export async function measureWatchCost(options: WatchCostOptions): Promise<Watch
       watchersDone: (await hosts?.done) ?? 0,
       watchersReady: attached,
       watcherCpuSeconds: hosts?.cpuSeconds() ?? 0,
+      windowRequests,
+      runCpuMsPerRequest: (runCpu.user + runCpu.system) / 1000 / windowRequests,
+      serverCpuMsPerRequest: serverCpuMs / windowRequests,
     };
   });
   await worker.close();
