@@ -62,6 +62,8 @@ export interface WatchCost {
   runCpuMsPerRequest: number;
   /** The dev server's CPU ms per model request in the window (all it serves, watchers included). */
   serverCpuMsPerRequest: number;
+  /** The window on the monotonic clock in µs (a `--cpu-prof` profile's clock), to read a profile of it. */
+  windowUs: [number, number];
 }
 
 async function settled(handle: WorkflowHandle): Promise<void> {
@@ -158,11 +160,13 @@ export async function measureWatchCost(options: WatchCostOptions): Promise<Watch
     watchersAttached();
     const before = await frontendRequests(options.metricsUrl);
     const serverPid = env.server.process.pid!;
-    const cpuFrom = { run: process.cpuUsage(), server: treeCpuMs(serverPid), wall: Date.now() };
+    const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
+    const cpuFrom = { run: process.cpuUsage(), server: treeCpuMs(serverPid), wall: Date.now(), us: monotonicUs() };
     const from = performance.now();
     await handle.result();
     const seconds = (performance.now() - from) / 1000;
     const runCpu = process.cpuUsage(cpuFrom.run);
+    const windowUs: [number, number] = [cpuFrom.us, monotonicUs()];
     const serverCpuMs = treeCpuMs(serverPid) - cpuFrom.server;
     const after = await frontendRequests(options.metricsUrl);
     const requests = fake.requestsFor(task);
@@ -178,6 +182,7 @@ export async function measureWatchCost(options: WatchCostOptions): Promise<Watch
       windowRequests,
       runCpuMsPerRequest: (runCpu.user + runCpu.system) / 1000 / windowRequests,
       serverCpuMsPerRequest: serverCpuMs / windowRequests,
+      windowUs,
     };
   });
   await worker.close();

@@ -4,9 +4,9 @@ import type { RunStatus } from '../../contract/run-status';
 import type { HeartbeatProgress } from './heartbeat-progress';
 import type { LiveCalls } from './live-calls';
 
-/** One watcher's connection: the relay writes frames to it, and closes it. */
+/** One watcher's connection: the relay writes frames to it (one or several at once), and closes it. */
 export interface Subscriber {
-  send(frame: string): void;
+  send(frames: string | Buffer): void;
   close(): void;
 }
 
@@ -38,6 +38,13 @@ const FIRST_STATUS_WAIT_MS = 2_000;
 const CHANGE_SETTLE_MS = 50;
 /** How often the heartbeat is read while a model call streams on another worker. */
 const REMOTE_TEXT_EVERY_MS = 250;
+/**
+ * Frames made within this long of the first unsent one go out together, one write per watcher. A write
+ * to a socket costs about the same for one frame as for several, and it is paid once per watcher: with
+ * 100 watchers, writing every piece of text as it came was the relay's largest cost to the run's worker
+ * (bench:live-output, issue 37). The text is late by at most this much.
+ */
+export const FLUSH_MS = 40;
 
 /**
  * One run as the relay serves it to its watchers, however many: one status query per change (after a
@@ -58,6 +65,9 @@ export class WatchedRun {
   private changeTimer?: NodeJS.Timeout;
   private readonly textTimer: NodeJS.Timeout;
   private readonly forwarded = new Map<string, number>();
+  /** Frames made and not written yet, in order; `flushTimer` writes them. */
+  private unsent: string[] = [];
+  private flushTimer?: NodeJS.Timeout;
   private readonly unlisten: () => void;
   private disposed = false;
   private statusKnown: () => void = () => undefined;
@@ -85,7 +95,9 @@ export class WatchedRun {
         ...(this.status ? [this.deps.frame('status', this.status.value)] : []),
         ...this.deps.calls.missing(this.deps.workflowId, from).map((piece) => this.deps.frame('text', piece)),
       ]);
-      frames.forEach((frame) => subscriber.send(frame));
+      // What is still unsent goes to the watchers before this one: its text from `from` already holds it.
+      this.flush();
+      subscriber.send(frames.join(''));
       this.subscribers.add(subscriber);
     }));
   }
@@ -112,6 +124,7 @@ export class WatchedRun {
   close(end?: LiveFeedEvents['end']): Promise<void> {
     if (end) this.broadcast('end', end);
     this.enqueue(async () => {
+      this.flush();
       for (const subscriber of [...this.subscribers, ...this.joining]) subscriber.close();
       this.subscribers.clear();
       this.joining.clear();
@@ -126,6 +139,7 @@ export class WatchedRun {
     clearInterval(this.textTimer);
     clearTimeout(this.statusTimer);
     clearTimeout(this.changeTimer);
+    clearTimeout(this.flushTimer);
   }
 
   /** At most one query in flight; changes meanwhile ask for one more after it. */
@@ -197,9 +211,21 @@ export class WatchedRun {
   private broadcast<N extends LiveFeedEventName>(name: N, value: LiveFeedEvents[N]): void {
     this.enqueue(async () => {
       if (this.subscribers.size === 0) return;
-      const frame = await this.deps.frame(name, value);
-      for (const subscriber of this.subscribers) subscriber.send(frame);
+      this.unsent.push(await this.deps.frame(name, value));
+      if (this.flushTimer) return;
+      this.flushTimer = setTimeout(() => this.enqueue(async () => this.flush()), FLUSH_MS);
+      this.flushTimer.unref();
     });
+  }
+
+  /** Writes the unsent frames to every watcher, once each; runs in the sending order. */
+  private flush(): void {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    if (this.unsent.length === 0) return;
+    const frames = Buffer.from(this.unsent.join(''));
+    this.unsent = [];
+    for (const subscriber of this.subscribers) subscriber.send(frames);
   }
 
   private enqueue(task: () => Promise<void>): void {
