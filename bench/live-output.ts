@@ -10,7 +10,7 @@
 // watchers cost the run is not the CPU they take from it on a shared machine. The CPU columns say the
 // same without pinning: the run side's and the server's CPU ms per model request, with and without.
 //
-//   npm run bench:live-output -- [--runs 3] [--rounds 2] [--watchers 100] [--approvals 10] [--iterations 20] [--cost-rounds 2] [--pin 1]
+//   npm run bench:live-output -- [--runs 3] [--rounds 2] [--watchers 100] [--approvals 10] [--iterations 20] [--cost-rounds 2] [--pin 1] [--relay-only 1]
 import { execFileSync } from 'node:child_process';
 import * as os from 'node:os';
 import { startFakeAnthropic } from '../test/support/fake-anthropic';
@@ -27,6 +27,8 @@ const APPROVALS = sizeArg('approvals', 10);
 const ITERATIONS = sizeArg('iterations', 20);
 const COST_ROUNDS = sizeArg('cost-rounds', 2);
 const PIN = process.argv.includes('--pin') ? sizeArg('pin', 1) === 1 : false;
+/** `--relay-only 1`: the cost rounds measure the relay alone (100 polling watchers load the machine for minutes). */
+const RELAY_ONLY = process.argv.includes('--relay-only') ? sizeArg('relay-only', 1) === 1 : false;
 
 /** Pins the run's side to CPU 0 and returns the CPUs left for the watchers (Linux `taskset`). */
 function pinRunSide(serverPid: number): string {
@@ -81,7 +83,7 @@ async function run(): Promise<void> {
     const watcherCpus = PIN ? pinRunSide(env.server.process.pid!) : undefined;
     for (let round = 1; round <= COST_ROUNDS; round++) {
       for (const watchers of [0, WATCHERS]) {
-        for (const mode of (round % 2 === 1 ? ['relay', 'poll'] : ['poll', 'relay']) as Mode[]) {
+        for (const mode of (RELAY_ONLY ? ['relay'] : round % 2 === 1 ? ['relay', 'poll'] : ['poll', 'relay']) as Mode[]) {
           const cost = await measureWatchCost({ env, metricsUrl, fake, watchers, approvals: APPROVALS, iterations: ITERATIONS, workerEnv: MODES[mode].workerEnv, watcherCpus });
           costs.push({ round, mode, watchers, cost });
           console.error(`round ${round} ${mode} with ${watchers} watchers: ${sum(cost.rates.values()).toFixed(1)} req/s, iteration p50 ${ms(percentile(cost.iterationMs, 50))} ms, approval p50 ${ms(percentile(cost.approvalMs, 50))} ms, run CPU ${cost.runCpuMsPerRequest.toFixed(1)} ms/request, server CPU ${cost.serverCpuMsPerRequest.toFixed(1)} ms/request`);
@@ -96,7 +98,7 @@ async function run(): Promise<void> {
     [...rates].filter(([, rate]) => rate >= 0.5).sort((a, b) => b[1] - a[1]).slice(0, 4).map(([op, rate]) => `${op} ${rate.toFixed(1)}`).join(', ');
   report(
     'live-output',
-    `npm run bench:live-output -- --runs ${RUNS} --rounds ${ROUNDS} --watchers ${WATCHERS} --approvals ${APPROVALS} --iterations ${ITERATIONS} --cost-rounds ${COST_ROUNDS}${PIN ? ' --pin 1' : ''}`,
+    `npm run bench:live-output -- --runs ${RUNS} --rounds ${ROUNDS} --watchers ${WATCHERS} --approvals ${APPROVALS} --iterations ${ITERATIONS} --cost-rounds ${COST_ROUNDS}${PIN ? ' --pin 1' : ''}${RELAY_ONLY ? ' --relay-only 1' : ''}`,
     [
       `Latency: ${ROUNDS} rounds, each ${RUNS} runs per way, the ways alternating; each run streams ${STREAMED.length} characters in pieces of ${PIECE_CHARS}, ${PIECE_GAP_MS} ms apart; delay from a piece leaving the fake API to \`agentctl run\` printing it. Target p50 ≤ 150 ms, p95 ≤ 300 ms.`,
       '',
