@@ -39,10 +39,11 @@ const CHANGE_SETTLE_MS = 50;
 /** How often the heartbeat is read while a model call streams on another worker. */
 const REMOTE_TEXT_EVERY_MS = 250;
 /**
- * Frames made within this long of the first unsent one go out together, one write per watcher. A write
- * to a socket costs about the same for one frame as for several, and it is paid once per watcher: with
- * 100 watchers, writing every piece of text as it came was the relay's largest cost to the run's worker
- * (bench:live-output, issue 37). The text is late by at most this much.
+ * At most one write per watcher this often: a frame made longer than this after the last write goes out
+ * at once, frames made sooner wait for the window's end and go out together. A write to a socket costs
+ * about the same for one frame as for several, and it is paid once per watcher: with 100 watchers,
+ * writing every piece of text as it came was the relay's largest cost to the run's worker
+ * (bench:live-output, issue 37). Text that streams slowly is not delayed; fast text by at most this much.
  */
 export const FLUSH_MS = 40;
 
@@ -68,6 +69,7 @@ export class WatchedRun {
   /** Frames made and not written yet, in order; `flushTimer` writes them. */
   private unsent: string[] = [];
   private flushTimer?: NodeJS.Timeout;
+  private flushedAt = Number.NEGATIVE_INFINITY;
   private readonly unlisten: () => void;
   private disposed = false;
   private statusKnown: () => void = () => undefined;
@@ -213,7 +215,9 @@ export class WatchedRun {
       if (this.subscribers.size === 0) return;
       this.unsent.push(await this.deps.frame(name, value));
       if (this.flushTimer) return;
-      this.flushTimer = setTimeout(() => this.enqueue(async () => this.flush()), FLUSH_MS);
+      const wait = this.flushedAt + FLUSH_MS - performance.now();
+      if (wait <= 0) return this.flush();
+      this.flushTimer = setTimeout(() => this.enqueue(async () => this.flush()), wait);
       this.flushTimer.unref();
     });
   }
@@ -225,6 +229,7 @@ export class WatchedRun {
     if (this.unsent.length === 0) return;
     const frames = Buffer.from(this.unsent.join(''));
     this.unsent = [];
+    this.flushedAt = performance.now();
     for (const subscriber of this.subscribers) subscriber.send(frames);
   }
 

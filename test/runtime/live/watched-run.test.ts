@@ -1,6 +1,6 @@
-// The relay's fan-out, without Temporal or sockets: frames made close together reach each watcher in
-// one write (a write per piece per watcher was the relay's largest cost with 100 watchers, issue 37),
-// in order, and a watcher who joins meanwhile gets each character once.
+// The relay's fan-out, without Temporal or sockets: frames made close together reach each watcher in one
+// write (a write per piece per watcher was the relay's largest cost with 100 watchers, issue 37), a
+// frame after a quiet while at once, in order, and a watcher who joins meanwhile gets each character once.
 import { afterEach, describe, expect, it } from 'vitest';
 import { LiveCalls } from '../../../src/runtime/live/live-calls';
 import { FLUSH_MS, WatchedRun, type Subscriber } from '../../../src/runtime/live/watched-run';
@@ -50,18 +50,23 @@ describe('WatchedRun fan-out', () => {
     await sleep(FLUSH_MS * 2);
   }
 
-  it('writes the pieces streamed within one flush window to each watcher at once, in order', async () => {
+  it('writes a piece after a quiet while at once, and the pieces that follow within the window together, in order', async () => {
     const r = watched();
     const a = recorder();
     const b = recorder();
     await joined(r, a);
     await joined(r, b);
+    await sleep(FLUSH_MS * 2);
     const before = [a.writes.length, b.writes.length];
     const writer = calls.begin({ workflowId: WORKFLOW, iteration: 1, attempt: 1 });
     for (const piece of ['one ', 'two ', 'three ', 'four']) writer.write('text', piece);
+    // The first piece is not held back: nothing was written for a while.
+    await sleep(1);
+    for (const [sub, had] of [[a, before[0]!], [b, before[1]!]] as const) expect(texts(sub.writes.slice(had))).toEqual(['one ']);
     await sleep(FLUSH_MS * 3);
     for (const [sub, had] of [[a, before[0]!], [b, before[1]!]] as const) {
-      expect(sub.writes.length - had).toBe(1);
+      // Two writes for four pieces: the first at once, the three made within the window together.
+      expect(sub.writes.length - had).toBe(2);
       expect(texts(sub.writes.slice(had))).toEqual(['one ', 'two ', 'three ', 'four']);
     }
   });
