@@ -73,7 +73,8 @@ function carriesAttachments(block: Anthropic.ContentBlockParam): block is Anthro
 export async function withAttachments(messages: Anthropic.MessageParam[], store: ConversationStore, owner: string | undefined): Promise<Anthropic.MessageParam[]> {
   if (!owner) return messages;
   let out: Anthropic.MessageParam[] | undefined;
-  for (const [index, message] of messages.entries()) {
+  for (let index = 0; index < messages.length; index += 1) {
+    const message = messages[index]!;
     if (message.role !== 'user' || typeof message.content === 'string' || !message.content.some(carriesAttachments)) continue;
     const content: Anthropic.ContentBlockParam[] = [];
     for (const block of message.content) {
