@@ -59,21 +59,26 @@ async function loadAttachments(store: ConversationStore, owner: string, callId: 
   return parsed.success ? parsed.data : undefined;
 }
 
+/** A `tool_result` whose text names attachments kept in the store. */
+function carriesAttachments(block: Anthropic.ContentBlockParam): block is Anthropic.ToolResultBlockParam & { content: string } {
+  return block.type === 'tool_result' && typeof block.content === 'string' && block.content.includes(ATTACHMENT_LINE);
+}
+
 /**
  * The request's messages with each `tool_result` that has attachment lines carrying them as image
- * and document blocks after its text (the shape the Messages API takes in a `tool_result`).
+ * and document blocks after its text (the shape the Messages API takes in a `tool_result`). Only the
+ * messages that have such a result are copied; the others (every message of a run whose tools return
+ * none) are handed back as they are, not copied on every model call of a growing conversation.
  */
 export async function withAttachments(messages: Anthropic.MessageParam[], store: ConversationStore, owner: string | undefined): Promise<Anthropic.MessageParam[]> {
   if (!owner) return messages;
-  const out: Anthropic.MessageParam[] = [];
-  for (const message of messages) {
-    if (message.role !== 'user' || typeof message.content === 'string') {
-      out.push(message);
-      continue;
-    }
+  let out: Anthropic.MessageParam[] | undefined;
+  for (let index = 0; index < messages.length; index += 1) {
+    const message = messages[index]!;
+    if (message.role !== 'user' || typeof message.content === 'string' || !message.content.some(carriesAttachments)) continue;
     const content: Anthropic.ContentBlockParam[] = [];
     for (const block of message.content) {
-      if (block.type !== 'tool_result' || typeof block.content !== 'string' || !block.content.includes(ATTACHMENT_LINE)) {
+      if (!carriesAttachments(block)) {
         content.push(block);
         continue;
       }
@@ -81,7 +86,8 @@ export async function withAttachments(messages: Anthropic.MessageParam[], store:
       const text = parts ? block.content : `${block.content}\n(the attachments are no longer available on this worker)`;
       content.push({ ...block, content: [{ type: 'text', text }, ...(parts ?? []).map(toApiBlock)] });
     }
-    out.push({ ...message, content });
+    out ??= [...messages];
+    out[index] = { ...message, content };
   }
-  return out;
+  return out ?? messages;
 }

@@ -22,6 +22,24 @@ export interface CachedRequestParts {
 
 type Block = Anthropic.ContentBlockParam;
 
+/**
+ * The tool each cache-marked copy was made from. The copy differs from it only by its top-level
+ * `cache_control`, which a request's fingerprint leaves out, so the fingerprint digests the original,
+ * which the registry hands out again on every call, once (request-fingerprint.ts).
+ */
+const markedFrom = new WeakMap<object, object>();
+
+/** The tool a cache-marked copy was made from, or the tool itself when it is no such copy. */
+export function unmarkedTool<T extends object>(tool: T): T {
+  return (markedFrom.get(tool) as T | undefined) ?? tool;
+}
+
+function markTool(tool: Anthropic.Tool, cacheControl: Anthropic.CacheControlEphemeral): Anthropic.Tool {
+  const marked = { ...tool, cache_control: cacheControl };
+  markedFrom.set(marked, tool);
+  return marked;
+}
+
 /** The message with `cache_control` on its last block (a string becomes one text block to carry it). */
 function markLastBlock(message: Anthropic.MessageParam, cacheControl: Anthropic.CacheControlEphemeral): Anthropic.MessageParam {
   const blocks: Block[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : [...message.content];
@@ -48,7 +66,7 @@ function markLastBlock(message: Anthropic.MessageParam, cacheControl: Anthropic.
 export function withCacheBreakpoints(parts: ModelRequestParts, mode: PromptCacheMode): CachedRequestParts {
   if (mode === 'off') return parts;
   const cacheControl: Anthropic.CacheControlEphemeral = mode === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' };
-  const tools = parts.tools.map((tool, i) => (i === parts.tools.length - 1 ? { ...tool, cache_control: cacheControl } : tool));
+  const tools = parts.tools.map((tool, i) => (i === parts.tools.length - 1 ? markTool(tool, cacheControl) : tool));
   const system: Anthropic.TextBlockParam[] = [{ type: 'text', text: parts.system, cache_control: cacheControl }];
   const messages = [...parts.messages];
   const last = messages.length - 1;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import { canonicalJson } from '../../core/approvals/canonical-json';
+import { unmarkedTool } from './prompt-cache';
 
 /**
  * What a model request asked for besides its messages, small enough to keep in the model activity's
@@ -39,9 +40,26 @@ export function systemText(system: Anthropic.MessageCreateParams['system']): str
   return typeof system === 'string' ? system : system.map((block) => block.text).join('');
 }
 
+/**
+ * Each tool's `name#digest`, remembered by identity. The registry builds an agent's tool specs once
+ * and hands the same objects to every request (agent-registry.ts), and the prompt-cache mark goes on
+ * a copy whose original `unmarkedTool` gives back (prompt-cache.ts): so a run digests each tool once,
+ * not on every model call (0.1–0.3 ms a call, bench/results/cpu-main-thread.md). Nothing edits a tool
+ * object after it is built, so a remembered digest cannot go stale; a tool built anew (a typed-output
+ * run's completion tools) is a new object and is digested anew.
+ */
+const toolDigestCache = new WeakMap<object, string>();
+
+function toolDigest(marked: NonNullable<Anthropic.MessageCreateParams['tools']>[number]): string {
+  const tool = unmarkedTool(marked);
+  let digest = toolDigestCache.get(tool);
+  if (digest === undefined) toolDigestCache.set(tool, (digest = `${(tool as { name?: string }).name ?? tool.type ?? 'tool'}#${digestOf(withoutCacheControl(tool))}`));
+  return digest;
+}
+
 /** `name#digest` for each tool of the request. */
 function toolDigests(tools: Anthropic.MessageCreateParams['tools']): string[] {
-  return (tools ?? []).map((tool) => `${(tool as { name?: string }).name ?? tool.type ?? 'tool'}#${digestOf(withoutCacheControl(tool))}`);
+  return (tools ?? []).map(toolDigest);
 }
 
 export function requestFingerprint(request: Anthropic.MessageCreateParams): RequestFingerprint {

@@ -10,7 +10,7 @@ import { builtinAgents } from '../../../src/runtime/agents/builtin-agents';
 import { DirectoryConversationStore, MemoryConversationStore } from '../../../src/runtime/conversation/conversation-store';
 import { PostgresConversationStore } from '../../../src/runtime/conversation/postgres-conversation-store';
 import { startPostgres, type PrivatePostgres } from '../../../scripts/cluster/postgres';
-import { ATTACHMENT_LIMITS, keepAttachments, withAttachments } from '../../../src/runtime/conversation/tool-attachments';
+import { ATTACHMENT_LIMITS, ATTACHMENT_LINE, keepAttachments, withAttachments } from '../../../src/runtime/conversation/tool-attachments';
 import { defineTool, type Tool } from '../../../src/runtime/tools/tool-definition';
 import { toolResultsIn, withAgentWorker } from '../../support/agent-run-harness';
 import { useAgentTestbed } from '../../support/agent-testbed';
@@ -68,6 +68,41 @@ describe('tool attachments', () => {
     const kept = await keepAttachments(store, 'run-1', 'toolu_2', { ...ToolResult.success(''), content: [{ type: 'image', mediaType: 'image/png', data: huge }] });
     expect(kept.output).toBe(`[not attached: image/png image, ${ATTACHMENT_LIMITS.maxBytes + 1} bytes, over the ${ATTACHMENT_LIMITS.maxBytes} byte limit]`);
     expect(await store.load('attachments:run-1:toolu_2')).toBeUndefined();
+  });
+});
+
+describe('withAttachments on a growing conversation', () => {
+  // Issue 37: the model call no longer copies every user message of the conversation on every call.
+  const turn = (i: number, output: string): Anthropic.MessageParam[] => [
+    { role: 'assistant', content: [{ type: 'text', text: `step ${i}` }, { type: 'tool_use', id: `toolu_${i}`, name: 'shot', input: {} }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: output }, { type: 'text', text: `note ${i}` }] },
+  ];
+
+  it('hands back the very messages when no result names an attachment', async () => {
+    const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'the task' }, ...turn(0, 'plain'), ...turn(1, 'also plain')];
+    const copy = structuredClone(messages);
+    const out = await withAttachments(messages, new MemoryConversationStore(), 'run-1');
+    expect(out).toBe(messages);
+    expect(messages).toEqual(copy);
+  });
+
+  it('puts attachments back into the results that name them, as before, and leaves the rest and the input untouched', async () => {
+    const store = new MemoryConversationStore();
+    const kept = await keepAttachments(store, 'run-1', 'toolu_1', { ...ToolResult.success('a screenshot'), content: [{ type: 'image', mediaType: 'image/png', data: PNG }] });
+    const lost = `gone\n${ATTACHMENT_LINE}image/png image, 70 bytes]`;
+    const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'the task' }, ...turn(0, 'plain'), ...turn(1, kept.output), ...turn(2, 'plain'), ...turn(3, lost)];
+    const copy = structuredClone(messages);
+    const out = await withAttachments(messages, store, 'run-1');
+    expect(messages).toEqual(copy);
+    expect(out).toHaveLength(messages.length);
+    // What the model gets, built the way it always was: the named results with their blocks, every other message as it is.
+    const expected = copy.map((message, i) => {
+      if (i === 4) return { ...message, content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: kept.output }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } }] }, { type: 'text', text: 'note 1' }] };
+      if (i === 8) return { ...message, content: [{ type: 'tool_result', tool_use_id: 'toolu_3', content: [{ type: 'text', text: `${lost}\n(the attachments are no longer available on this worker)` }] }, { type: 'text', text: 'note 3' }] };
+      return message;
+    });
+    expect(out).toEqual(expected);
+    for (const i of [0, 1, 2, 3, 5, 6, 7]) expect(out[i]).toBe(messages[i]);
   });
 });
 
