@@ -26,8 +26,10 @@ export interface StepContext {
   timer: DeadlineTimer;
   /** The last model reply's thinking, when it thought: said in the summaries of the activities after it. */
   thought?: StepThought;
-  /** Applies everything waiting in the mailbox (the loop's own settle). */
-  settle(): Promise<void>;
+  /** Patch `quick-loop`: a step's outcome is kept by one `then` (see whileWorking). */
+  quickLoop: boolean;
+  /** Applies everything waiting in the mailbox (the loop's own settle); nothing to await when it was done at once. */
+  settle(): Promise<void> | undefined;
 }
 
 /** What a wait's timer is called in the Web UI. */
@@ -71,11 +73,36 @@ export function startInBackground(ctx: Pick<StepContext, 'mailbox' | 'running'>,
 /**
  * Waits for `work` while applying what arrives meanwhile (a person's message, a background call's
  * outcome): the loop stays the one writer, and a message is answered while an activity takes minutes.
+ * The outcome is kept by one `then` (not `finally` and a returned promise, which cost four promises
+ * more, each with the SDK's captured stack trace): only the condition reads `done`, and the SDK checks
+ * conditions once the workflow's microtasks have run, so when `done` flips does not matter.
  */
-export async function whileWorking<T>(ctx: Pick<StepContext, 'mailbox' | 'settle'>, work: Promise<T>): Promise<T> {
+export function whileWorking<T>(ctx: Pick<StepContext, 'mailbox' | 'settle' | 'quickLoop'>, work: Promise<T>): Promise<T> {
+  return ctx.quickLoop ? whileWorkingQuickly(ctx, work) : whileWorkingAwaited(ctx, work);
+}
+
+async function whileWorkingQuickly<T>(ctx: Pick<StepContext, 'mailbox' | 'settle'>, work: Promise<T>): Promise<T> {
+  let outcome: { value: T } | { error: unknown } | undefined;
+  // Observed here, so a rejection that comes while the loop applies messages is not unhandled.
+  void work.then(
+    (value) => void (outcome = { value }),
+    (error: unknown) => void (outcome = { error }),
+  );
+  for (;;) {
+    await condition(() => outcome !== undefined || ctx.mailbox.size > 0);
+    if (outcome) {
+      if ('error' in outcome) throw outcome.error;
+      return outcome.value;
+    }
+    const settling = ctx.settle();
+    if (settling) await settling;
+  }
+}
+
+/** `whileWorking` of executions before patch `quick-loop`: their histories depend on its microtasks. */
+async function whileWorkingAwaited<T>(ctx: Pick<StepContext, 'mailbox' | 'settle'>, work: Promise<T>): Promise<T> {
   let done = false;
   const finished = work.finally(() => void (done = true));
-  // Observed here, so a rejection that comes while the loop applies messages is not unhandled.
   finished.catch(() => undefined);
   for (;;) {
     await condition(() => done || ctx.mailbox.size > 0);
@@ -121,6 +148,17 @@ export async function takeStep(step: TakenStep, ctx: StepContext): Promise<void>
       return driver.dispatch(event);
     }
   }
+}
+
+/**
+ * `takeStep` for a pass that awaited nothing before it (see run-loop.ts): waiting for running calls
+ * hands the loop the SDK's condition itself instead of an async function's promise that resolves to
+ * it (two promises and two microtasks fewer; the condition resolves once every microtask has run, so
+ * nothing else in the workflow can act in between). Every other step is `takeStep`'s.
+ */
+export function takeStepQuickly(step: TakenStep, ctx: StepContext): Promise<void> | undefined {
+  if (step.kind !== 'await_tools' || (ctx.running.size === 0 && ctx.mailbox.size === 0)) return takeStep(step, ctx);
+  return condition(() => ctx.mailbox.size > 0);
 }
 
 /**
