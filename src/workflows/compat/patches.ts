@@ -152,7 +152,7 @@ export const Patches = {
   /**
    * Issue 37, the workflow thread's CPU: a loop pass with no message to apply and no audit line to
    * wait for goes on without awaiting (settle, the audit flush, the wait for running calls), and a
-   * step's activity outcome is kept by one `then`: about 40 promises an iteration instead of 59, each
+   * step's activity outcome is kept by one `then`: 39 promises an iteration instead of 58, each
    * of which costs the SDK a captured stack trace (was: every pass awaited all three; an update
    * answered in one pass completed before the next pass scheduled its activity, which histories of
    * older releases hold: fixtures `x-at-start` and `x-same-text` fail on the quick path).
