@@ -1,4 +1,4 @@
-import { condition, isCancellation } from '@temporalio/workflow';
+import { allHandlersFinished, condition, isCancellation } from '@temporalio/workflow';
 import type { NextStep, StepFeatures, ToolRun } from '../core/machine/next-step';
 import { stepKey } from '../core/machine/next-step';
 import type { RunEvent } from '../core/machine/run-events';
@@ -74,8 +74,7 @@ export function startInBackground(ctx: Pick<StepContext, 'mailbox' | 'running'>,
  * Waits for `work` while applying what arrives meanwhile (a person's message, a background call's
  * outcome): the loop stays the one writer, and a message is answered while an activity takes minutes.
  * The outcome is kept by one `then` (not `finally` and a returned promise, which cost four promises
- * more, each with the SDK's captured stack trace): only the condition reads `done`, and the SDK checks
- * conditions once the workflow's microtasks have run, so when `done` flips does not matter.
+ * more, each with the SDK's captured stack trace) and returned as it is, unless a handler runs.
  */
 export function whileWorking<T>(ctx: Pick<StepContext, 'mailbox' | 'settle' | 'quickLoop'>, work: Promise<T>): Promise<T> {
   return ctx.quickLoop ? whileWorkingQuickly(ctx, work) : whileWorkingAwaited(ctx, work);
@@ -90,6 +89,8 @@ async function whileWorkingQuickly<T>(ctx: Pick<StepContext, 'mailbox' | 'settle
   );
   for (;;) {
     await condition(() => outcome !== undefined || ctx.mailbox.size > 0);
+    // With a handler running, the outcome comes back after the microtasks it always took (see run-loop.ts settle).
+    if (outcome && !allHandlersFinished()) return work;
     if (outcome) {
       if ('error' in outcome) throw outcome.error;
       return outcome.value;
@@ -148,17 +149,6 @@ export async function takeStep(step: TakenStep, ctx: StepContext): Promise<void>
       return driver.dispatch(event);
     }
   }
-}
-
-/**
- * `takeStep` for a pass that awaited nothing before it (see run-loop.ts): waiting for running calls
- * hands the loop the SDK's condition itself instead of an async function's promise that resolves to
- * it (two promises and two microtasks fewer; the condition resolves once every microtask has run, so
- * nothing else in the workflow can act in between). Every other step is `takeStep`'s.
- */
-export function takeStepQuickly(step: TakenStep, ctx: StepContext): Promise<void> | undefined {
-  if (step.kind !== 'await_tools' || (ctx.running.size === 0 && ctx.mailbox.size === 0)) return takeStep(step, ctx);
-  return condition(() => ctx.mailbox.size > 0);
 }
 
 /**
