@@ -150,12 +150,12 @@ export const Patches = {
    */
   auditAfterCommit: 'audit-after-commit',
   /**
-   * Issue 37, the workflow thread's CPU: a loop pass with no message to apply and no audit line to
-   * wait for goes on without awaiting (settle, the audit flush, the wait for running calls), and a
-   * step's activity outcome is kept by one `then`: 39 promises an iteration instead of 58, each
-   * of which costs the SDK a captured stack trace (was: every pass awaited all three; an update
-   * answered in one pass completed before the next pass scheduled its activity, which histories of
-   * older releases hold: fixtures `x-at-start` and `x-same-text` fail on the quick path).
+   * Issue 37, the workflow thread's CPU: a loop pass with no handler running, no message to apply and
+   * no audit line to wait for goes on without awaiting settle and the audit flush, and a step's
+   * activity outcome is kept by one `then`: 41 promises an iteration instead of 58, each of which costs
+   * the SDK a captured stack trace (was: every pass awaited both; an update answered in one pass
+   * completed before the next pass scheduled its activity, which histories of older releases hold:
+   * fixtures `x-at-start` and `x-same-text` fail on the quick path).
    */
   quickLoop: 'quick-loop',
 } as const;
