@@ -9,6 +9,7 @@
 //
 //   npm run bench:cpu -- [--iterations 200] [--output-bytes 5000] [--runs 50] [--run-iterations 20] [--warmup 20]
 //                        [--scenarios 1,2,3,4,5,6] [--profile DIR] [--eager] [--worker-options JSON]
+//                        [--count-promises]
 // --eager turns on the server's eager activity dispatch (system.enableActivityEagerExecution);
 // --worker-options '{"reuseV8Context":false}' is merged into the worker's WorkerOptions: each
 // changes the figures, and the README says by how much.
@@ -69,6 +70,8 @@ const workerOptionsArg = process.argv.indexOf('--worker-options');
 const WORKER_OPTIONS = workerOptionsArg < 0 ? '{}' : process.argv[workerOptionsArg + 1]!;
 const profileArg = process.argv.indexOf('--profile');
 const PROFILE_DIR = profileArg < 0 ? undefined : path.resolve(process.argv[profileArg + 1]!);
+/** `--count-promises`: count the promises created in workflow contexts (a diagnostic: the counting hook costs CPU itself). */
+const COUNT_PROMISES = process.argv.includes('--count-promises');
 
 interface Snapshot {
   worker: number;
@@ -76,6 +79,8 @@ interface Snapshot {
   workflow: number;
   server: number;
   at: number;
+  /** Promises created in workflow contexts so far (only with --count-promises; 50 ms resolution). */
+  promises: number;
   /** CLOCK_MONOTONIC in µs, the clock of V8's profile timestamps: the profile summary keeps this window only. */
   monotonicUs: number;
 }
@@ -144,6 +149,7 @@ async function run(): Promise<void> {
         ['scenario', 'iterations measured', 'worker CPU ms / iteration', 'main thread', 'workflow threads', 'other threads', 'server CPU ms / iteration', 'wall ms / iteration', 'summarizer calls', 'history events / iteration', 'billable actions / iteration'],
         results.map((m) => [m.scenario.label, m.iterations, per(m, 'worker'), per(m, 'main'), `${per(m, 'workflow')} (${m.workflowThreads} thread${m.workflowThreads === 1 ? '' : 's'})`, other(m), per(m, 'server'), ms((m.end.at - m.start.at) / m.iterations), m.summarizer, ms(m.history.events, 2), ms(m.history.actions, 2)]),
       ),
+      ...(COUNT_PROMISES ? ['', 'Promises created in workflow contexts per iteration (--count-promises; its hook\'s own CPU is in the figures above):', '', ...results.map((m) => `- ${m.scenario.label}: ${per(m, 'promises')}`)] : []),
       '',
       'History events and billable actions count every run of the scenario whole (warm-up included), per model request; billable actions are',
       'estimated from the histories as bench:history does (bench/history/history-profile.ts). By kind, per iteration:',
@@ -178,7 +184,7 @@ async function measure(scenario: Scenario, env: BenchEnv, client: Client, ctx: C
       '--import', 'tsx', '--import', path.join(__dirname, 'cpu', 'tag-workflow-thread.mjs'),
       ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.join(PROFILE_DIR, String(ALL_SCENARIOS.indexOf(scenario) + 1))}`] : []),
     ],
-    env: { ...process.env, BENCH_ADDRESS: env.server.address, BENCH_TASK_QUEUE: taskQueue, BENCH_MODEL_URL: ctx.modelUrl, BENCH_BUNDLE: ctx.bundlePath, BENCH_WORKSPACE: ctx.workspace, BENCH_WORKFLOW_THREADS: threadsFile, BENCH_WORKER_OPTIONS: WORKER_OPTIONS, BENCH_WINDOW_CALLS: `${WARMUP},${total}` },
+    env: { ...process.env, BENCH_ADDRESS: env.server.address, BENCH_TASK_QUEUE: taskQueue, BENCH_MODEL_URL: ctx.modelUrl, BENCH_BUNDLE: ctx.bundlePath, BENCH_WORKSPACE: ctx.workspace, BENCH_WORKFLOW_THREADS: threadsFile, BENCH_WORKER_OPTIONS: WORKER_OPTIONS, BENCH_WINDOW_CALLS: `${WARMUP},${total}`, ...(COUNT_PROMISES ? { BENCH_COUNT_PROMISES: '1' } : {}) },
   });
   const pid = child.pid!;
   await nextMessage(child, 'ready');
@@ -187,7 +193,8 @@ async function measure(scenario: Scenario, env: BenchEnv, client: Client, ctx: C
   const snapshot = (): Snapshot => {
     const main = threadCpuMs(pid, pid);
     const workflow = workflowTids().reduce((sum, tid) => sum + threadCpuMs(pid, tid), 0);
-    return { main, workflow, worker: processCpuMs(pid), server: treeCpuMs(ctx.serverPid), at: performance.now(), monotonicUs: Number(process.hrtime.bigint() / 1000n) };
+    const promises = COUNT_PROMISES ? workflowTids().reduce((sum, tid) => sum + Number(readIfThere(`${threadsFile}.${tid}.promises`) || 0), 0) : 0;
+    return { main, workflow, promises, worker: processCpuMs(pid), server: treeCpuMs(ctx.serverPid), at: performance.now(), monotonicUs: Number(process.hrtime.bigint() / 1000n) };
   };
   let start: Snapshot | undefined;
   let end: Snapshot | undefined;
@@ -245,6 +252,14 @@ function eventTypeName(event: HistoryEvent): string {
   const type = event.eventType;
   const name = typeof type === 'number' ? temporal.api.enums.v1.EventType[type] : String(type);
   return (name ?? 'unknown').replace(/^EVENT_TYPE_/, '').toLowerCase();
+}
+
+function readIfThere(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
 }
 
 function nextMessage(child: ChildProcess, type: ChildMessage['type']): Promise<ChildMessage> {

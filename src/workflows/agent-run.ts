@@ -60,6 +60,7 @@ export async function agentRun(rawInput: AgentRunInput): Promise<AgentRunResult>
     deliveries: new Deliveries(driver.state),
     signingEnv: () => signingEnvOf(options),
     continuePausedTurns: features.continuePausedTurns,
+    quickLoop: features.quickLoop,
     running: new Map(),
     timer: new DeadlineTimer(),
     settle: () => settle(loop),

@@ -34,6 +34,8 @@ export class RunDriver {
   private unaudited: AuditEntry[] = [];
   /** The audit flush in flight (one-writer executions): a later flush chains onto it, so none overtakes it. */
   private flushing: Promise<void> = Promise.resolve();
+  /** `flushing` has been written (or there never was a flush): awaiting it would only cost promises (see auditIdle). */
+  private flushed = true;
   /** The phase the `AgentStatus` search attribute holds. */
   private publishedPhase: string;
   /** The agent the `AgentName` search attribute holds (it changes with a handoff). */
@@ -216,6 +218,7 @@ export class RunDriver {
     if (this.unaudited.length === 0) return this.flushing;
     const entries = this.unaudited;
     this.unaudited = [];
+    this.flushed = false;
     // A flush that failed (the run was cancelled mid-write) does not keep later lines from being tried,
     // and its lines go back to the front of the queue: the run's end writes them (run-loop.ts endRun).
     const written = this.flushing
@@ -226,6 +229,8 @@ export class RunDriver {
         // the messages may come in another order and decide otherwise; a line a local activity had
         // written from inside it would stay in the log (the fuzzer's seed 1).
         await (this.options.auditAfterCommit ? committedAudit : audit).recordAudit(entries);
+        // Only the last flush handed out settles the driver: an earlier one's success says nothing of it.
+        if (this.flushing === written) this.flushed = true;
       })
       .catch((error: unknown) => {
         this.unaudited = [...entries, ...this.unaudited];
@@ -233,6 +238,16 @@ export class RunDriver {
       });
     this.flushing = written;
     return written;
+  }
+
+  /**
+   * Whether a flush would write nothing and wait for nothing (a one-writer execution with no line
+   * queued and the last flush written): the loop then goes on without awaiting it. Every workflow-side
+   * promise costs the SDK a captured stack trace (issue 37), and the loop passes here three times an
+   * iteration. A failed flush keeps it false, so its failure still reaches whoever awaits the next one.
+   */
+  auditIdle(): boolean {
+    return this.options.oneWriter && this.flushed && this.unaudited.length === 0;
   }
 
   /** Executions from before the one-writer patch: a flush that finds nothing new returns at once (replays depend on it). */

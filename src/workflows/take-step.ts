@@ -1,4 +1,4 @@
-import { condition, isCancellation } from '@temporalio/workflow';
+import { allHandlersFinished, condition, isCancellation } from '@temporalio/workflow';
 import type { NextStep, StepFeatures, ToolRun } from '../core/machine/next-step';
 import { stepKey } from '../core/machine/next-step';
 import type { RunEvent } from '../core/machine/run-events';
@@ -26,8 +26,10 @@ export interface StepContext {
   timer: DeadlineTimer;
   /** The last model reply's thinking, when it thought: said in the summaries of the activities after it. */
   thought?: StepThought;
-  /** Applies everything waiting in the mailbox (the loop's own settle). */
-  settle(): Promise<void>;
+  /** Patch `quick-loop`: a step's outcome is kept by one `then` (see whileWorking). */
+  quickLoop: boolean;
+  /** Applies everything waiting in the mailbox (the loop's own settle); nothing to await when it was done at once. */
+  settle(): Promise<void> | undefined;
 }
 
 /** What a wait's timer is called in the Web UI. */
@@ -71,11 +73,37 @@ export function startInBackground(ctx: Pick<StepContext, 'mailbox' | 'running'>,
 /**
  * Waits for `work` while applying what arrives meanwhile (a person's message, a background call's
  * outcome): the loop stays the one writer, and a message is answered while an activity takes minutes.
+ * The outcome is kept by one `then` (not `finally` and a returned promise, which cost four promises
+ * more, each with the SDK's captured stack trace) and returned as it is, unless a handler runs.
  */
-export async function whileWorking<T>(ctx: Pick<StepContext, 'mailbox' | 'settle'>, work: Promise<T>): Promise<T> {
+export function whileWorking<T>(ctx: Pick<StepContext, 'mailbox' | 'settle' | 'quickLoop'>, work: Promise<T>): Promise<T> {
+  return ctx.quickLoop ? whileWorkingQuickly(ctx, work) : whileWorkingAwaited(ctx, work);
+}
+
+async function whileWorkingQuickly<T>(ctx: Pick<StepContext, 'mailbox' | 'settle'>, work: Promise<T>): Promise<T> {
+  let outcome: { value: T } | { error: unknown } | undefined;
+  // Observed here, so a rejection that comes while the loop applies messages is not unhandled.
+  void work.then(
+    (value) => void (outcome = { value }),
+    (error: unknown) => void (outcome = { error }),
+  );
+  for (;;) {
+    await condition(() => outcome !== undefined || ctx.mailbox.size > 0);
+    // With a handler running, the outcome comes back after the microtasks it always took (see run-loop.ts settle).
+    if (outcome && !allHandlersFinished()) return work;
+    if (outcome) {
+      if ('error' in outcome) throw outcome.error;
+      return outcome.value;
+    }
+    const settling = ctx.settle();
+    if (settling) await settling;
+  }
+}
+
+/** `whileWorking` of executions before patch `quick-loop`: their histories depend on its microtasks. */
+async function whileWorkingAwaited<T>(ctx: Pick<StepContext, 'mailbox' | 'settle'>, work: Promise<T>): Promise<T> {
   let done = false;
   const finished = work.finally(() => void (done = true));
-  // Observed here, so a rejection that comes while the loop applies messages is not unhandled.
   finished.catch(() => undefined);
   for (;;) {
     await condition(() => done || ctx.mailbox.size > 0);

@@ -28,6 +28,7 @@ describe('a tool call in the background', () => {
       mailbox,
       features: { compactionByBudget: true, concurrentReadTools: true, localQuickTools: true, waitOutModelOutage: true, toolResultEndsRun: true },
       continuePausedTurns: true,
+      quickLoop: true,
       running: new Map(),
       timer: new DeadlineTimer(),
       settle: async () => undefined,

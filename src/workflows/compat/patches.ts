@@ -149,6 +149,15 @@ export const Patches = {
    * second, different decision for the same call).
    */
   auditAfterCommit: 'audit-after-commit',
+  /**
+   * Issue 37, the workflow thread's CPU: a loop pass with no handler running, no message to apply and
+   * no audit line to wait for goes on without awaiting settle and the audit flush, and a step's
+   * activity outcome is kept by one `then`: 41 promises an iteration instead of 58, each of which costs
+   * the SDK a captured stack trace (was: every pass awaited both; an update answered in one pass
+   * completed before the next pass scheduled its activity, which histories of older releases hold:
+   * fixtures `x-at-start` and `x-same-text` fail on the quick path).
+   */
+  quickLoop: 'quick-loop',
 } as const;
 
 export type Features = { -readonly [K in keyof typeof Patches]: boolean };
