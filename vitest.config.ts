@@ -39,6 +39,9 @@ const OWN_PROCESS_FILES = [
   // process into a cgroup of its own) runs once per process
   'test/runtime/tools/sandbox/cgroups/**/*.test.ts',
   'test/runtime/worker-setup/tool-process-runner.test.ts',
+  // in a shared process its cancelled command (sandbox none) reports `exit code null` instead of
+  // SIGKILL, 2 runs of 2 (alone too); in a process of its own it passes. Not yet understood.
+  'test/runtime/tools/builtin/shell.test.ts',
 ];
 // The cluster drill has its own command and config (npm run test:cluster, vitest.cluster.config.ts).
 const NEVER = [...configDefaults.exclude, 'test/**/*.cluster.test.ts'];
