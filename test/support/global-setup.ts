@@ -59,9 +59,14 @@ async function startSuiteResources(): Promise<SuiteResources> {
   const bundle = await bundleWorkflowCode({ workflowsPath: path.join(__dirname, '..', '..', 'src', 'workflows', 'index.ts'), logger: new DefaultLogger('WARN') });
   await writeFile(path.join(bundleDir, 'workflows.js'), bundle.code);
   process.env.DURABLE_AGENT_TEST_BUNDLE = path.join(bundleDir, 'workflows.js');
+  // The package's tarball, packed once per run by the first test/package file that needs it (the
+  // build behind `npm pack` takes tens of CPU seconds); see test/package/support/tarball-project.ts.
+  const packDir = await mkdtemp(path.join(base, 'durable-agent-test-pack-'));
+  process.env.DURABLE_AGENT_TEST_PACK_DIR = packDir;
   const removeDirs = async () => {
     if (headDir) await rm(headDir, { recursive: true, force: true });
     await rm(bundleDir, { recursive: true, force: true });
+    await rm(packDir, { recursive: true, force: true });
   };
   const external = process.env.TEMPORAL_TEST_ADDRESS;
   if (external) return { address: external, release: removeDirs };
