@@ -39,9 +39,6 @@ const OWN_PROCESS_FILES = [
   // process into a cgroup of its own) runs once per process
   'test/runtime/tools/sandbox/cgroups/**/*.test.ts',
   'test/runtime/worker-setup/tool-process-runner.test.ts',
-  // in a shared process its cancelled command reports `exit code null` instead of SIGKILL (2 runs of
-  // 2, alone too: the abort lands before the spawn); in a process of its own it passes. Not understood yet.
-  'test/runtime/tools/builtin/shell.test.ts',
   // a stress test with a floor of 5,000 calls in 30 s: after many files in a shared process it made
   // 885 and 4,575 (2 runs of 2, load 20-30), so it keeps a process (and event loop) of its own
   'test/runtime/tools/file-tools-race.test.ts',

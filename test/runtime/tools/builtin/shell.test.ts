@@ -9,6 +9,14 @@ import { removeTempDirs, tempDir, toolContext } from '../tool-test-context';
 
 type Input = Parameters<typeof shellTool.execute>[0];
 
+async function until(ready: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!ready()) {
+    if (Date.now() > deadline) throw new Error(`not ready within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 describe.each(['bwrap', 'none'] as const)('shell (sandbox %s)', (mode) => {
   let root: string;
   const processes = runnerFor(mode);
@@ -53,14 +61,25 @@ describe.each(['bwrap', 'none'] as const)('shell (sandbox %s)', (mode) => {
     expect(result.output).toMatch(/output truncated: showing 12000 of \d+ characters; redirect output to a file and search it/);
   });
 
-  it('stops the command when the activity is cancelled', async () => {
+  it('stops the command when the activity is cancelled, and says so', async () => {
     const abort = new AbortController();
+    // Cancelled once the command has surely started (it says so in started.txt), however slowly the
+    // machine spawns it: a fixed delay once landed before the spawn on a loaded machine.
+    const pending = run({ command: 'echo up > started.txt; sleep 30' }, abort.signal);
+    await until(() => existsSync(path.join(root, 'started.txt')));
     const started = Date.now();
-    const pending = run({ command: 'sleep 30' }, abort.signal);
-    setTimeout(() => abort.abort(), 200);
+    abort.abort();
     const result = await pending;
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect(result).toMatchObject({ success: false, output: expect.stringMatching(/^exit code SIGKILL/) });
+    expect(result).toMatchObject({ success: false, output: expect.stringMatching(/^exit code SIGKILL\nThe call was cancelled; its command was killed\./) });
+  });
+
+  it('says a call cancelled before its command started ran nothing', async () => {
+    const abort = new AbortController();
+    abort.abort();
+    const result = await run({ command: 'echo ran > ran.txt' }, abort.signal);
+    expect(result).toEqual({ success: false, shouldContinue: true, output: 'The call was cancelled before its command started; nothing ran.' });
+    expect(existsSync(path.join(root, 'ran.txt'))).toBe(false);
   });
 
   it("does not show the worker's secrets to the command", async () => {
