@@ -81,11 +81,10 @@ function describeResult(result: ProcessRunResult, timeoutMs: number): ToolResult
   const head = notes.length > 0 ? `${notes.join('\n')}\n` : '';
   // A cancelled call's result is seldom read (the run stopped it), but when it is, it must not read
   // as the command's own failure: before the spawn there is no exit code at all.
-  if (result.aborted && result.exitCode === null && result.signal === null) {
-    return ToolResult.error('The call was cancelled before its command started; nothing ran.');
-  }
   if (result.aborted) {
-    return ToolResult.error(`exit code ${result.exitCode ?? result.signal}\nThe call was cancelled; its command was killed.\n${head}${shown}`);
+    const status = result.exitCode ?? result.signal;
+    if (status === null) return ToolResult.error('The call was cancelled before its command started; nothing ran.');
+    return ToolResult.error(`exit code ${status}\nThe call was cancelled; its command was killed.\n${head}${shown}`);
   }
   if (result.timedOut) {
     return ToolResult.error(`Command timed out after ${timeoutMs / 1000}s and was killed (timeoutSeconds).\n${head}${shown}`);

@@ -4,18 +4,10 @@ import * as path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { shellTool } from '../../../../src/runtime/tools/builtin/shell';
 import type { ToolContext } from '../../../../src/runtime/tools/tool-definition';
-import { helloServer, lockFreed, runnerFor, workerSecrets } from '../sandbox/sandbox-test-support';
+import { eventually, helloServer, lockFreed, runnerFor, workerSecrets } from '../sandbox/sandbox-test-support';
 import { removeTempDirs, tempDir, toolContext } from '../tool-test-context';
 
 type Input = Parameters<typeof shellTool.execute>[0];
-
-async function until(ready: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!ready()) {
-    if (Date.now() > deadline) throw new Error(`not ready within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe.each(['bwrap', 'none'] as const)('shell (sandbox %s)', (mode) => {
   let root: string;
@@ -66,7 +58,7 @@ describe.each(['bwrap', 'none'] as const)('shell (sandbox %s)', (mode) => {
     // Cancelled once the command has surely started (it says so in started.txt), however slowly the
     // machine spawns it: a fixed delay once landed before the spawn on a loaded machine.
     const pending = run({ command: 'echo up > started.txt; sleep 30' }, abort.signal);
-    await until(() => existsSync(path.join(root, 'started.txt')));
+    expect(await eventually(() => existsSync(path.join(root, 'started.txt')), 20_000)).toBe(true);
     const started = Date.now();
     abort.abort();
     const result = await pending;
