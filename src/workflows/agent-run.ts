@@ -1,5 +1,6 @@
 import { allHandlersFinished, CancellationScope, condition, ContinueAsNew, isCancellation, setHandler, workflowInfo } from '@temporalio/workflow';
 import { statusQuery } from '../contract/agent-run-api';
+import { watchStatusQuery } from '../contract/live-status';
 import { FailureType } from '../contract/errors';
 import type { AgentRunInput, ParsedRunInput } from '../contract/run-input';
 import type { AgentRunResult } from '../contract/run-result';
@@ -14,6 +15,7 @@ import { Deliveries } from './deliveries';
 import { Mailbox } from './mailbox';
 import { installMessageHandlers, signingEnvOf, type MessageOptions } from './message-handlers';
 import { asRunFailure, resultOf, startLink } from './run-lifecycle';
+import { StatusWatch } from './status-watch';
 import { endRun, runLoop, settle, type Loop } from './run-loop';
 import { parseInput } from './run-state-init';
 
@@ -28,7 +30,7 @@ export { CONTINUE_NUDGE } from '../core/machine/on-model';
  */
 export async function agentRun(rawInput: AgentRunInput): Promise<AgentRunResult> {
   const features = currentFeatures();
-  const slot: RunSlot = {};
+  const slot: RunSlot = { watch: new StatusWatch() };
   installQueries(slot, rawInput);
   if (!features.oneWriter) return legacyAgentRun(rawInput, features, slot);
 
@@ -39,7 +41,7 @@ export async function agentRun(rawInput: AgentRunInput): Promise<AgentRunResult>
   let input: ParsedRunInput;
   try {
     input = parseInput(rawInput);
-    slot.driver = await startLink(input, { auditing: features.auditDecisions, oneWriter: true, containedCalls: features.containedCalls, publishesCost: features.costAttribute, allowedCallLines: features.ruleDecisionLines, linkMakesProgress: features.linkMakesProgress, auditAfterCommit: features.auditAfterCommit, report: (event) => mailbox.report(event) }, features.approvalChannelII);
+    slot.driver = await startLink(input, { auditing: features.auditDecisions, oneWriter: true, containedCalls: features.containedCalls, publishesCost: features.costAttribute, allowedCallLines: features.ruleDecisionLines, linkMakesProgress: features.linkMakesProgress, auditAfterCommit: features.auditAfterCommit, report: (event) => mailbox.report(event), watch: slot.watch }, features.approvalChannelII);
   } catch (error) {
     // Nothing was applied: every message that came meanwhile is refused with the reason.
     const cancelled = isCancellation(error);
@@ -96,10 +98,16 @@ export async function agentRun(rawInput: AgentRunInput): Promise<AgentRunResult>
  * that failed says why.
  */
 function installQueries(slot: RunSlot, rawInput: AgentRunInput): void {
-  setHandler(statusQuery, () => {
+  const status = () => {
     if (slot.driver) return toStatus(slot.driver.state);
     if (slot.startupFailure) throw new Error(`The run failed before it started: ${slot.startupFailure}`);
     return statusWhileStarting(rawInput);
+  };
+  setHandler(statusQuery, status);
+  // The relay's reading: the same answer, and the run pushes what follows for a while (status-watch.ts).
+  setHandler(watchStatusQuery, () => {
+    slot.watch.arm();
+    return status();
   });
   setHandler(checkpointQuery, () => {
     if (!slot.driver) throw new Error(slot.startupFailure ? `The run failed before it started: ${slot.startupFailure}` : 'The run is starting.');

@@ -11,6 +11,7 @@ import { peekStep, transition } from '../core/machine/transition';
 import type { TransitionEnv } from '../core/machine/transition-context';
 import type { NextStep, StepFeatures } from '../core/machine/next-step';
 import { historyIsFull } from './history-budget';
+import type { StatusWatch } from './status-watch';
 import { childStatusSignal } from '../contract/agent-run-api';
 import { pendingBudgetOf } from '../core/machine/budget';
 import { pendingQuestionsOf, pendingApprovalsOf } from '../core/machine/run-status';
@@ -141,6 +142,7 @@ export class RunDriver {
       if (entry) this.unaudited.push(entry);
     }
     this.tellParent();
+    this.options.watch?.moved(state);
     if (events.some((e) => e.name === 'iterationCompleted')) this.publishCost();
     // Only the fork replayer hands the state out: `agentctl fork` reads the state after iteration N this way.
     if (forkReplay() && events.some((e) => e.name === 'iterationCompleted')) forkPoints.iterationEnded(state);
@@ -277,4 +279,6 @@ export interface DriverOptions {
   auditAfterCommit?: boolean;
   /** Takes the event of something the driver learned outside a transition (a parent it could not tell). */
   report?: (event: RunEvent) => void;
+  /** Pushes the status to the worker's relay while a `watchStatus` query has armed it (one-writer executions). */
+  watch?: StatusWatch;
 }

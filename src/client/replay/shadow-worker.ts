@@ -120,6 +120,8 @@ export async function startShadowWorker(options: ShadowWorkerOptions): Promise<S
         lifecycle: { emit: { fn: (_info, event: LifecycleEvent) => void sessions.get(event.workflowId)?.events.push(event) } },
         forkPoints: { iterationEnded: { fn: () => undefined } },
         replayLab: { recorded: { fn: () => undefined } },
+        // A shadow run pushes its status only if someone arms it (watchStatus); no relay takes it here.
+        liveStatus: { changed: { fn: () => undefined } },
       },
     });
     const running = worker.run();

@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { Client } from '@temporalio/client';
 import { statusQuery } from '../../contract/agent-run-api';
 import { liveFeedPath, type LiveFeedFrom, type LiveRelayAddress } from '../../contract/live-feed';
+import { watchStatusQuery } from '../../contract/live-status';
+import type { RunStatus } from '../../contract/run-status';
 import type { LifecycleHandler } from '../lifecycle/lifecycle-handler';
 import { feedFrame } from './feed-frames';
 import { heartbeatProgress } from './heartbeat-progress';
@@ -84,6 +86,11 @@ export class LiveRelay {
     return new LiveRelay(server, advertisedUrl(options.settings, (server.address() as AddressInfo).port), options);
   }
 
+  /** A run on this worker pushed its status (the `liveStatus` sink, once a `watchStatus` query armed it). */
+  pushed(workflowId: string, status: RunStatus): void {
+    this.runs.get(workflowId)?.pushed(status);
+  }
+
   /** What the model call of `workflowId` puts in its heartbeat. */
   addressFor(workflowId: string): LiveRelayAddress {
     return { url: this.url, token: this.tokens.tokenFor(this.options.namespace, workflowId) };
@@ -154,10 +161,23 @@ export class LiveRelay {
   private watch(workflowId: string): WatchedRun {
     const client = this.options.temporal();
     const handle = client.workflow.getHandle(workflowId);
+    // A run whose code predates `watchStatus` is read with `status` from then on (it pushes nothing).
+    let plain = false;
+    const query = async (): Promise<RunStatus> => {
+      if (!plain) {
+        try {
+          return await handle.query(watchStatusQuery);
+        } catch (error) {
+          if (!(error instanceof Error && error.message.includes(`did not register a handler for ${watchStatusQuery.name}`))) throw error;
+          plain = true;
+        }
+      }
+      return handle.query(statusQuery);
+    };
     const run = new WatchedRun({
       workflowId,
       calls: this.calls,
-      queryStatus: () => client.withDeadline(Date.now() + 10_000, () => handle.query(statusQuery)),
+      queryStatus: () => client.withDeadline(Date.now() + 10_000, query),
       readProgress: async () => heartbeatProgress(await handle.describe(), client.options.loadedDataConverter),
       frame: (name, value) => feedFrame(client.options.loadedDataConverter, name, value),
       gone: () => {

@@ -13,7 +13,10 @@ export interface Subscriber {
 export interface WatchedRunDeps {
   workflowId: string;
   calls: LiveCalls;
-  /** The run's `status` query; rejects with WorkflowNotFoundError for a run that does not exist. */
+  /**
+   * The run's status by query (`watchStatus`, which also arms the run to push what follows: see
+   * `pushed`); rejects with WorkflowNotFoundError for a run that does not exist.
+   */
   queryStatus(): Promise<RunStatus>;
   /** The latest heartbeat of the run's model call, wherever it streams. */
   readProgress(): Promise<HeartbeatProgress | undefined>;
@@ -29,6 +32,11 @@ const ENDED: ReadonlySet<RunPhase> = new Set(['completed', 'max_iterations', 'gu
 const STATUS_EVERY_MS = 1_000;
 /** While it waits (for a person, a message), less and less often, up to this. */
 const STATUS_PARKED_MAX_MS = 5_000;
+/**
+ * While the run pushes its statuses (it runs on this worker, armed by the last query), the status is read
+ * only this often: to arm it again well within its window (WATCH_STATUS_MS), not to learn anything.
+ */
+const REARM_EVERY_MS = 5_000;
 /** A run's first watcher waits this long at most for its status before it gets the text. */
 const FIRST_STATUS_WAIT_MS = 2_000;
 /**
@@ -48,10 +56,11 @@ const REMOTE_TEXT_EVERY_MS = 250;
 export const FLUSH_MS = 40;
 
 /**
- * One run as the relay serves it to its watchers, however many: one status query per change (after a
- * lifecycle event of the run on this worker, or on a slow timer for what happens elsewhere), pushed to
- * all; the model's text pushed as it streams on this worker, or read from the heartbeat while it
- * streams on another. Frames go out in the order they were made.
+ * One run as the relay serves it to its watchers, however many: its status as the run pushes it (once a
+ * `watchStatus` query armed it, while it runs on this worker), or else one status query per change
+ * (after a lifecycle event of the run on this worker, or on a slow timer for what happens elsewhere),
+ * sent to all; the model's text pushed as it streams on this worker, or read from the heartbeat while
+ * it streams on another. Frames go out in the order they were made.
  */
 export class WatchedRun {
   private readonly subscribers = new Set<Subscriber>();
@@ -63,6 +72,11 @@ export class WatchedRun {
   private again = false;
   private quiet = 0;
   private statusTimer?: NodeJS.Timeout;
+  /** When `statusTimer` fires (performance.now() time). */
+  private statusDue = 0;
+  /** When the last query was sent, and when the run last pushed its status. */
+  private queriedAt = Number.NEGATIVE_INFINITY;
+  private pushedAt = Number.NEGATIVE_INFINITY;
   private changeTimer?: NodeJS.Timeout;
   private readonly textTimer: NodeJS.Timeout;
   private readonly forwarded = new Map<string, number>();
@@ -122,6 +136,21 @@ export class WatchedRun {
     this.changeTimer.unref();
   }
 
+  /**
+   * The run pushed its status: it runs on this worker and a query armed it. That status follows every
+   * transition of the run, right after the lifecycle events of the same transition (`changed`), so it
+   * stands in for the query those would have asked for; while pushes come, the status is queried only
+   * to arm the run again (REARM_EVERY_MS).
+   */
+  pushed(status: RunStatus): void {
+    if (this.disposed) return;
+    this.pushedAt = performance.now();
+    clearTimeout(this.changeTimer);
+    this.changeTimer = undefined;
+    this.took(status);
+    if (!this.querying) this.schedule();
+  }
+
   /** Ends every watcher's feed with `end` and stops reading. */
   close(end?: LiveFeedEvents['end']): Promise<void> {
     if (end) this.broadcast('end', end);
@@ -153,8 +182,12 @@ export class WatchedRun {
     }
     this.querying = true;
     clearTimeout(this.statusTimer);
+    this.statusTimer = undefined;
+    const sentAt = (this.queriedAt = performance.now());
     void this.deps.queryStatus().then(
-      (status) => this.took(status),
+      // A push that came meanwhile is at least as new: a run pushes after every transition once armed,
+      // and its worker hands over an activation's pushes before it answers a later query.
+      (status) => (this.pushedAt > sentAt ? undefined : this.took(status)),
       (error: unknown) => this.failed(error),
     ).finally(() => {
       this.querying = false;
@@ -185,8 +218,15 @@ export class WatchedRun {
   private schedule(): void {
     if (this.disposed || (this.status && ENDED.has(this.status.phase))) return;
     const parked = this.status !== undefined && !MAY_STREAM.has(this.status.phase);
-    const delay = parked ? Math.min(STATUS_PARKED_MAX_MS, STATUS_EVERY_MS * 2 ** this.quiet) : STATUS_EVERY_MS;
-    this.statusTimer = setTimeout(() => this.refresh(), delay);
+    const due =
+      this.pushedAt > this.queriedAt
+        ? this.queriedAt + REARM_EVERY_MS
+        : performance.now() + (parked ? Math.min(STATUS_PARKED_MAX_MS, STATUS_EVERY_MS * 2 ** this.quiet) : STATUS_EVERY_MS);
+    // Every push asks again; only the first after a query moves the timer.
+    if (this.statusTimer && due === this.statusDue) return;
+    clearTimeout(this.statusTimer);
+    this.statusDue = due;
+    this.statusTimer = setTimeout(() => this.refresh(), Math.max(0, due - performance.now()));
     this.statusTimer.unref();
   }
 

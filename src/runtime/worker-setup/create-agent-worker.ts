@@ -15,6 +15,7 @@ import { type ConversationStore } from '../conversation/conversation-store-types
 import { ConsoleLifecycleLogger } from '../lifecycle/console-logger';
 import { lifecycleSinks } from '../lifecycle/lifecycle-sink';
 import { startLiveRelay } from '../live/live-relay';
+import type { RunStatus } from '../../contract/run-status';
 import { openModelClients } from '../model/providers/open-model-clients';
 import { startConfiguredTracing } from '../observability/tracing';
 import type { ProcessRunner } from '../tools/sandbox/process-runner';
@@ -206,7 +207,12 @@ async function startWorker(
     plugins,
     ...(await workflowCode(options.workflowBundle, options.workerOptions, tracing)),
     // forkPoints is only called while a history replays, where a live worker drops it (fork-point.ts).
-    sinks: { ...lifecycleSinks([...(options.lifecycleHandlers ?? []), ...(live ? [live.lifecycle] : [])]), forkPoints: { iterationEnded: { fn: () => undefined } } },
+    // liveStatus: the statuses a run armed by the relay's watchStatus query pushes (contract/live-status.ts).
+    sinks: {
+      ...lifecycleSinks([...(options.lifecycleHandlers ?? []), ...(live ? [live.lifecycle] : [])]),
+      forkPoints: { iterationEnded: { fn: () => undefined } },
+      liveStatus: { changed: { fn: (info, status: RunStatus) => live?.pushed(info.workflowId, status) } },
+    },
     // Heartbeats of a streaming model call carry its text so far; sent this often, a client
     // watching the run sees it within about a second.
     maxHeartbeatThrottleInterval: '500 milliseconds',

@@ -3,10 +3,11 @@
 // another one) is refused; watchers fall back to polling Temporal when the relay is off or cannot be
 // reached; a relay that cannot listen leaves the worker running; and the relay adds nothing of the
 // text to the run's history (only its address and the run's token, in the model call's result).
+// The relay reads a working run's status from what the run pushes once armed, not by a query per step.
 // Finding the relay of a parked run: relay-discovery.test.ts.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { WorkflowHandle } from '@temporalio/client';
+import { WorkflowClient, type WorkflowHandle } from '@temporalio/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { liveFeedPath, type LiveFeedFrom, type LiveRelayAddress } from '../../../src/contract/live-feed';
 import { LiveTextTracker } from '../../../src/client/live-text';
@@ -107,6 +108,19 @@ async function closedPort(): Promise<number> {
 }
 
 afterEach(() => vi.restoreAllMocks());
+
+/** Counts the relay's status queries of `workflowId`: `watchStatus`, which only a relay sends (a polling watcher sends `status`). */
+function countRelayQueries(workflowId: string): { total: () => number } {
+  let total = 0;
+  type QueryInput = { queryType: string; workflowExecution: { workflowId?: string } };
+  const proto = WorkflowClient.prototype as unknown as { _queryWorkflowHandler(input: QueryInput): Promise<unknown> };
+  const original = proto._queryWorkflowHandler;
+  vi.spyOn(proto, '_queryWorkflowHandler').mockImplementation(function (this: WorkflowClient, input: QueryInput) {
+    if (input.workflowExecution.workflowId === workflowId && input.queryType === 'watchStatus') total += 1;
+    return original.call(this, input);
+  });
+  return { total: () => total };
+}
 
 describe('live relay', () => {
   it('a late subscriber gets the text from the offset it asks for, and one without an offset gets it all', async () => {
@@ -276,5 +290,45 @@ describe('live relay', () => {
     expect(relay.json).toContain(`\\"token\\":\\"${relay.token}\\"}`);
     expect(off.json).not.toContain('\\"relay\\"');
     expect(relay.json).not.toContain('/v1/runs/');
+  });
+
+  it("reads a working run's status from its pushes: one query arms the run, not one per step (issue 37)", async () => {
+    const task = uniqueId('pushed-status');
+    const STEPS = 10;
+    fake.script(task, [
+      // Streams for a while first, so the watcher finds the relay in the heartbeat and joins early.
+      reply(text(STREAMED), toolCall('list_files', {})).chunked(8, 60),
+      // Then steps of about 150 ms each, each a model call, a tool call and their transitions.
+      ...Array.from({ length: STEPS }, (_, i) => reply(text(`Step ${i + 1} of ${STEPS}.`), toolCall('list_files', {})).chunked(6, 50)),
+      reply(toolCall('complete_task', { summary: 'stepped', status: 'success' })),
+    ]);
+    await withAgentWorker(bed.harness(), async ({ start }) => {
+      const handle = await start({ agent: 'general', task });
+      const relayQueries = countRelayQueries(handle.workflowId);
+      await heartbeatWith(handle, 1, true);
+      const seen = new Set<number>();
+      let last: string | undefined;
+      const feed = new RunFeed(handle, { onText: () => undefined });
+      try {
+        for (let reading = await feed.next(); reading; reading = await feed.next()) {
+          if (!('status' in reading)) continue;
+          expect(feed.via).toBe('relay');
+          seen.add(reading.status.iteration);
+          last = reading.status.phase;
+          if (last === 'completed') break;
+        }
+      } finally {
+        await feed.close();
+      }
+      expect(last).toBe('completed');
+      // The watcher saw the run move step by step, though the relay asked for its status at most twice
+      // (the query that armed it, and one more if the run outlasted REARM_EVERY_MS); a query per burst
+      // of events, as before, made more than one per step.
+      expect(seen.size).toBeGreaterThanOrEqual(STEPS / 2);
+      console.log(`pushed-status: ${relayQueries.total()} relay queries over ${STEPS + 2} iterations; the watcher saw ${seen.size} iterations`);
+      expect(relayQueries.total()).toBeGreaterThanOrEqual(1);
+      expect(relayQueries.total()).toBeLessThanOrEqual(2);
+      await handle.result();
+    });
   });
 });

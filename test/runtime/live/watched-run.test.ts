@@ -1,6 +1,9 @@
 // The relay's fan-out, without Temporal or sockets: frames made close together reach each watcher in one
 // write (a write per piece per watcher was the relay's largest cost with 100 watchers, issue 37), a
 // frame after a quiet while at once, in order, and a watcher who joins meanwhile gets each character once.
+// And its reading of the status: a status the run pushed stands in for the query a change would ask
+// for, and a query's answer that was on its way while a push came does not overwrite the push.
+// The same against a real run: live-relay.test.ts ("reads a working run's status from its pushes").
 import { afterEach, describe, expect, it } from 'vitest';
 import { LiveCalls } from '../../../src/runtime/live/live-calls';
 import { FLUSH_MS, WatchedRun, type Subscriber } from '../../../src/runtime/live/watched-run';
@@ -94,5 +97,93 @@ describe('WatchedRun fan-out', () => {
     expect(texts(a.writes)).toEqual(['last words']);
     expect(a.writes.join('')).toContain('event: end');
     expect(a.closed).toBe(true);
+  });
+});
+
+describe('WatchedRun status reading', () => {
+  let run: WatchedRun | undefined;
+  const calls = new LiveCalls();
+  afterEach(() => {
+    run?.dispose();
+    calls.clear();
+  });
+
+  /** A run whose queries answer what `answer` says, counted, each after `answerAfter` ms. */
+  function watched(options: { answerAfter?: number } = {}) {
+    const reads = { queries: 0, answer: runStatus({ phase: 'running', iteration: 1 }) };
+    run = new WatchedRun({
+      workflowId: WORKFLOW,
+      calls,
+      queryStatus: async () => {
+        reads.queries += 1;
+        const answer = reads.answer;
+        await sleep(options.answerAfter ?? 0);
+        return answer;
+      },
+      readProgress: async () => undefined,
+      frame: async (name, value) => `event: ${name}\ndata: ${JSON.stringify(value)}\n\n`,
+      gone: () => undefined,
+    });
+    return { run, reads };
+  }
+
+  /** The iteration of every `status` frame a watcher got, in order. */
+  const iterations = (writes: string[]) =>
+    writes.join('').split('\n\n').filter((f) => f.startsWith('event: status')).map((f) => (JSON.parse(f.slice(f.indexOf('data: ') + 6)) as { iteration: number }).iteration);
+
+  it('asks for the status after a change unless the run pushed it (the control: without a push it asks)', async () => {
+    const { run: r, reads } = watched();
+    const a = recorder();
+    r.add(a, undefined);
+    await sleep(100);
+    expect(reads.queries).toBe(1);
+
+    // A change the run pushed: the push's status goes out, and nothing is asked.
+    r.changed();
+    r.pushed(runStatus({ phase: 'running', iteration: 2 }));
+    await sleep(200);
+    expect(reads.queries).toBe(1);
+    expect(iterations(a.writes)).toEqual([1, 2]);
+
+    // A change with no push after it (a run armed no more, or running elsewhere): read once, 50 ms on.
+    reads.answer = runStatus({ phase: 'running', iteration: 3 });
+    r.changed();
+    await sleep(200);
+    expect(reads.queries).toBe(2);
+    expect(iterations(a.writes)).toEqual([1, 2, 3]);
+  });
+
+  it('drops the answer of a query that was on its way when a push came', async () => {
+    const { run: r, reads } = watched({ answerAfter: 150 });
+    const a = recorder();
+    r.add(a, undefined);
+    await sleep(250);
+    expect(iterations(a.writes)).toEqual([1]);
+
+    // A query goes out (the answer it will bring: iteration 1), then the run pushes iteration 2.
+    r.changed();
+    await sleep(80);
+    expect(reads.queries).toBe(2);
+    r.pushed(runStatus({ phase: 'running', iteration: 2 }));
+    await sleep(300);
+    expect(iterations(a.writes)).toEqual([1, 2]);
+  });
+
+  it('while the run pushes, asks again only to arm it (every 5 s), not every second', async () => {
+    const { run: r, reads } = watched();
+    const a = recorder();
+    r.add(a, undefined);
+    await sleep(50);
+    expect(reads.queries).toBe(1);
+    const pushing = setInterval(() => r.pushed(runStatus({ phase: 'running', iteration: 2 })), 100);
+    try {
+      await sleep(3_000);
+      // Without the pushes a running run is read every second: 3 more by now.
+      expect(reads.queries).toBe(1);
+      await sleep(2_500);
+      expect(reads.queries).toBe(2);
+    } finally {
+      clearInterval(pushing);
+    }
   });
 });

@@ -15,6 +15,7 @@ import {
   userMessageSignal,
   userReplySignal,
 } from '../../../src/contract/agent-run-api';
+import { watchStatusQuery } from '../../../src/contract/live-status';
 import type { ApprovalDecision, DecisionOutcome } from '../../../src/contract/approval-decision';
 import type { RunStatus } from '../../../src/contract/run-status';
 import type { Action } from './schedule';
@@ -107,6 +108,7 @@ export class Messenger {
   readonly log: SentMessage[] = [];
   private readonly inFlight: Promise<void>[] = [];
   private serial = 0;
+  private queries = 0;
   /** Calls a decision was already sent for: the next decision prefers another waiting call. */
   readonly targeted = new Set<string>();
   readonly answered = new Set<string>();
@@ -195,15 +197,19 @@ export class Messenger {
         const target = handle.client.getHandle(child.workflowId);
         return this.track(this.tag(), action.kind, 'cancel', `cancel ${child.workflowId}`, {}, [], () => signalOutcome(() => target.cancel().then(() => undefined)));
       }
-      case 'query':
-        return this.track(this.tag(), action.kind, 'query', 'status', {}, [], async () => {
+      case 'query': {
+        // Every other query is the relay's `watchStatus`, which arms the run to push its statuses
+        // through a sink (contract/live-status.ts); chosen by count, so the seeds' schedules stay as they were.
+        const query = (this.queries++ % 2 === 0) ? statusQuery : watchStatusQuery;
+        return this.track(this.tag(), action.kind, 'query', query.name, {}, [], async () => {
           try {
-            const answer = await handle.client.withDeadline(Date.now() + 10_000, () => handle.query(statusQuery));
+            const answer = await handle.client.withDeadline(Date.now() + 10_000, () => handle.query(query));
             return { type: 'answered', phase: answer.phase };
           } catch (error) {
             return { type: 'error', message: messageOf(error) };
           }
         });
+      }
       case 'pad': {
         // Sent one after the other, so they land in as many workflow tasks as the server makes of them.
         const tag = this.tag();

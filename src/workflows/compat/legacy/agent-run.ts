@@ -10,6 +10,7 @@ import { stepKey } from '../../../core/machine/next-step';
 import type { RunState } from '../../../core/machine/run-state';
 import type { Features } from '../patches';
 import type { RunDriver } from '../../run-driver';
+import type { StatusWatch } from '../../status-watch';
 import { asRunFailure, finish, nextLinkInput, release, startLink } from '../../run-lifecycle';
 import { parseInput } from '../../run-state-init';
 import { installApprovalBatchHandlers } from './approval-handlers';
@@ -20,6 +21,8 @@ import { takeStep, type StepContext } from './take-step';
 export interface RunSlot {
   driver?: RunDriver;
   startupFailure?: string;
+  /** Armed by the `watchStatus` query; only one-writer executions push through it. */
+  watch: StatusWatch;
 }
 
 export async function legacyAgentRun(rawInput: AgentRunInput, features: Features, slot: RunSlot): Promise<AgentRunResult> {
