@@ -60,6 +60,8 @@ export class LiveRelay {
   /** Tells the relay that a run moved, so its watchers get the new status at once. */
   readonly lifecycle: LifecycleHandler = { handle: (event) => this.runs.get(event.workflowId)?.changed() };
   private readonly runs = new Map<string, WatchedRun>();
+  /** The relay's reads of Temporal still in flight, also of runs no one watches any more (see close). */
+  private readonly reads = new Set<Promise<void>>();
   private readonly tokens: RelayTokens;
   private open = 0;
   private closing = false;
@@ -101,6 +103,10 @@ export class LiveRelay {
     await Promise.all([...this.runs.values()].map((run) => run.close({ reason: 'shutting_down', message: 'The worker is shutting down.' })));
     this.runs.clear();
     this.calls.clear();
+    // Each read is over before the worker closes the client's connection (each ends by its deadline at
+    // the latest): the client retries a call the server turned away from a timer, and a retry on a
+    // closed connection throws where nobody can catch it, which ended `npm start` with exit code 1.
+    await Promise.all([...this.reads]);
     await new Promise<void>((resolve) => {
       this.server.close(() => resolve());
       this.server.closeAllConnections();
@@ -158,6 +164,17 @@ export class LiveRelay {
     res.on('error', () => undefined);
   }
 
+  /** `read`, kept in `reads` until it settles. */
+  private tracked<T>(read: Promise<T>): Promise<T> {
+    const settled = read.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.reads.add(settled);
+    void settled.then(() => this.reads.delete(settled));
+    return read;
+  }
+
   private watch(workflowId: string): WatchedRun {
     const client = this.options.temporal();
     const handle = client.workflow.getHandle(workflowId);
@@ -177,8 +194,8 @@ export class LiveRelay {
     const run = new WatchedRun({
       workflowId,
       calls: this.calls,
-      queryStatus: () => client.withDeadline(Date.now() + 10_000, query),
-      readProgress: async () => heartbeatProgress(await handle.describe(), client.options.loadedDataConverter),
+      queryStatus: () => this.tracked(client.withDeadline(Date.now() + 10_000, query)),
+      readProgress: async () => heartbeatProgress(await this.tracked(client.withDeadline(Date.now() + 10_000, () => handle.describe())), client.options.loadedDataConverter),
       frame: (name, value) => feedFrame(client.options.loadedDataConverter, name, value),
       gone: () => {
         if (this.runs.get(workflowId) === run) this.runs.delete(workflowId);
