@@ -64,9 +64,12 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     exclude: NEVER,
     ...PER_PROJECT,
-    // Each test file may run a Temporal worker next to the shared dev server; on a 2-core
-    // machine more than two files at once only adds contention and flaky timeouts.
-    maxWorkers: 2,
+    // Four files at once on 2 cores: the suite waits more than it computes (real timers, heartbeat
+    // timeouts, installs, schedule ticks), so with two files at a time the cores sat idle for a
+    // third of the run. Measured on the project's 2-core machine (bench/results/suite.md): 2 workers
+    // 977 s, 4 workers 708 s (1.8 cores busy), 5 workers 713 s with more contention and a timing
+    // test failing, so 4.
+    maxWorkers: 4,
     projects: [
       {
         test: { ...PER_PROJECT, name: 'own-process', include: ['test/*.test.ts', `test/!(${SHARED_PROCESS_DIRS.join('|')})/**/*.test.ts`, ...OWN_PROCESS_FILES], exclude: NEVER, isolate: true },

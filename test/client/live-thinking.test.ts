@@ -2,8 +2,8 @@
 // (from the call's heartbeat details, like the text), `--no-thinking` hides it, and `--json` emits it
 // as `thinking_delta` events. Also: `--model` and `--effort` reach the request.
 import { describe, expect, it } from 'vitest';
-import { agentctl } from './agentctl-process';
-import { withAgentWorker } from '../support/agent-run-harness';
+import { agentctl, startAgentctl } from './agentctl-process';
+import { waitFor, withAgentWorker } from '../support/agent-run-harness';
 import { useAgentTestbed } from '../support/agent-testbed';
 import { reply, text, thinking, toolCall } from '../support/fake-anthropic';
 import { temporalAddress, uniqueId } from '../support/temporal';
@@ -42,10 +42,18 @@ describe('live thinking', () => {
 
   it('watch --json emits the thinking as thinking_delta events on stderr that add up to it', async () => {
     const task = uniqueId('think-json');
-    thinkingScript(task);
+    // The answer waits until the watcher follows the run: a watcher that comes once the call is over
+    // sees its text in the status, not its thinking, and under load a process takes seconds to start.
+    let following: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (following = resolve));
+    fake.script(task, [reply(thinking(THOUGHT), text(SENTENCE), toolCall('list_files', {})).chunked(8, 120).until(gate), reply(toolCall('complete_task', { summary: 'thought it through', status: 'success' }))]);
     await withAgentWorker(bed.harness(), async ({ start, taskQueue }) => {
       const handle = await start({ agent: 'general', task });
-      const result = await agentctl(['watch', handle.workflowId, '--json'], { TEMPORAL_ADDRESS: temporalAddress(), TEMPORAL_TASK_QUEUE: taskQueue });
+      const watcher = startAgentctl(['watch', handle.workflowId, '--json'], { TEMPORAL_ADDRESS: temporalAddress(), TEMPORAL_TASK_QUEUE: taskQueue });
+      // It says something (on stderr with --json) once it has read the run's status.
+      await waitFor(async () => (/\S/.test(watcher.stdout() + watcher.stderr()) || watcher.child.exitCode !== null ? true : undefined), 'the watcher following the run', 60_000);
+      following();
+      const result = await watcher.done;
       expect(result.code).toBe(0);
       const events = result.stderr
         .split('\n')
