@@ -65,10 +65,9 @@ export default defineConfig({
     exclude: NEVER,
     ...PER_PROJECT,
     // Four files at once on 2 cores: the suite waits more than it computes (real timers, heartbeat
-    // timeouts, installs, schedule ticks), so with two files at a time the cores sat idle for a
-    // third of the run. Measured on the project's 2-core machine (bench/results/suite.md): 2 workers
-    // 977 s, 4 workers 708 s (1.8 cores busy), 5 workers 713 s with more contention and a timing
-    // test failing, so 4.
+    // timeouts, installs, schedule ticks). Measured on the project's 2-core machine
+    // (bench/results/suite.md): 2 workers 977 s; 4 workers 708 s, 1,275 CPU seconds (1.8 cores busy);
+    // 5 workers 713 s, with more contention and a timing test failing. So 4.
     maxWorkers: 4,
     projects: [
       {

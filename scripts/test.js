@@ -76,11 +76,17 @@ function npmRun(script) {
   return { name: `npm run ${script}`, ...(cli && /\.c?js$/.test(cli) ? { command: process.execPath, args: [cli, ...args] } : { command: 'npm', args }) };
 }
 
-module.exports = { sideBySide };
+/** vitest's command-line entry (its package exports no path to it; its `bin` names it). */
+function vitestBin() {
+  const manifest = require.resolve('vitest/package.json');
+  return path.join(path.dirname(manifest), require(manifest).bin.vitest);
+}
+
+module.exports = { sideBySide, vitestBin };
 
 if (require.main === module) {
   void sideBySide({
-    suite: { command: process.execPath, args: [require.resolve('vitest/vitest.mjs'), 'run', ...process.argv.slice(2)] },
+    suite: { command: process.execPath, args: [vitestBin(), 'run', ...process.argv.slice(2)] },
     checks: CHECKS.map(npmRun),
   }).then((code) => (process.exitCode = code));
 }

@@ -2,7 +2,8 @@
 // for them, it passes only when all pass, a failing check stops a suite that is still running and shows
 // what the check printed, and a failing suite fails it too.
 import { describe, expect, it } from 'vitest';
-import { sideBySide, type Command } from '../../scripts/test.js';
+import { existsSync } from 'node:fs';
+import { sideBySide, vitestBin, type Command } from '../../scripts/test.js';
 
 const node = (code: string): Command => ({ command: process.execPath, args: ['-e', code] });
 
@@ -43,5 +44,10 @@ describe('npm test side by side (scripts/test.js)', () => {
     const code = await sideBySide({ suite: node('process.exit(1)'), checks: [{ name: 'lint', ...node('') }], write: out.write });
     expect(code).toBe(1);
     expect(out.lines.join('')).toMatch(/npm test: FAILED/);
+  });
+
+  it("finds vitest's command-line entry (its package exports no path to it)", () => {
+    expect(vitestBin()).toMatch(/node_modules\/vitest\/vitest\.mjs$/);
+    expect(existsSync(vitestBin())).toBe(true);
   });
 });
