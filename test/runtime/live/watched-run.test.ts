@@ -27,13 +27,15 @@ function recorder(): Subscriber & { writes: string[]; closed: boolean } {
 const texts = (writes: string[]) =>
   writes.join('').split('\n\n').filter((f) => f.startsWith('event: text')).map((f) => (JSON.parse(f.slice(f.indexOf('data: ') + 6)) as { text: string }).text);
 
+/** The run under test (each test makes one) and the live calls it reads; both cleared after each test. */
+let run: WatchedRun | undefined;
+const calls = new LiveCalls();
+afterEach(() => {
+  run?.dispose();
+  calls.clear();
+});
+
 describe('WatchedRun fan-out', () => {
-  let run: WatchedRun | undefined;
-  const calls = new LiveCalls();
-  afterEach(() => {
-    run?.dispose();
-    calls.clear();
-  });
 
   function watched(): WatchedRun {
     run = new WatchedRun({
@@ -101,12 +103,6 @@ describe('WatchedRun fan-out', () => {
 });
 
 describe('WatchedRun status reading', () => {
-  let run: WatchedRun | undefined;
-  const calls = new LiveCalls();
-  afterEach(() => {
-    run?.dispose();
-    calls.clear();
-  });
 
   /** A run whose queries answer what `answer` says, counted, each after `answerAfter` ms. */
   function watched(options: { answerAfter?: number } = {}) {
@@ -127,15 +123,21 @@ describe('WatchedRun status reading', () => {
     return { run, reads };
   }
 
+  /** A run with one watcher, once `settleMs` have passed (its first status read by then). */
+  async function watchedBy(settleMs: number, options: { answerAfter?: number } = {}) {
+    const { run: r, reads } = watched(options);
+    const a = recorder();
+    r.add(a, undefined);
+    await sleep(settleMs);
+    return { r, reads, a };
+  }
+
   /** The iteration of every `status` frame a watcher got, in order. */
   const iterations = (writes: string[]) =>
     writes.join('').split('\n\n').filter((f) => f.startsWith('event: status')).map((f) => (JSON.parse(f.slice(f.indexOf('data: ') + 6)) as { iteration: number }).iteration);
 
   it('asks for the status after a change unless the run pushed it (the control: without a push it asks)', async () => {
-    const { run: r, reads } = watched();
-    const a = recorder();
-    r.add(a, undefined);
-    await sleep(100);
+    const { r, reads, a } = await watchedBy(100);
     expect(reads.queries).toBe(1);
 
     // A change the run pushed: the push's status goes out, and nothing is asked.
@@ -154,10 +156,7 @@ describe('WatchedRun status reading', () => {
   });
 
   it('drops the answer of a query that was on its way when a push came', async () => {
-    const { run: r, reads } = watched({ answerAfter: 150 });
-    const a = recorder();
-    r.add(a, undefined);
-    await sleep(250);
+    const { r, reads, a } = await watchedBy(250, { answerAfter: 150 });
     expect(iterations(a.writes)).toEqual([1]);
 
     // A query goes out (the answer it will bring: iteration 1), then the run pushes iteration 2.
@@ -170,10 +169,7 @@ describe('WatchedRun status reading', () => {
   });
 
   it('while the run pushes, asks again only to arm it (every 5 s), not every second', async () => {
-    const { run: r, reads } = watched();
-    const a = recorder();
-    r.add(a, undefined);
-    await sleep(50);
+    const { r, reads } = await watchedBy(50);
     expect(reads.queries).toBe(1);
     const pushing = setInterval(() => r.pushed(runStatus({ phase: 'running', iteration: 2 })), 100);
     try {
