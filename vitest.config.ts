@@ -1,5 +1,4 @@
 import { configDefaults, defineConfig } from 'vitest/config';
-import { DurationSequencer } from './test/support/duration-sequencer';
 
 /**
  * Test files that run one after another in a reused child process (`isolate: false`). Each of these
@@ -70,8 +69,6 @@ export default defineConfig({
     // (bench/results/suite.md): 2 workers 977 s; 4 workers 708 s, 1,275 CPU seconds (1.8 cores busy);
     // 5 workers 713 s, with more contention and a timing test failing. So 4.
     maxWorkers: 4,
-    // The longest files first, from a table in the repo, also in a fresh clone (duration-sequencer.ts).
-    sequence: { sequencer: DurationSequencer },
     projects: [
       {
         test: { ...PER_PROJECT, name: 'own-process', include: ['test/*.test.ts', `test/!(${SHARED_PROCESS_DIRS.join('|')})/**/*.test.ts`, ...OWN_PROCESS_FILES], exclude: NEVER, isolate: true },
