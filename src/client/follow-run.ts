@@ -207,9 +207,12 @@ export async function followRun(client: Client, handle: WorkflowHandle, options:
   let outcome: RunOutcome | undefined;
   let outcomeError: unknown;
   // The result is a long poll; it is cancelled when following stops, so no call of ours is left
-  // retrying against a connection the caller is about to close (or a server that is going away).
+  // retrying against a connection the caller is about to close (or a server that is going away). It
+  // starts only when the feed says the end is ours to watch: while a relay that watches the run's end
+  // feeds this follower, the relay's one long poll stands in for every follower's (each held one, and
+  // the server does work for every waiting poll at each of the run's steps).
   const longPoll = new AbortController();
-  const ended = client.withAbortSignal(longPoll.signal, () => awaitOutcome(handle)).then(
+  const ended = feed.endToWatch().then(() => client.withAbortSignal(longPoll.signal, () => awaitOutcome(handle))).then(
     (o) => void (outcome = o),
     (error: unknown) => void (outcomeError = error),
   );

@@ -4,7 +4,7 @@
 // and the follower falls back to reading Temporal itself.
 import type { LoadedDataConverter } from '@temporalio/common';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { LiveFeedEndSchema, liveFeedPath, LivePieceSchema, type LiveFeedEnd, type LiveFeedFrom, type LivePiece, type LiveRelayAddress } from '../contract/live-feed';
+import { LIVE_FEED_ENDS_ON_CLOSE, LiveFeedEndSchema, liveFeedPath, LivePieceSchema, type LiveFeedEnd, type LiveFeedFrom, type LivePiece, type LiveRelayAddress } from '../contract/live-feed';
 import { RunPhaseSchema } from '../contract/run-records';
 import type { RunStatus } from '../contract/run-status';
 import { decodeFeedData } from '../runtime/live/feed-frames';
@@ -19,7 +19,15 @@ export class RelayUnavailableError extends Error {
   override readonly name = 'RelayUnavailableError';
 }
 
-export type RelayFeedEvent = { type: 'status'; status: RunStatus } | { type: 'text'; piece: LivePiece } | { type: 'end'; end: LiveFeedEnd };
+/**
+ * The feed's events, after `open` (the feed is served; `endsOnClose`: the relay ends it with `closed`
+ * once the run has closed, so the watcher need not watch for the end itself).
+ */
+export type RelayFeedEvent =
+  | { type: 'open'; endsOnClose: boolean }
+  | { type: 'status'; status: RunStatus }
+  | { type: 'text'; piece: LivePiece }
+  | { type: 'end'; end: LiveFeedEnd };
 
 /** How long connecting may take before the relay counts as unreachable (a firewall that drops packets). */
 const CONNECT_TIMEOUT_MS = 3_000;
@@ -89,6 +97,7 @@ export async function* relayFeed(
     if (!res.ok || !res.body || !res.headers.get('content-type')?.startsWith('text/event-stream')) {
       throw new RelayUnavailableError(`The relay at ${address.url} did not serve the feed: ${await refusal(res)}`);
     }
+    yield { type: 'open', endsOnClose: res.headers.get(LIVE_FEED_ENDS_ON_CLOSE) === '1' };
     const messages: EventSourceMessage[] = [];
     const parser = createParser({ onEvent: (message) => messages.push(message) });
     const decoder = new TextDecoder();

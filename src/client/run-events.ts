@@ -59,20 +59,21 @@ export async function* followRunEvents(handle: WorkflowHandle, options: RunEvent
   const seen = new Set<string>();
   let outcome: RunOutcome | undefined;
   let failure: unknown;
+  const feed = new RunFeed(handle, { signal: options.signal, pollMs: options.pollMs ?? 300, relay: options.relay });
   // The result's long poll is cancelled when following stops early, so no call is left running
-  // against a connection the caller is about to close.
+  // against a connection the caller is about to close. It starts when the end is the follower's to
+  // watch: not while a relay that watches it feeds the follower (run-feed.ts, endToWatch).
   const longPoll = new AbortController();
-  const ended = handle.client.withAbortSignal(longPoll.signal, () => awaitOutcome(handle)).then(
+  const ended = feed.endToWatch().then(() => handle.client.withAbortSignal(longPoll.signal, () => awaitOutcome(handle))).then(
     (o) => void (outcome = o),
     (error: unknown) => void (failure = error),
   );
-  const feed = new RunFeed(handle, { signal: options.signal, pollMs: options.pollMs ?? 300, relay: options.relay });
   try {
     while (!options.signal?.aborted) {
       const reading = await Promise.race([feed.next(), ended.then(() => undefined)]);
       if (outcome !== undefined || failure !== undefined) {
-        // The run's last events (agentEnded) are read once more after it ended.
-        const status = await queryStatus(handle, 10_000).catch(() => undefined);
+        // The run's last events (agentEnded): as the relay pushed them last, or read once more.
+        const status = (await feed.endedStatus(1_000)) ?? (await queryStatus(handle, 10_000).catch(() => undefined));
         if (status) yield* freshEvents(status, seen);
         if (outcome === undefined) throw failure;
         return yield { type: 'ended', outcome };

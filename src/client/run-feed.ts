@@ -72,6 +72,11 @@ export class RunFeed {
   private phase?: RunPhase;
   /** The latest status the relay pushed. */
   private latest?: RunStatus;
+  /**
+   * The relay ended the feed because the run has closed: its last status is the run's last, and there
+   * is nothing left to poll for (a closed run would answer each query by replaying its whole history).
+   */
+  private closedRun = false;
   /** The first look for a relay (in the history), done before the first poll. */
   private readonly lookedUp: Promise<void>;
   private lookedUpAt = 0;
@@ -83,6 +88,9 @@ export class RunFeed {
   private relayDone: Promise<void> = Promise.resolve();
   /** The status query in flight, if any: close() waits for it (see close). */
   private polling: Promise<unknown> = Promise.resolve();
+  private endIsOurs: () => void = () => undefined;
+  /** See endToWatch. */
+  private readonly ownEnd = new Promise<void>((resolve) => (this.endIsOurs = resolve));
 
   constructor(
     private readonly handle: WorkflowHandle,
@@ -91,6 +99,8 @@ export class RunFeed {
     options.signal?.addEventListener('abort', () => this.close(), { once: true });
     if (options.signal?.aborted) this.stop.abort();
     this.lookedUp = this.lookUp(true);
+    // No relay found at first: the follower watches for the run's end itself from the start.
+    void this.lookedUp.then(() => !this.relayed && this.endIsOurs());
     // Not after the look in the history: that read may be slow, and a short call's thinking is only
     // seen while it streams.
     this.heartbeats = this.readHeartbeats();
@@ -101,6 +111,16 @@ export class RunFeed {
     return this.relayed ? 'relay' : 'poll';
   }
 
+  /**
+   * Resolves when the follower must watch for the run's end itself (a long poll of its own): at once
+   * when no relay feeds it, or the relay does not say it watches the end (an older one); else once the
+   * relay's feed has said the run ended, or has stopped. While a relay that watches the end feeds a
+   * hundred followers, Temporal holds one long poll for them, the relay's, not a hundred.
+   */
+  endToWatch(): Promise<void> {
+    return this.ownEnd;
+  }
+
   /** The next status: pushed by the relay when it changed, or read by polling; undefined once closed. */
   async next(): Promise<StatusReading | undefined> {
     await this.lookedUp;
@@ -109,12 +129,13 @@ export class RunFeed {
       this.pushed = undefined;
       if (pushed) return pushed;
       const due = this.polledAt + (this.options.pollMs ?? 500) - Date.now();
-      if (!this.relayed && due <= 0) return this.poll();
+      const polling = !this.relayed && !this.closedRun;
+      if (polling && due <= 0) return this.poll();
       // Woken by a push, by the relay going away, or when the next poll is due.
       await new Promise<void>((resolve) => {
         this.wake = resolve;
         // close() wakes it too; a listener per wait on the stop signal would pile up, one per push.
-        if (!this.relayed) void sleep(due, this.stop.signal).then(resolve);
+        if (polling) void sleep(due, this.stop.signal).then(resolve);
       });
     }
     return undefined;
@@ -126,9 +147,10 @@ export class RunFeed {
    * or the push did not come: then the caller asks Temporal.
    */
   async endedStatus(waitMs: number): Promise<RunStatus | undefined> {
+    const final = () => this.latest !== undefined && (this.closedRun || ENDED.has(this.latest.phase));
     const deadline = Date.now() + waitMs;
-    while (this.relayed && !(this.latest && ENDED.has(this.latest.phase)) && Date.now() < deadline) await sleep(20, this.stop.signal);
-    return this.latest && ENDED.has(this.latest.phase) ? this.latest : undefined;
+    while (this.relayed && !final() && Date.now() < deadline) await sleep(20, this.stop.signal);
+    return final() ? this.latest : undefined;
   }
 
   /** Stops reading (the run goes on). */
@@ -183,6 +205,7 @@ export class RunFeed {
     // The first look (lookUp) has just read the heartbeat.
     if (this.options.relay !== false) await sleep(every, this.stop.signal);
     while (!this.stop.signal.aborted) {
+      if (this.closedRun) return;
       if (!this.relayed && Date.now() - this.lookedUpAt >= this.lookUpEvery) await this.lookUp();
       if (!this.relayed && (this.phase === undefined || MAY_STREAM.has(this.phase))) {
         const progress = await this.handle.describe().then((d) => heartbeatProgress(d, this.handle.client.options.loadedDataConverter)).catch(() => undefined);
@@ -207,18 +230,27 @@ export class RunFeed {
     const { tracker } = this.options;
     this.relayDone = (async () => {
       let why = 'the relay closed it';
+      let closed = false;
       try {
         for await (const event of relayFeed(relay, this.handle.workflowId, tracker?.position(), this.handle.client.options.loadedDataConverter, this.stop.signal)) {
-          if (event.type === 'status') {
+          if (event.type === 'open') {
+            if (!event.endsOnClose) this.endIsOurs();
+          } else if (event.type === 'status') {
             this.phase = event.status.phase;
             this.latest = event.status;
             this.pushed = { status: event.status };
+            // The run says it has ended: its outcome is a short read away.
+            if (ENDED.has(event.status.phase)) this.endIsOurs();
             this.wake();
           } else if (event.type === 'text') {
             const delta = tracker?.fromPiece(event.piece);
             if (delta?.type === 'text_delta') this.options.onText?.(delta);
             else if (delta) this.options.onThinking?.(delta);
-          } else why = event.end.message;
+          } else {
+            why = event.end.message;
+            closed = event.end.reason === 'closed';
+            this.closedRun = closed;
+          }
         }
       } catch (error) {
         why = error instanceof Error ? error.message : String(error);
@@ -226,8 +258,9 @@ export class RunFeed {
         this.avoid.set(`${relay.url} ${relay.token}`, error instanceof RelayRefusedError ? Infinity : Date.now() + UNREACHABLE_FOR_MS);
       } finally {
         // Once the run has ended the relay has nothing more to say; a drop before then is worth a line.
-        const ended = this.latest !== undefined && ENDED.has(this.latest.phase);
+        const ended = closed || (this.latest !== undefined && ENDED.has(this.latest.phase));
         if (!this.stop.signal.aborted && !ended) this.options.onFallback?.(`The live feed from ${relay.url} dropped (${why}); reading Temporal instead.`);
+        this.endIsOurs();
         this.relayed = false;
         this.polledAt = 0;
         this.wake();

@@ -17,6 +17,14 @@ export const LiveRelayAddressSchema = z.object({
 });
 export type LiveRelayAddress = z.infer<typeof LiveRelayAddressSchema>;
 
+/**
+ * A response header of the feed (value `1`): this relay watches the run's end itself and ends the feed
+ * with `closed` once the run has closed, however it closed. A watcher that sees it need not hold a long
+ * poll for the run's end of its own while the feed lasts, so a hundred watchers cost Temporal one such
+ * poll. Without it (an older relay) the watcher watches the end itself.
+ */
+export const LIVE_FEED_ENDS_ON_CLOSE = 'x-live-feed-ends-on-close';
+
 /** The feed of `workflowId` under a relay's base URL. */
 export function liveFeedPath(workflowId: string): string {
   return `/v1/runs/${encodeURIComponent(workflowId)}/feed`;
@@ -46,8 +54,11 @@ export const LivePieceSchema = z.object({
 });
 export type LivePiece = z.infer<typeof LivePieceSchema>;
 
-/** Why a feed ended on the relay's side: the run does not exist, or the relay is shutting down. */
-export const LiveFeedEndSchema = z.object({ reason: z.enum(['not_found', 'shutting_down']), message: z.string() });
+/**
+ * Why a feed ended on the relay's side: the run does not exist, the relay is shutting down, or the run
+ * has closed (completed, failed, cancelled, terminated or timed out; its last status came before).
+ */
+export const LiveFeedEndSchema = z.object({ reason: z.enum(['not_found', 'shutting_down', 'closed']), message: z.string() });
 export type LiveFeedEnd = z.infer<typeof LiveFeedEndSchema>;
 
 /**

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Client } from '@temporalio/client';
+import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { statusQuery } from '../../contract/agent-run-api';
-import { liveFeedPath, type LiveFeedFrom, type LiveRelayAddress } from '../../contract/live-feed';
+import { LIVE_FEED_ENDS_ON_CLOSE, liveFeedPath, type LiveFeedFrom, type LiveRelayAddress } from '../../contract/live-feed';
 import { watchStatusQuery } from '../../contract/live-status';
 import type { RunStatus } from '../../contract/run-status';
 import type { LifecycleHandler } from '../lifecycle/lifecycle-handler';
@@ -33,6 +33,8 @@ const MAX_BACKLOG_BYTES = 4 * 1024 * 1024;
 /** An SSE comment this often keeps proxies and idle timers from closing a quiet feed. */
 const KEEPALIVE_MS = 15_000;
 const FEED_PATH = /^\/v1\/runs\/([^/]+)\/feed$/;
+/** After a long poll for a run's end failed (the connection, not the run), it is asked again this much later. */
+const CLOSE_POLL_RETRY_MS = 1_000;
 
 function refuse(res: http.ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers });
@@ -135,7 +137,7 @@ export class LiveRelay {
   }
 
   private subscribe(workflowId: string, from: LiveFeedFrom | undefined, req: http.IncomingMessage, res: http.ServerResponse): void {
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', 'x-accel-buffering': 'no', [LIVE_FEED_ENDS_ON_CLOSE]: '1' });
     res.write(': durable-agent live feed\n\n');
     this.open += 1;
     const subscriber: Subscriber = {
@@ -175,6 +177,34 @@ export class LiveRelay {
     return read;
   }
 
+  /**
+   * True once the run has closed, however (its result, or the error that says how it failed, was
+   * cancelled, terminated or timed out), following continue-as-new; false once `signal` aborts or the
+   * run is not found. A long poll that fails for another reason (the connection) is asked again.
+   */
+  private async awaitClose(client: Client, workflowId: string, signal: AbortSignal): Promise<boolean> {
+    const handle = client.workflow.getHandle(workflowId);
+    while (!signal.aborted) {
+      try {
+        await client.withAbortSignal(signal, () => handle.result());
+        return true;
+      } catch (error) {
+        if (signal.aborted || error instanceof WorkflowNotFoundError) return false;
+        if (error instanceof WorkflowFailedError) return true;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, CLOSE_POLL_RETRY_MS);
+          function done() {
+            clearTimeout(timer);
+            signal.removeEventListener('abort', done);
+            resolve();
+          }
+          signal.addEventListener('abort', done, { once: true });
+        });
+      }
+    }
+    return false;
+  }
+
   private watch(workflowId: string): WatchedRun {
     const client = this.options.temporal();
     const handle = client.workflow.getHandle(workflowId);
@@ -197,6 +227,7 @@ export class LiveRelay {
       queryStatus: () => this.tracked(client.withDeadline(Date.now() + 10_000, query)),
       readProgress: async () => heartbeatProgress(await this.tracked(client.withDeadline(Date.now() + 10_000, () => handle.describe())), client.options.loadedDataConverter),
       frame: (name, value) => feedFrame(client.options.loadedDataConverter, name, value),
+      awaitClose: (signal) => this.tracked(this.awaitClose(client, workflowId, signal)),
       gone: () => {
         if (this.runs.get(workflowId) === run) this.runs.delete(workflowId);
       },

@@ -21,7 +21,13 @@ export interface WatchedRunDeps {
   /** The latest heartbeat of the run's model call, wherever it streams. */
   readProgress(): Promise<HeartbeatProgress | undefined>;
   frame<N extends LiveFeedEventName>(name: N, value: LiveFeedEvents[N]): Promise<string>;
-  /** The run was not found: every subscriber was told and closed. */
+  /**
+   * Resolves with true once the run has closed, however it closed (following continue-as-new), with
+   * false when `signal` aborted first or the run is not found. One such long poll per watched run stands
+   * in for every watcher's own.
+   */
+  awaitClose(signal: AbortSignal): Promise<boolean>;
+  /** The run was not found, or has closed: every subscriber was told and closed. */
   gone(): void;
 }
 
@@ -66,8 +72,8 @@ export const FLUSH_MS = 100;
  */
 export class WatchedRun {
   private readonly subscribers = new Set<Subscriber>();
-  /** Watchers that came and are not served yet (waiting for the first status). */
-  private readonly joining = new Set<Subscriber>();
+  /** Watchers that came and are not served yet (waiting for the first status), with what they have. */
+  private readonly joining = new Map<Subscriber, LiveFeedFrom | undefined>();
   private status?: { json: string; phase: RunPhase; value: RunStatus };
   private sending: Promise<void> = Promise.resolve();
   private querying = false;
@@ -91,13 +97,21 @@ export class WatchedRun {
   private flushedAt = Number.NEGATIVE_INFINITY;
   private readonly unlisten: () => void;
   private disposed = false;
+  /** close() was called: its task, queued after everything before it, ends every feed. */
+  private ending = false;
   private statusKnown: () => void = () => undefined;
   private readonly firstStatus = new Promise<void>((resolve) => (this.statusKnown = resolve));
+  /** Stops the long poll for the run's end (dispose). */
+  private readonly watchingEnd = new AbortController();
 
   constructor(private readonly deps: WatchedRunDeps) {
     this.unlisten = deps.calls.listen(deps.workflowId, (piece) => this.broadcast('text', piece));
     this.textTimer = setInterval(() => void this.forwardRemoteText(), REMOTE_TEXT_EVERY_MS);
     this.textTimer.unref();
+    void deps.awaitClose(this.watchingEnd.signal).then(
+      (closed) => (closed ? this.runClosed() : undefined),
+      () => undefined,
+    );
   }
 
   /**
@@ -106,21 +120,28 @@ export class WatchedRun {
    * before the text; text that streams meanwhile reaches it from its offset.
    */
   add(subscriber: Subscriber, from: LiveFeedFrom | undefined): void {
-    this.joining.add(subscriber);
+    this.joining.set(subscriber, from);
     this.refresh();
     const known = this.status ? Promise.resolve() : Promise.race([this.firstStatus, new Promise((resolve) => setTimeout(resolve, FIRST_STATUS_WAIT_MS).unref())]);
     void known.then(() => this.enqueue(async () => {
-      if (!this.joining.delete(subscriber)) return; // It left meanwhile.
-      if (this.disposed) return subscriber.close();
-      const frames = await Promise.all([
-        ...(this.status ? [this.deps.frame('status', this.status.value)] : []),
-        ...this.deps.calls.missing(this.deps.workflowId, from).map((piece) => this.deps.frame('text', piece)),
-      ]);
+      if (!this.joining.delete(subscriber)) return; // It left meanwhile, or the feed closed.
+      // Dropped without an end to send (the relay let go of the run): nothing more will come.
+      if (this.disposed && !this.ending) return subscriber.close();
+      const frames = await this.joinFrames(from);
       // What is still unsent goes to the watchers before this one: its text from `from` already holds it.
       this.flush();
-      subscriber.send(frames.join(''));
+      subscriber.send(frames);
       this.subscribers.add(subscriber);
     }));
+  }
+
+  /** What a joining watcher gets first: the status, then the current call's text from `from`. */
+  private async joinFrames(from: LiveFeedFrom | undefined): Promise<string> {
+    const frames = await Promise.all([
+      ...(this.status ? [this.deps.frame('status', this.status.value)] : []),
+      ...this.deps.calls.missing(this.deps.workflowId, from).map((piece) => this.deps.frame('text', piece)),
+    ]);
+    return frames.join('');
   }
 
   /** Removes a watcher; returns true when it was the last one (the relay then drops this run). */
@@ -169,10 +190,17 @@ export class WatchedRun {
 
   /** Ends every watcher's feed with `end` and stops reading. */
   close(end?: LiveFeedEvents['end']): Promise<void> {
+    this.ending = true;
     if (end) this.broadcast('end', end);
     this.enqueue(async () => {
       this.flush();
-      for (const subscriber of [...this.subscribers, ...this.joining]) subscriber.close();
+      // A watcher still joining gets what a joined one got, and the end: a late watcher of a run that
+      // has just closed learns how it ended rather than seeing its feed cut.
+      for (const [subscriber, from] of this.joining) {
+        if (end && this.status) subscriber.send((await this.joinFrames(from)) + (await this.deps.frame('end', end)));
+        subscriber.close();
+      }
+      for (const subscriber of this.subscribers) subscriber.close();
       this.subscribers.clear();
       this.joining.clear();
     });
@@ -182,6 +210,7 @@ export class WatchedRun {
 
   dispose(): void {
     this.disposed = true;
+    this.watchingEnd.abort();
     this.unlisten();
     clearInterval(this.textTimer);
     clearTimeout(this.statusTimer);
@@ -225,6 +254,23 @@ export class WatchedRun {
     this.status = { json, phase: status.phase, value: status };
     this.statusKnown();
     this.broadcast('status', status);
+  }
+
+  /**
+   * The run has closed: its last status goes out (a pushed one still waiting is taken now; a run that was
+   * terminated or timed out says nothing more itself, so it is read once), then the end. A later watcher
+   * starts afresh and learns the same from the closed run.
+   */
+  private async runClosed(): Promise<void> {
+    if (this.disposed) return;
+    clearTimeout(this.pushTimer);
+    this.pushTimer = undefined;
+    if (this.latestPush) this.took(this.latestPush);
+    this.latestPush = undefined;
+    if (!this.status || !ENDED.has(this.status.phase)) await this.deps.queryStatus().then((status) => this.took(status), () => undefined);
+    if (this.disposed) return;
+    await this.close({ reason: 'closed', message: `Run ${this.deps.workflowId} has closed.` });
+    this.deps.gone();
   }
 
   private failed(error: unknown): void {

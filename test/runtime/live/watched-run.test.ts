@@ -44,6 +44,7 @@ describe('WatchedRun fan-out', () => {
       queryStatus: async () => runStatus({ phase: 'running' }),
       readProgress: async () => undefined,
       frame: async (name, value) => `event: ${name}\ndata: ${JSON.stringify(value)}\n\n`,
+      awaitClose: () => new Promise<boolean>(() => undefined),
       gone: () => undefined,
     });
     return run;
@@ -118,6 +119,7 @@ describe('WatchedRun status reading', () => {
       },
       readProgress: async () => undefined,
       frame: async (name, value) => `event: ${name}\ndata: ${JSON.stringify(value)}\n\n`,
+      awaitClose: () => new Promise<boolean>(() => undefined),
       gone: () => undefined,
     });
     return { run, reads };
@@ -181,5 +183,91 @@ describe('WatchedRun status reading', () => {
     } finally {
       clearInterval(pushing);
     }
+  });
+});
+
+describe("WatchedRun and the run's end", () => {
+  /**
+   * A run whose end the test decides (`closes(true)`, as the relay's long poll would say), whose queries
+   * answer `reads.answer`, counted; `gone` counted; `signal` is the one the long poll was given.
+   */
+  function closing() {
+    const reads = { queries: 0, gone: 0, answer: runStatus({ phase: 'waiting_approval', iteration: 1 }), signal: undefined as AbortSignal | undefined };
+    let closes: (closed: boolean) => void = () => undefined;
+    run = new WatchedRun({
+      workflowId: WORKFLOW,
+      calls,
+      queryStatus: async () => {
+        reads.queries += 1;
+        return reads.answer;
+      },
+      readProgress: async () => undefined,
+      frame: async (name, value) => `event: ${name}\ndata: ${JSON.stringify(value)}\n\n`,
+      awaitClose: (signal) => {
+        reads.signal = signal;
+        return new Promise<boolean>((resolve) => (closes = resolve));
+      },
+      gone: () => void (reads.gone += 1),
+    });
+    return { run, reads, closes: (closed: boolean) => closes(closed) };
+  }
+
+  /** Each frame's event name, and for a status its phase, for an end its reason. */
+  const events = (writes: string[]) =>
+    writes.join('').split('\n\n').filter(Boolean).map((f) => {
+      const name = /^event: (\w+)/.exec(f)?.[1];
+      const data = JSON.parse(f.slice(f.indexOf('data: ') + 6)) as { phase?: string; reason?: string };
+      return name === 'status' ? `status ${data.phase}` : name === 'end' ? `end ${data.reason}` : `${name}`;
+    });
+
+  it('ends every feed with `closed` after the last status when a run closes without a word (terminated): read once more, then the end', async () => {
+    const { run: r, reads, closes } = closing();
+    const a = recorder();
+    r.add(a, undefined);
+    await sleep(100);
+    expect(events(a.writes)).toEqual(['status waiting_approval']);
+    expect(reads.queries).toBe(1);
+
+    closes(true);
+    await sleep(100);
+    // The run said nothing more of itself (its status still waits): it is read once more.
+    expect(reads.queries).toBe(2);
+    expect(events(a.writes)).toEqual(['status waiting_approval', 'end closed']);
+    expect(a.closed).toBe(true);
+    expect(reads.gone).toBe(1);
+  });
+
+  it("takes a pushed status still waiting as the last one, asks nothing more for the end, and gives a watcher who is just joining the status and the end", async () => {
+    const { run: r, reads, closes } = closing();
+    const a = recorder();
+    r.add(a, undefined);
+    await sleep(100);
+    // The run's last transition pushes `completed`; it closes before the push's settling time is over.
+    reads.answer = runStatus({ phase: 'completed', iteration: 1 });
+    r.pushed(reads.answer);
+    const b = recorder();
+    r.add(b, undefined);
+    closes(true);
+    await sleep(200);
+    // One query of b's joining (each new watcher asks), none of the end's.
+    expect(reads.queries).toBe(2);
+    expect(events(a.writes)).toEqual(['status waiting_approval', 'status completed', 'end closed']);
+    expect(events(b.writes)).toEqual(['status completed', 'end closed']);
+    expect([a.closed, b.closed]).toEqual([true, true]);
+  });
+
+  it('stops its long poll for the end when the relay lets go of the run, and ends nothing when the poll says it did not close', async () => {
+    const { run: r, reads, closes } = closing();
+    const a = recorder();
+    r.add(a, undefined);
+    await sleep(100);
+    closes(false);
+    await sleep(100);
+    expect(events(a.writes)).toEqual(['status waiting_approval']);
+    expect(a.closed).toBe(false);
+    expect(reads.signal?.aborted).toBe(false);
+    r.remove(a);
+    r.dispose();
+    expect(reads.signal?.aborted).toBe(true);
   });
 });
