@@ -42,6 +42,10 @@ const OWN_PROCESS_FILES = [
   // a stress test with a floor of 5,000 calls in 30 s: after many files in a shared process it made
   // 885 and 4,575 (2 runs of 2, load 20-30), so it keeps a process (and event loop) of its own
   'test/runtime/tools/file-tools-race.test.ts',
+  // starts 1,500 bash processes. Node forks to start a process, copying the page tables of the whole
+  // parent: from a shared process grown to 1-1.5 GB a start costs some 37 ms of CPU, from a fresh one
+  // 0.5 ms (bench/results/suite.md). Alone the file takes 5 s; in a shared process it took 73-87 s.
+  'test/core/approvals/shell/bash-differential.test.ts',
 ];
 // The cluster drill has its own command and config (npm run test:cluster, vitest.cluster.config.ts).
 const NEVER = [...configDefaults.exclude, 'test/**/*.cluster.test.ts'];

@@ -1,9 +1,14 @@
 // Runs the real `agentctl` binary (bin/agentctl.js) as a child process, as a person would, so the
-// tests cover argument parsing, exit codes and what reaches stdout and stderr.
+// tests cover argument parsing, exit codes and what reaches stdout and stderr. In a suite run it is the
+// binary beside src/ compiled once (support/compiled-agentctl.ts), as in an installed package; a file
+// run without the suite's setup runs the checkout's own, through tsx.
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
+import { TEST_AGENTCTL_ENV } from '../support/compiled-agentctl';
 
-const BIN = path.join(__dirname, '..', '..', 'bin', 'agentctl.js');
+/** The checkout's bin/agentctl.js, which runs src/ through tsx. */
+export const CHECKOUT_AGENTCTL = path.join(__dirname, '..', '..', 'bin', 'agentctl.js');
+const BIN = process.env[TEST_AGENTCTL_ENV] ?? CHECKOUT_AGENTCTL;
 
 export interface CliRun {
   child: ChildProcess;

@@ -6,6 +6,7 @@ import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import * as path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startDevServer } from '../../scripts/temporal-dev-server.js';
+import { compileAgentctl, TEST_AGENTCTL_ENV } from './compiled-agentctl';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -63,10 +64,14 @@ async function startSuiteResources(): Promise<SuiteResources> {
   // build behind `npm pack` takes tens of CPU seconds); see test/package/support/tarball-project.ts.
   const packDir = await mkdtemp(path.join(base, 'durable-agent-test-pack-'));
   process.env.DURABLE_AGENT_TEST_PACK_DIR = packDir;
+  // agentctl compiled once (support/compiled-agentctl.ts): tests start it some 200 times.
+  const agentctl = await compileAgentctl();
+  process.env[TEST_AGENTCTL_ENV] = agentctl.bin;
   const removeDirs = async () => {
     if (headDir) await rm(headDir, { recursive: true, force: true });
     await rm(bundleDir, { recursive: true, force: true });
     await rm(packDir, { recursive: true, force: true });
+    await agentctl.remove();
   };
   const external = process.env.TEMPORAL_TEST_ADDRESS;
   if (external) return { address: external, release: removeDirs };
