@@ -6,7 +6,7 @@
 import type { WorkflowExecutionDescription } from '@temporalio/client';
 import type { LoadedDataConverter } from '@temporalio/common';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
-import { LiveRelayAddressSchema } from '../../contract/live-feed';
+import { LiveRelayAddressSchema, type LivePiece } from '../../contract/live-feed';
 import type { StreamProgress } from '../model/stream-message';
 
 export const MODEL_ACTIVITY_TYPE = 'callModel';
@@ -48,4 +48,25 @@ export async function heartbeatProgress(description: WorkflowExecutionDescriptio
     };
   }
   return undefined;
+}
+
+/**
+ * The text and thinking in a heartbeat that `forwarded` (characters sent so far, by piece, call and
+ * attempt; updated here) has not had yet: the relay's pieces for a call that streams on another worker.
+ */
+export function unforwardedPieces(progress: HeartbeatProgress, forwarded: Map<string, number>): LivePiece[] {
+  const iteration = progress.iteration ?? 0;
+  const kinds: [LivePiece['kind'], string | undefined, number | undefined][] = [
+    ['thinking', progress.thinking, progress.thinkingChars],
+    ['text', progress.text, progress.chars],
+  ];
+  const pieces: LivePiece[] = [];
+  for (const [kind, text, chars] of kinds) {
+    if (text === undefined || chars === undefined) continue;
+    const key = `${kind}${iteration}#${progress.attempt}`;
+    if (chars <= (forwarded.get(key) ?? 0)) continue;
+    forwarded.set(key, chars);
+    pieces.push({ kind, iteration, attempt: progress.attempt, offset: chars - text.length, text });
+  }
+  return pieces;
 }

@@ -1,14 +1,11 @@
-import type { LiveFeedEventName, LiveFeedEvents, LiveFeedFrom, LivePiece } from '../../contract/live-feed';
+import type { LiveFeedEventName, LiveFeedEvents, LiveFeedFrom } from '../../contract/live-feed';
 import type { RunPhase } from '../../contract/run-records';
 import type { RunStatus } from '../../contract/run-status';
-import type { HeartbeatProgress } from './heartbeat-progress';
+import { FeedWrites, type Subscriber } from './feed-writes';
+import { unforwardedPieces, type HeartbeatProgress } from './heartbeat-progress';
 import type { LiveCalls } from './live-calls';
 
-/** One watcher's connection: the relay writes frames to it (one or several at once), and closes it. */
-export interface Subscriber {
-  send(frames: string | Buffer): void;
-  close(): void;
-}
+export { FLUSH_MS, type Subscriber } from './feed-writes';
 
 export interface WatchedRunDeps {
   workflowId: string;
@@ -53,17 +50,6 @@ const CHANGE_SETTLE_MS = 50;
 /** How often the heartbeat is read while a model call streams on another worker. */
 const REMOTE_TEXT_EVERY_MS = 250;
 /**
- * At most one write per watcher this often: a frame made longer than this after the last write goes out
- * at once, frames made sooner wait for the window's end and go out together. A write to a socket costs
- * about the same for one frame as for several, and it is paid once per watcher: with 100 watchers,
- * writing every piece of text as it came was the relay's largest cost to the run's worker
- * (bench:live-output, issue 37). Text that streams slowly is not delayed; fast text by at most this much.
- * 100 rather than 40: with 100 watchers, fewer writes cost the run's worker less CPU per model request
- * (bench/results/live-output.md), and a delay of 100 ms at most stays within the 150 ms p50 target.
- */
-export const FLUSH_MS = 100;
-
-/**
  * One run as the relay serves it to its watchers, however many: its status as the run pushes it (once a
  * `watchStatus` query armed it, while it runs on this worker), or else one status query per change
  * (after a lifecycle event of the run on this worker, or on a slow timer for what happens elsewhere),
@@ -71,7 +57,8 @@ export const FLUSH_MS = 100;
  * it streams on another. Frames go out in the order they were made.
  */
 export class WatchedRun {
-  private readonly subscribers = new Set<Subscriber>();
+  private readonly writes = new FeedWrites((task) => this.enqueue(task));
+  private readonly subscribers = this.writes.subscribers;
   /** Watchers that came and are not served yet (waiting for the first status), with what they have. */
   private readonly joining = new Map<Subscriber, LiveFeedFrom | undefined>();
   private status?: { json: string; phase: RunPhase; value: RunStatus };
@@ -91,10 +78,6 @@ export class WatchedRun {
   private pushTimer?: NodeJS.Timeout;
   private readonly textTimer: NodeJS.Timeout;
   private readonly forwarded = new Map<string, number>();
-  /** Frames made and not written yet, in order; `flushTimer` writes them. */
-  private unsent: string[] = [];
-  private flushTimer?: NodeJS.Timeout;
-  private flushedAt = Number.NEGATIVE_INFINITY;
   private readonly unlisten: () => void;
   private disposed = false;
   /** close() was called: its task, queued after everything before it, ends every feed. */
@@ -129,7 +112,7 @@ export class WatchedRun {
       if (this.disposed && !this.ending) return subscriber.close();
       const frames = await this.joinFrames(from);
       // What is still unsent goes to the watchers before this one: its text from `from` already holds it.
-      this.flush();
+      this.writes.flush();
       subscriber.send(frames);
       this.subscribers.add(subscriber);
     }));
@@ -193,7 +176,7 @@ export class WatchedRun {
     this.ending = true;
     if (end) this.broadcast('end', end);
     this.enqueue(async () => {
-      this.flush();
+      this.writes.flush();
       // A watcher still joining gets what a joined one got, and the end: a late watcher of a run that
       // has just closed learns how it ended rather than seeing its feed cut.
       for (const [subscriber, from] of this.joining) {
@@ -216,7 +199,7 @@ export class WatchedRun {
     clearTimeout(this.statusTimer);
     clearTimeout(this.changeTimer);
     clearTimeout(this.pushTimer);
-    clearTimeout(this.flushTimer);
+    this.writes.dispose();
   }
 
   /** At most one query in flight; changes meanwhile ask for one more after it. */
@@ -298,42 +281,14 @@ export class WatchedRun {
     if (this.disposed || this.subscribers.size === 0 || this.deps.calls.streaming(this.deps.workflowId)) return;
     if (!this.status || !MAY_STREAM.has(this.status.phase)) return;
     const progress = await this.deps.readProgress().catch(() => undefined);
-    if (!progress) return;
-    const iteration = progress.iteration ?? 0;
-    const pieces: [LivePiece['kind'], string | undefined, number | undefined][] = [
-      ['thinking', progress.thinking, progress.thinkingChars],
-      ['text', progress.text, progress.chars],
-    ];
-    for (const [kind, text, chars] of pieces) {
-      if (text === undefined || chars === undefined) continue;
-      const key = `${kind}${iteration}#${progress.attempt}`;
-      if (chars <= (this.forwarded.get(key) ?? 0)) continue;
-      this.forwarded.set(key, chars);
-      this.broadcast('text', { kind, iteration, attempt: progress.attempt, offset: chars - text.length, text });
-    }
+    if (progress) for (const piece of unforwardedPieces(progress, this.forwarded)) this.broadcast('text', piece);
   }
 
   private broadcast<N extends LiveFeedEventName>(name: N, value: LiveFeedEvents[N]): void {
     this.enqueue(async () => {
       if (this.subscribers.size === 0) return;
-      this.unsent.push(await this.deps.frame(name, value));
-      if (this.flushTimer) return;
-      const wait = this.flushedAt + FLUSH_MS - performance.now();
-      if (wait <= 0) return this.flush();
-      this.flushTimer = setTimeout(() => this.enqueue(async () => this.flush()), wait);
-      this.flushTimer.unref();
+      this.writes.add(await this.deps.frame(name, value));
     });
-  }
-
-  /** Writes the unsent frames to every watcher, once each; runs in the sending order. */
-  private flush(): void {
-    clearTimeout(this.flushTimer);
-    this.flushTimer = undefined;
-    if (this.unsent.length === 0) return;
-    const frames = Buffer.from(this.unsent.join(''));
-    this.unsent = [];
-    this.flushedAt = performance.now();
-    for (const subscriber of this.subscribers) subscriber.send(frames);
   }
 
   private enqueue(task: () => Promise<void>): void {
