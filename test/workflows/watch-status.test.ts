@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { approvalSignal, statusQuery } from '../../src/contract/agent-run-api';
 import { watchStatusQuery } from '../../src/contract/live-status';
 import { lifecycleSinks } from '../../src/runtime/lifecycle/lifecycle-sink';
-import { waitForApprovals, withAgentWorker } from '../support/agent-run-harness';
+import { waitFor, waitForApprovals, withAgentWorker } from '../support/agent-run-harness';
 import { useAgentTestbed } from '../support/agent-testbed';
 import { reply, text, toolCall } from '../support/fake-anthropic';
 import { uniqueId } from '../support/temporal';
@@ -54,6 +54,9 @@ describe('watchStatus', () => {
           if (mode === 'watched') {
             // The same answer as `status`, while parked (nothing moves between the two reads).
             expect(await handle.query(watchStatusQuery)).toEqual(await handle.query(statusQuery));
+            // Hammered for a while before it moves on, however slow a loaded machine makes each query
+            // (a run that finished within a handful of queries once failed the count below).
+            await waitFor(async () => (queries > 20 ? true : undefined), 'twenty watchStatus queries while the run waits', 60_000);
           }
           await handle.signal(approvalSignal, { callId: parked.pendingApprovals[0]!.callId, decision: 'approve', approver: 'test' });
           const result = await handle.result();
