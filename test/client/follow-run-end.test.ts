@@ -9,23 +9,13 @@ import { followRun, type FollowResult } from '../../src/client/follow-run';
 import { approvalSignal } from '../../src/contract/agent-run-api';
 import { waitFor, waitForApprovals, withAgentWorker } from '../support/agent-run-harness';
 import { useAgentTestbed } from '../support/agent-testbed';
-import { reply, text, toolCall } from '../support/fake-anthropic';
-import { newClient, uniqueId } from '../support/temporal';
+import { parkingTask } from '../support/parking-task';
+import { newClient } from '../support/temporal';
 
 const bed = useAgentTestbed();
 const fake = bed.fake;
 
 afterEach(() => vi.restoreAllMocks());
-
-/** A run that writes a file (a person must approve it), so it parks with no model call in flight. */
-function parkingTask(prefix: string): string {
-  const task = uniqueId(prefix);
-  fake.script(task, [
-    reply(text('Writing the note now.'), toolCall('write_file', { path: 'note.txt', content: 'parked' })),
-    reply(toolCall('complete_task', { summary: 'written', status: 'success' })),
-  ]);
-  return task;
-}
 
 /** Counts the long polls for a run's end (`handle.result()`) that `client` makes. */
 function resultPolls(client: Client): () => number {
@@ -67,7 +57,7 @@ describe("following a run to its end through the relay", () => {
   });
 
   it('holds no long poll for the end while the relay feeds it, and reads the outcome once the run completes', async () => {
-    const task = parkingTask('end-completed');
+    const task = parkingTask(fake, 'end-completed');
     watchers = await newClient();
     const polls = resultPolls(watchers);
     await withAgentWorker(bed.harness(), async ({ start }) => {
@@ -89,7 +79,7 @@ describe("following a run to its end through the relay", () => {
   });
 
   it('learns from the relay that a run was terminated (the run itself says nothing), and ends with its reason', async () => {
-    const task = parkingTask('end-terminated');
+    const task = parkingTask(fake, 'end-terminated');
     watchers = await newClient();
     const polls = resultPolls(watchers);
     await withAgentWorker(bed.harness(), async ({ start }) => {

@@ -16,21 +16,11 @@ import { RunFeed } from '../../../src/client/run-feed';
 import { approvalSignal } from '../../../src/contract/agent-run-api';
 import { waitFor, waitForApprovals, withAgentWorker } from '../../support/agent-run-harness';
 import { useAgentTestbed } from '../../support/agent-testbed';
-import { reply, text, toolCall } from '../../support/fake-anthropic';
+import { parkingTask } from '../../support/parking-task';
 import { newClient, uniqueId } from '../../support/temporal';
 
 const bed = useAgentTestbed();
 const fake = bed.fake;
-
-/** A run that writes a file (a person must approve it), so it parks with no model call in flight. */
-function parkingTask(prefix: string): string {
-  const task = uniqueId(prefix);
-  fake.script(task, [
-    reply(text('Writing the note now.'), toolCall('write_file', { path: 'note.txt', content: 'parked' })),
-    reply(toolCall('complete_task', { summary: 'written', status: 'success' })),
-  ]);
-  return task;
-}
 
 /** Counts the Temporal reads a watcher makes through `handle`: status queries and describes. */
 function counted(handle: WorkflowHandle): { handle: WorkflowHandle; queries: () => number; describes: () => number } {
@@ -53,7 +43,7 @@ function counted(handle: WorkflowHandle): { handle: WorkflowHandle; queries: () 
 
 describe('finding the relay of a parked run', () => {
   it("a watcher in the run's namespace finds it in the history; another namespace finds nothing, and nothing else opens the feed", async () => {
-    const task = parkingTask('find-parked');
+    const task = parkingTask(fake, 'find-parked');
     await withAgentWorker(bed.harness(), async ({ start }) => {
       const handle = await start({ agent: 'general', task });
       await waitForApprovals(handle);
@@ -94,7 +84,7 @@ describe('finding the relay of a parked run', () => {
   });
 
   it('a watcher of a parked run takes its status from the relay and sends Temporal no query while the feed lasts; when the feed drops it says so and polls', async () => {
-    const task = parkingTask('find-fallback');
+    const task = parkingTask(fake, 'find-fallback');
     // The watchers reach the relay through a proxy this test can cut.
     const relayPort = await freePort();
     const proxy = net.createServer((socket) => {
@@ -142,7 +132,7 @@ describe('finding the relay of a parked run', () => {
         }
 
         // A second watcher, then the way to the relay is cut: it says so and reads Temporal again.
-        const run2 = await start({ agent: 'general', task: parkingTask('find-fallback-2') });
+        const run2 = await start({ agent: 'general', task: parkingTask(fake, 'find-fallback-2') });
         await waitForApprovals(run2);
         const second = counted(run2);
         const said2: string[] = [];
@@ -172,7 +162,7 @@ describe('finding the relay of a parked run', () => {
 
   it('a client without the encryption key cannot read the relay from the history', async () => {
     const key = `k1:${randomBytes(32).toString('base64')}`;
-    const task = parkingTask('find-encrypted');
+    const task = parkingTask(fake, 'find-encrypted');
     await withAgentWorker({ ...bed.harness(), env: { AGENT_ENCRYPTION_KEY: key } }, async ({ start }) => {
       const handle = await start({ agent: 'general', task });
       await waitForApprovals(handle);
