@@ -3,17 +3,28 @@
 import { writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningConsole } from '../../src/console/start-console';
 import { statusQuery } from '../../src/contract/agent-run-api';
+import type { RunStatus } from '../../src/contract/run-status';
 import { argumentsHash } from '../../src/core/approvals/signatures/signed-message';
 import { useAgentTestbed } from '../support/agent-testbed';
-import { waitForApprovals, waitForPhase, withAgentWorker, type RunHarness } from '../support/agent-run-harness';
+import { waitFor, waitForApprovals, waitForPhase, withAgentWorker, type RunHarness } from '../support/agent-run-harness';
 import { reply, text, toolCall } from '../support/fake-anthropic';
 import { temporalAddress, uniqueId } from '../support/temporal';
 import { agentctl } from '../client/agentctl-process';
 import { launchChromium, logIn } from './browser';
 import { withBrowserConsole } from './browser-console';
+
+/**
+ * The status of a run that has ended. Its worker replays the whole history to answer, and on a loaded
+ * machine (a fresh-clone CI, beside the package tests' installs) a first query once timed out: asked
+ * again until it answers.
+ */
+function closedStatus(handle: WorkflowHandle): Promise<RunStatus> {
+  return waitFor(() => handle.query(statusQuery).catch(() => undefined), 'the ended run to answer its status query', 60_000);
+}
 
 const TOKEN = 'browser-test-start-token-0123456789';
 const complete = (summary: string) => reply(toolCall('complete_task', { summary, status: 'success' }));
@@ -68,11 +79,11 @@ describe('approval console in a browser', () => {
 
         await card.getByRole('button', { name: 'Approve' }).click();
         await page.locator('.completion .summary', { hasText: 'Updated notes.md for the console test' }).waitFor({ timeout: 15_000 });
-        expect((await handle.query(statusQuery)).decisions).toEqual([expect.objectContaining({ decision: 'approve', approver: 'alice', via: 'update' })]);
+        expect((await closedStatus(handle)).decisions).toEqual([expect.objectContaining({ decision: 'approve', approver: 'alice', via: 'update' })]);
         await card.waitFor({ state: 'detached' });
         // Usage and its estimated cost at the balanced tier's default model, claude-sonnet-5-5 ($3 in, $15 out,
         // cache writes 1.25x and reads 0.1x input, per million): 200,100 in, 10,020 out, 40,000 written, 1,000,000 read.
-        expect((await handle.query(statusQuery)).usage).toEqual({ inputTokens: 200_100, outputTokens: 10_020, cacheCreationInputTokens: 40_000, cacheReadInputTokens: 1_000_000 });
+        expect((await closedStatus(handle)).usage).toEqual({ inputTokens: 200_100, outputTokens: 10_020, cacheCreationInputTokens: 40_000, cacheReadInputTokens: 1_000_000 });
         const expectedUsd = (200_100 * 3 + 10_020 * 15 + 40_000 * 3.75 + 1_000_000 * 0.3) / 1_000_000;
         expect(expectedUsd).toBeCloseTo(1.2006, 6);
         await expect.poll(() => page.locator('.usage .cost').textContent()).toBe('≈ $1.20 at claude-sonnet-5-5 list prices');
@@ -151,7 +162,7 @@ describe('approval console in a browser', () => {
       }, browser);
       const request = bed.fake.requestsFor(task)[1];
       expect(JSON.stringify(request?.body.messages.at(-1))).toContain('The user replied: read answer.txt');
-      expect((await handle.query(statusQuery)).decisions).toEqual([
+      expect((await closedStatus(handle)).decisions).toEqual([
         expect.objectContaining({ tool: 'shell', decision: 'reject', approver: 'alice' }),
         expect.objectContaining({ tool: 'shell', decision: 'approve', approver: 'alice' }),
       ]);
@@ -194,7 +205,7 @@ describe('approval console in a browser', () => {
         expect(await selected()).toEqual([order[0]]);
         await page.keyboard.press('r');
         expect((await handle.result()).status).toBe('completed');
-        expect((await handle.query(statusQuery)).decisions.map((d) => [d.callId, d.decision])).toEqual([
+        expect((await closedStatus(handle)).decisions.map((d) => [d.callId, d.decision])).toEqual([
           [callOf(order[1]!), 'approve'],
           [callOf(order[0]!), 'reject'],
         ]);
