@@ -12,7 +12,7 @@ import { queryStatus } from './approval-helpers';
 import { isQuietCall, renderDecision, renderOutcome, renderProgress, renderToolCall } from './render-status';
 import { LiveTextTracker, type TextDeltaEvent, type ThinkingDeltaEvent } from './live-text';
 import { RunFeed } from './run-feed';
-import { awaitOutcome, type RunOutcome } from './run-outcome';
+import type { RunOutcome } from './run-outcome';
 import { NoWorkerAnsweredError } from './errors';
 import { terminalSafe } from './terminal-safe';
 
@@ -212,7 +212,7 @@ export async function followRun(client: Client, handle: WorkflowHandle, options:
   // feeds this follower, the relay's one long poll stands in for every follower's (each held one, and
   // the server does work for every waiting poll at each of the run's steps).
   const longPoll = new AbortController();
-  const ended = feed.endToWatch().then(() => client.withAbortSignal(longPoll.signal, () => awaitOutcome(handle))).then(
+  const ended = feed.outcome(longPoll.signal).then(
     (o) => void (outcome = o),
     (error: unknown) => void (outcomeError = error),
   );

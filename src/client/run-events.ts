@@ -2,7 +2,7 @@ import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import type { LifecycleEvent } from '../contract/lifecycle-event';
 import type { PendingApproval, PendingQuestionView, RunStatus } from '../contract/run-status';
 import { queryStatus } from './approval-helpers';
-import { awaitOutcome, type RunOutcome } from './run-outcome';
+import type { RunOutcome } from './run-outcome';
 import { RunFeed } from './run-feed';
 
 /**
@@ -64,7 +64,7 @@ export async function* followRunEvents(handle: WorkflowHandle, options: RunEvent
   // against a connection the caller is about to close. It starts when the end is the follower's to
   // watch: not while a relay that watches it feeds the follower (run-feed.ts, endToWatch).
   const longPoll = new AbortController();
-  const ended = feed.endToWatch().then(() => handle.client.withAbortSignal(longPoll.signal, () => awaitOutcome(handle))).then(
+  const ended = feed.outcome(longPoll.signal).then(
     (o) => void (outcome = o),
     (error: unknown) => void (failure = error),
   );

@@ -11,6 +11,7 @@ import type { RunPhase } from '../contract/run-records';
 import type { RunStatus } from '../contract/run-status';
 import { heartbeatProgress } from '../runtime/live/heartbeat-progress';
 import { queryStatus } from './approval-helpers';
+import { awaitOutcome, type RunOutcome } from './run-outcome';
 import type { LiveTextTracker, TextDeltaEvent, ThinkingDeltaEvent } from './live-text';
 import { RelayRefusedError, relayFeed } from './relay-feed';
 import { relayInHistory } from './relay-lookup';
@@ -119,6 +120,14 @@ export class RunFeed {
    */
   endToWatch(): Promise<void> {
     return this.ownEnd;
+  }
+
+  /**
+   * How the run ended, by a long poll of the follower's own that starts only once the end is its to
+   * watch (endToWatch); `signal` cancels it, so no call is left retrying on a connection about to close.
+   */
+  outcome(signal: AbortSignal): Promise<RunOutcome> {
+    return this.ownEnd.then(() => this.handle.client.withAbortSignal(signal, () => awaitOutcome(this.handle)));
   }
 
   /** The next status: pushed by the relay when it changed, or read by polling; undefined once closed. */
@@ -230,7 +239,6 @@ export class RunFeed {
     const { tracker } = this.options;
     this.relayDone = (async () => {
       let why = 'the relay closed it';
-      let closed = false;
       try {
         for await (const event of relayFeed(relay, this.handle.workflowId, tracker?.position(), this.handle.client.options.loadedDataConverter, this.stop.signal)) {
           if (event.type === 'open') {
@@ -248,8 +256,7 @@ export class RunFeed {
             else if (delta) this.options.onThinking?.(delta);
           } else {
             why = event.end.message;
-            closed = event.end.reason === 'closed';
-            this.closedRun = closed;
+            this.closedRun = event.end.reason === 'closed';
           }
         }
       } catch (error) {
@@ -258,7 +265,7 @@ export class RunFeed {
         this.avoid.set(`${relay.url} ${relay.token}`, error instanceof RelayRefusedError ? Infinity : Date.now() + UNREACHABLE_FOR_MS);
       } finally {
         // Once the run has ended the relay has nothing more to say; a drop before then is worth a line.
-        const ended = closed || (this.latest !== undefined && ENDED.has(this.latest.phase));
+        const ended = this.closedRun || (this.latest !== undefined && ENDED.has(this.latest.phase));
         if (!this.stop.signal.aborted && !ended) this.options.onFallback?.(`The live feed from ${relay.url} dropped (${why}); reading Temporal instead.`);
         this.endIsOurs();
         this.relayed = false;

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
 import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { statusQuery } from '../../contract/agent-run-api';
@@ -191,15 +192,7 @@ export class LiveRelay {
       } catch (error) {
         if (signal.aborted || error instanceof WorkflowNotFoundError) return false;
         if (error instanceof WorkflowFailedError) return true;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(done, CLOSE_POLL_RETRY_MS);
-          function done() {
-            clearTimeout(timer);
-            signal.removeEventListener('abort', done);
-            resolve();
-          }
-          signal.addEventListener('abort', done, { once: true });
-        });
+        await sleep(CLOSE_POLL_RETRY_MS, undefined, { signal }).catch(() => undefined);
       }
     }
     return false;
